@@ -1,0 +1,1 @@
+"""Spotter: the backend of the AI assistant inside a gym-management dashboard."""

@@ -1,0 +1,1 @@
+"""The agent: orchestrator state machine, resolution, replay, context, cost and the SSE events."""

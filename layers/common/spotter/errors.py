@@ -1,0 +1,71 @@
+"""Errors that carry a stable code: the client's i18n key is `agent.errors.<code>`."""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+ErrorCode = Literal[
+    # the spec's agent codes
+    "agent_disabled",
+    "agent_budget_exceeded",
+    "rate_limited",
+    "replay_integrity_violation",
+    "tool_execution_not_found",
+    "tool_already_resolved",
+    "tool_not_awaiting_approval",
+    "confirm_batch_mixed_messages",
+    "invalid_pick",
+    "aborted",
+    "provider_invalid_request",
+    "provider_unauthorized",
+    "provider_overloaded",
+    "provider_rate_limited",
+    "provider_unavailable",
+    "provider_output_truncated",
+    "max_turns_reached",
+    "internal",
+    # HTTP surface
+    "missing_token",
+    "invalid_token",
+    "token_expired",
+    "invalid_issuer",
+    "invalid_authorized_party",
+    "no_active_organization",
+    "not_a_member",
+    "membership_inactive",
+    "staff_only",
+    "invalid_request",
+    "payload_too_large",
+    "not_found",
+    "not_implemented",
+]
+
+ERROR_CODES: frozenset[str] = frozenset(get_args(ErrorCode))
+
+
+class SpotterError(Exception):
+    """An expected failure with a stable code, an HTTP status and a developer-facing message."""
+
+    status: int = 500
+
+    def __init__(self, code: ErrorCode, message: str, *, status: int | None = None) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+        self.message = message
+        if status is not None:
+            self.status = status
+
+
+class AuthError(SpotterError):
+    status = 401
+
+
+class ForbiddenError(SpotterError):
+    status = 403
+
+
+class NotFoundError(SpotterError):
+    status = 404
+
+    def __init__(self, message: str = "Not found.") -> None:
+        super().__init__("not_found", message)

@@ -1,0 +1,1 @@
+"""The HTTP surface: FastAPI app, routes, SSE responses, request bodies, locale and trace ids."""

@@ -1,0 +1,92 @@
+"""The FastAPI app factory: one app serves every route, in dev, tests and Lambda alike."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from spotter.auth import TokenVerifier
+from spotter.config import Settings, get_settings
+from spotter.db import Database
+from spotter.errors import SpotterError
+from spotter.http.locale import resolve_locale
+from spotter.http.middleware import BodyLimitMiddleware, TraceIdMiddleware
+from spotter.http.routes import router as agent_router
+from spotter.i18n import error_message
+from spotter.observability import current_trace_id, log_event
+
+
+def _error_body(request: Request, code: str, detail: Any) -> dict[str, Any]:
+    locale = resolve_locale(request.headers.get("x-locale"), request.headers.get("accept-language"))
+    return {
+        "code": code,
+        "message": error_message(code, locale),
+        "detail": detail,
+        "traceId": current_trace_id(),
+    }
+
+
+async def _spotter_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, SpotterError)
+    log_event("http.error", code=exc.code, status=exc.status, path=request.url.path)
+    return JSONResponse(_error_body(request, exc.code, exc.message), status_code=exc.status)
+
+
+async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    # Only where and why: the rejected input may be what the user typed.
+    problems = [
+        {"loc": [str(part) for part in err.get("loc", ())], "msg": err.get("msg", "")}
+        for err in exc.errors()
+    ]
+    log_event("http.invalid_request", path=request.url.path, problems=len(problems))
+    return JSONResponse(_error_body(request, "invalid_request", problems), status_code=400)
+
+
+async def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:
+    log_event("http.internal", level="exception", path=request.url.path, error=type(exc).__name__)
+    return JSONResponse(_error_body(request, "internal", None), status_code=500)
+
+
+def create_app(settings: Settings | None = None, *, db: Database | None = None) -> FastAPI:
+    """Build the app. Pass `db` to share a pool (tests); otherwise the lifespan opens one."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if db is not None:
+            app.state.db = db
+            yield
+            return
+        url = settings.app_database_url or settings.database_url
+        if not url:
+            raise RuntimeError("DATABASE_URL is not set (`spotter dev` sets it for you)")
+        app.state.db = await Database.open(url, max_size=settings.db_pool_max_size)
+        try:
+            yield
+        finally:
+            await app.state.db.close()
+
+    app = FastAPI(title="Spotter", version="0.1.0", lifespan=lifespan)
+    app.state.settings = settings
+    app.state.verifier = TokenVerifier(settings)
+    if db is not None:
+        app.state.db = db
+    app.add_exception_handler(SpotterError, _spotter_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(Exception, _unexpected_error)
+    app.include_router(agent_router)
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    # Outermost first: the trace id exists before the body limit can refuse a request.
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(TraceIdMiddleware)
+    return app

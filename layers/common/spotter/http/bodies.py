@@ -1,0 +1,59 @@
+"""Request bodies. Validated before anything is written; a malformed body is a 400."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic.alias_generators import to_camel
+
+MAX_TEXT_CHARS = 20_000
+MAX_DECISIONS = 20
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+
+
+class PageContext(_Body):
+    pathname: Annotated[str, Field(min_length=1, max_length=512)]
+    selection: dict[str, Any] | None = None
+
+
+class SendMessageBody(_Body):
+    conversation_id: UUID | None = None
+    text: Annotated[str, Field(min_length=1, max_length=MAX_TEXT_CHARS)]
+    page_context: PageContext
+
+    @field_validator("text")
+    @classmethod
+    def _not_blank(cls, text: str) -> str:
+        if not text.strip():
+            raise ValueError("text must not be blank")
+        return text
+
+
+class ConfirmBody(_Body):
+    approved: bool
+
+
+class Decision(_Body):
+    tool_use_id: Annotated[str, Field(min_length=1, max_length=128)]
+    approved: bool
+
+
+class ConfirmBatchBody(_Body):
+    decisions: Annotated[list[Decision], Field(min_length=1, max_length=MAX_DECISIONS)]
+
+    @field_validator("decisions")
+    @classmethod
+    def _unique(cls, decisions: list[Decision]) -> list[Decision]:
+        ids = [d.tool_use_id for d in decisions]
+        if len(set(ids)) != len(ids):
+            raise ValueError("each toolUseId may appear only once")
+        return decisions
+
+
+class PickBody(_Body):
+    id: Annotated[str, Field(min_length=1, max_length=128)]

@@ -1,0 +1,51 @@
+"""Request dependencies: the database, the locale, and the authenticated caller."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from spotter.auth import Caller, TokenVerifier, resolve_caller
+from spotter.db import Database
+from spotter.errors import AuthError, ForbiddenError
+from spotter.http.locale import resolve_locale
+from spotter.i18n import Locale
+
+
+def get_db(request: Request) -> Database:
+    db: Database = request.app.state.db
+    return db
+
+
+def get_locale(request: Request) -> Locale:
+    return resolve_locale(request.headers.get("x-locale"), request.headers.get("accept-language"))
+
+
+def _bearer(request: Request) -> str:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise AuthError("missing_token", "Send `Authorization: Bearer <Clerk session token>`.")
+    return token.strip()
+
+
+async def get_caller(
+    request: Request,
+    db: Annotated[Database, Depends(get_db)],
+    locale: Annotated[Locale, Depends(get_locale)],
+) -> Caller:
+    verifier: TokenVerifier = request.app.state.verifier
+    claims = await verifier.verify(_bearer(request))
+    return await resolve_caller(db, claims, locale)
+
+
+async def get_staff_caller(caller: Annotated[Caller, Depends(get_caller)]) -> Caller:
+    if not caller.is_staff:
+        raise ForbiddenError("staff_only", "Spotter is available to staff only.")
+    return caller
+
+
+AnyCaller = Annotated[Caller, Depends(get_caller)]
+StaffCaller = Annotated[Caller, Depends(get_staff_caller)]
+Db = Annotated[Database, Depends(get_db)]

@@ -1,0 +1,101 @@
+"""Pure ASGI middleware (no BaseHTTPMiddleware, so streamed bodies pass straight through)."""
+
+from __future__ import annotations
+
+import json
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from spotter.http.locale import resolve_locale
+from spotter.i18n import error_message
+from spotter.observability import new_trace_id
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
+class TraceIdMiddleware:
+    """A server-generated trace id per request: in every log line, error, and `x-trace-id`."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        trace_id = new_trace_id()
+        scope.setdefault("state", {})["trace_id"] = trace_id
+
+        async def send_with_trace(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", []).append((b"x-trace-id", trace_id.encode()))
+            await send(message)
+
+        await self.app(scope, receive, send_with_trace)
+
+
+class BodyLimitMiddleware:
+    """Refuse bodies over the limit with 413, by header or by counting a chunked stream."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = _header(scope, b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
+            await self._refuse(scope, send)
+            return
+        seen = 0
+        started = refused = False
+
+        async def counting_receive() -> Message:
+            # Raising here would be turned into a 400 by the framework's body parser, so answer
+            # 413 ourselves and tell the app the client went away.
+            nonlocal seen, refused
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    if not started and not refused:
+                        refused = True
+                        await self._refuse(scope, send)
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def guarded_send(message: Message) -> None:
+            nonlocal started
+            if refused:
+                return
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        await self.app(scope, counting_receive, guarded_send)
+
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        locale = resolve_locale(_header(scope, b"x-locale"), _header(scope, b"accept-language"))
+        trace_id = scope.get("state", {}).get("trace_id", "")
+        body = json.dumps(
+            {
+                "code": "payload_too_large",
+                "message": error_message("payload_too_large", locale),
+                "detail": f"The body must be at most {self.max_bytes} bytes.",
+                "traceId": trace_id,
+            }
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [(b"content-type", b"application/json")],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,89 @@
+"""The agent's HTTP surface (paths fixed in docs/architecture.md)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+from uuid import UUID
+
+from fastapi import APIRouter
+from starlette.responses import StreamingResponse
+
+from spotter.agent import events as ev
+from spotter.agent.budget import usage_snapshot
+from spotter.agent.conversations import get_conversation, list_conversations
+from spotter.http.bodies import ConfirmBatchBody, ConfirmBody, PickBody, SendMessageBody
+from spotter.http.deps import AnyCaller, Db, StaffCaller
+from spotter.http.sse import sse_response
+from spotter.i18n import Locale, error_message
+from spotter.observability import current_trace_id
+
+router = APIRouter(prefix="/agent")
+
+
+async def _not_implemented(locale: Locale) -> AsyncIterator[ev.AgentEvent]:
+    yield ev.Error(
+        code="not_implemented",
+        message=error_message("not_implemented", locale),
+        trace_id=current_trace_id(),
+    )
+    yield ev.Done(conversation_id=None)
+
+
+@router.post("/messages")
+async def send_message(caller: StaffCaller, body: SendMessageBody) -> StreamingResponse:
+    return sse_response(_not_implemented(caller.locale))
+
+
+@router.post("/conversations/{conversation_id}/confirm/{tool_use_id}")
+async def confirm(
+    caller: StaffCaller, conversation_id: UUID, tool_use_id: str, body: ConfirmBody
+) -> StreamingResponse:
+    return sse_response(_not_implemented(caller.locale))
+
+
+@router.post("/conversations/{conversation_id}/confirm-batch")
+async def confirm_batch(
+    caller: StaffCaller, conversation_id: UUID, body: ConfirmBatchBody
+) -> StreamingResponse:
+    return sse_response(_not_implemented(caller.locale))
+
+
+@router.post("/conversations/{conversation_id}/pick/{tool_use_id}")
+async def pick(
+    caller: StaffCaller, conversation_id: UUID, tool_use_id: str, body: PickBody
+) -> StreamingResponse:
+    return sse_response(_not_implemented(caller.locale))
+
+
+@router.post("/conversations/{conversation_id}/undo/{tool_use_id}")
+async def undo(caller: StaffCaller, conversation_id: UUID, tool_use_id: str) -> StreamingResponse:
+    return sse_response(_not_implemented(caller.locale))
+
+
+@router.get("/conversations")
+async def conversations(caller: AnyCaller, db: Db) -> dict[str, Any]:
+    async with db.org_tx(caller.org_id) as conn:
+        items = await list_conversations(conn, caller.org_id, caller.user_id)
+    return {"conversations": items}
+
+
+@router.get("/conversations/{conversation_id}")
+async def conversation(caller: AnyCaller, db: Db, conversation_id: UUID) -> dict[str, Any]:
+    async with db.org_tx(caller.org_id) as conn:
+        return await get_conversation(conn, caller.org_id, caller.user_id, conversation_id)
+
+
+@router.get("/usage")
+async def usage(caller: AnyCaller, db: Db) -> dict[str, Any]:
+    async with db.org_tx(caller.org_id) as conn:
+        snapshot = await usage_snapshot(conn, caller.org_id, caller.platform_tier)
+    return {
+        "day": snapshot.day.isoformat(),
+        "spentUsdMicros": snapshot.spent_usd_micros,
+        "capUsdMicros": snapshot.cap_usd_micros,
+        "remainingUsdMicros": snapshot.remaining_usd_micros,
+        "percentUsed": snapshot.percent_used,
+        "unmetered": snapshot.unmetered,
+        "resetsAt": snapshot.resets_at.isoformat(),
+    }

@@ -1,0 +1,1 @@
+"""Demo data for `make dev` and for trying Spotter by hand."""

@@ -1,0 +1,56 @@
+"""`spotter seed-demo`: a demo gym with staff of every role. Idempotent: re-running changes nothing.
+
+Runs on the owner connection (it creates organizations, which the app role may not).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from psycopg import AsyncConnection
+
+DEMO_CLERK_ORG_ID = "org_demo_box"
+
+
+@dataclass(frozen=True)
+class DemoPerson:
+    clerk_user_id: str
+    full_name: str
+    email: str
+    role: str
+
+
+DEMO_STAFF = (
+    DemoPerson("user_demo_owner", "Olivia Owner", "owner@demo.spotter.dev", "owner"),
+    DemoPerson("user_demo_admin", "Adam Admin", "admin@demo.spotter.dev", "admin"),
+    DemoPerson("user_demo_coach", "Coral Coach", "coach@demo.spotter.dev", "coach"),
+    DemoPerson("user_demo_member", "Dana Levi", "dana@demo.spotter.dev", "member"),
+)
+
+
+async def seed_demo(owner_url: str) -> None:
+    async with await AsyncConnection.connect(owner_url) as conn, conn.transaction():
+        cur = await conn.execute(
+            "INSERT INTO organizations"
+            " (clerk_org_id, name, timezone, default_locale, platform_tier)"
+            " VALUES (%s, 'CrossFit Demo Box', 'Asia/Jerusalem', 'en', 'growth')"
+            " ON CONFLICT (clerk_org_id) DO UPDATE SET clerk_org_id = EXCLUDED.clerk_org_id"
+            " RETURNING id",
+            (DEMO_CLERK_ORG_ID,),
+        )
+        org = await cur.fetchone()
+        assert org is not None
+        for person in DEMO_STAFF:
+            cur = await conn.execute(
+                "INSERT INTO users (clerk_user_id, full_name, email) VALUES (%s, %s, %s)"
+                " ON CONFLICT (clerk_user_id) DO UPDATE SET clerk_user_id = EXCLUDED.clerk_user_id"
+                " RETURNING id",
+                (person.clerk_user_id, person.full_name, person.email),
+            )
+            user = await cur.fetchone()
+            assert user is not None
+            await conn.execute(
+                "INSERT INTO org_memberships (organization_id, user_id, role) VALUES (%s, %s, %s)"
+                " ON CONFLICT (organization_id, user_id) DO NOTHING",
+                (org[0], user[0], person.role),
+            )

@@ -1,0 +1,109 @@
+"""Shared fixtures: a real Postgres per test worker, a clean schema per test, an app client.
+
+Postgres is DATABASE_URL's server when set (tests create their own database on it, never
+touching the dev one), else a throwaway embedded server under a temporary directory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import psycopg
+import pytest
+from spotter.config import Settings
+from spotter.db import Database
+from spotter.db.migrate import migrate
+from spotter.db.server import ensure_database, start_server
+from spotter.http.app import create_app
+
+from tests.support.tokens import TEST_ISSUER, TEST_PARTY, TokenFactory
+from tests.support.world import Org, create_org
+
+
+def _worker() -> str:
+    return os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+
+@pytest.fixture(scope="session")
+def pg_server_url() -> Iterator[str]:
+    if url := os.environ.get("DATABASE_URL"):
+        yield url
+        return
+    with tempfile.TemporaryDirectory(prefix="spotter-test-pg-") as tmp:
+        yield start_server(Path(tmp) / "pgdata", throwaway=True)
+
+
+@pytest.fixture(scope="session")
+def owner_url(pg_server_url: str) -> str:
+    """A freshly created and migrated database for this worker."""
+    url = ensure_database(pg_server_url, f"spotter_test_{_worker()}", recreate=True)
+    asyncio.run(migrate(url))
+    return url
+
+
+def _app_tables(owner_url: str) -> list[str]:
+    with psycopg.connect(owner_url) as conn:
+        rows = conn.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+            " AND tablename <> 'schema_migrations'"
+        ).fetchall()
+    return [r[0] for r in rows]
+
+
+@pytest.fixture
+def clean_db(owner_url: str) -> str:
+    """Every test starts from empty tables (the schema stays)."""
+    tables = _app_tables(owner_url)
+    with psycopg.connect(owner_url) as conn:
+        conn.execute("TRUNCATE " + ", ".join(f'"{t}"' for t in tables) + " CASCADE")
+    return owner_url
+
+
+@pytest.fixture(scope="session")
+async def database(owner_url: str) -> AsyncIterator[Database]:
+    db = await Database.open(owner_url, max_size=8)
+    yield db
+    await db.close()
+
+
+@pytest.fixture
+async def db(database: Database, clean_db: str) -> Database:
+    return database
+
+
+@pytest.fixture(scope="session")
+def tokens() -> TokenFactory:
+    return TokenFactory()
+
+
+@pytest.fixture(scope="session")
+def settings(tokens: TokenFactory) -> Settings:
+    return Settings(
+        environment="test",
+        clerk_jwt_key=tokens.public_pem,
+        clerk_issuer=TEST_ISSUER,
+        clerk_authorized_parties=TEST_PARTY,
+    )
+
+
+@pytest.fixture
+async def client(settings: Settings, db: Database) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(settings, db=db)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://spotter.test") as c:
+        yield c
+
+
+@pytest.fixture
+def org(clean_db: str) -> Org:
+    return create_org(clean_db, name="Box A")
+
+
+@pytest.fixture
+def other_org(clean_db: str) -> Org:
+    return create_org(clean_db, name="Box B")
