@@ -15,12 +15,12 @@ from pathlib import Path
 import httpx
 import psycopg
 import pytest
+
 from spotter.config import Settings
 from spotter.db import Database
 from spotter.db.migrate import migrate
 from spotter.db.server import ensure_database, start_server
 from spotter.http.app import create_app
-
 from tests.support.tokens import TEST_ISSUER, TEST_PARTY, TokenFactory
 from tests.support.world import Org, create_org
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import httpx
 import psycopg
+
 from spotter.auth.devkeys import DEV_ISSUER, ensure_dev_key, mint_token, public_pem
 from spotter.config import Settings
 from spotter.db import Database

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+
 from spotter.db.migrate import MIGRATIONS_DIR, MigrationError, available_migrations, migrate
 from spotter.db.server import ensure_database
 

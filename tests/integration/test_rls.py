@@ -6,8 +6,8 @@ import uuid
 
 import psycopg
 import pytest
-from spotter.db import Database
 
+from spotter.db import Database
 from tests.support.world import Org
 
 

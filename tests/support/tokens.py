@@ -7,6 +7,7 @@ from typing import Any
 
 import jwt
 from cryptography.hazmat.primitives.asymmetric import rsa
+
 from spotter.auth.devkeys import public_pem
 
 TEST_ISSUER = "https://clerk.test.spotter"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from spotter.auth.clerk import read_claims
 from spotter.errors import AuthError
 

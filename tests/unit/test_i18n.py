@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from spotter.errors import ERROR_CODES
 from spotter.i18n import LOCALES, catalog, error_message
 

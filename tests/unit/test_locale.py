@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from spotter.http.locale import resolve_locale
 
 

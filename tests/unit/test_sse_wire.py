@@ -6,9 +6,10 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
+from starlette.types import Message
+
 from spotter.agent import events as ev
 from spotter.http.sse import encode, sse_response
-from starlette.types import Message
 
 CASES: list[tuple[ev.AgentEvent, str]] = [
     (
