@@ -1,4 +1,4 @@
-"""`spotter <command>`: dev, migrate, seed-demo, dev-token, stop-db."""
+"""`spotter <command>`: dev, migrate, seed-demo, dev-token, stop-db, tools-doc."""
 
 from __future__ import annotations
 
@@ -97,6 +97,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     token.add_argument("--org", default=DEMO_CLERK_ORG_ID, help="Clerk org id")
     token.add_argument("--ttl", type=int, default=12 * 3600, help="seconds until it expires")
     sub.add_parser("stop-db", help="stop the embedded dev Postgres")
+    doc = sub.add_parser("tools-doc", help="regenerate docs/tools.md")
+    doc.add_argument("--out", type=Path, default=Path("docs/tools.md"))
     args = parser.parse_args(argv)
 
     settings = get_settings()
@@ -111,6 +113,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(_dev_token(settings, args.user, args.org, args.ttl))
         case "stop-db":
             cmd_stop_db(settings)
+        case "tools-doc":
+            from spotter.tools.report import render_tools_doc
+
+            args.out.write_text(render_tools_doc())
+            print(f"wrote {args.out}")
         case _:  # pragma: no cover - argparse rejects unknown commands
             parser.error(f"unknown command {args.command}")
     sys.stdout.flush()

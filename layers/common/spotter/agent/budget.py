@@ -7,22 +7,11 @@ from datetime import UTC, date, datetime, time, timedelta
 from uuid import UUID
 
 from spotter.db import Conn
-
-UNMETERED = -1
-
-# Daily AI budget per platform tier, integer micro-dollars; -1 is unmetered.
-TIER_DAILY_BUDGET_MICROS: dict[str, int] = {
-    "starter": 1_000_000,
-    "growth": 5_000_000,
-    "scale": 20_000_000,
-    "enterprise": UNMETERED,
-}
-# A tier we do not know gets the smallest budget, never an unmetered one.
-_FALLBACK_BUDGET = min(v for v in TIER_DAILY_BUDGET_MICROS.values() if v != UNMETERED)
+from spotter.tiers import UNMETERED, tier
 
 
-def daily_budget_micros(tier: str) -> int:
-    return TIER_DAILY_BUDGET_MICROS.get(tier, _FALLBACK_BUDGET)
+def daily_budget_micros(tier_name: str) -> int:
+    return tier(tier_name).daily_budget_micros
 
 
 def utc_today(now: datetime | None = None) -> date:

@@ -1,0 +1,31 @@
+"""Platform tiers: each tier's daily AI budget (micro-dollars, -1 unmetered) and features."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+UNMETERED = -1
+
+
+@dataclass(frozen=True)
+class Tier:
+    daily_budget_micros: int
+    features: frozenset[str]
+
+
+PLATFORM_TIERS: dict[str, Tier] = {
+    "starter": Tier(1_000_000, frozenset()),
+    "growth": Tier(5_000_000, frozenset({"lead_management", "program_templates"})),
+    "scale": Tier(
+        20_000_000, frozenset({"lead_management", "program_templates", "email_automations"})
+    ),
+    "enterprise": Tier(
+        UNMETERED, frozenset({"lead_management", "program_templates", "email_automations"})
+    ),
+}
+# A tier we do not know gets the smallest plan, never an unmetered one.
+FALLBACK_TIER = PLATFORM_TIERS["starter"]
+
+
+def tier(name: str) -> Tier:
+    return PLATFORM_TIERS.get(name, FALLBACK_TIER)

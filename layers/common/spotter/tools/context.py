@@ -1,0 +1,26 @@
+"""What every tool handler and preview receives first: who, where, when, and the transaction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cached_property
+from zoneinfo import ZoneInfo
+
+from spotter.auth.caller import Caller
+from spotter.db import Conn
+
+
+@dataclass(frozen=True)
+class ToolContext:
+    caller: Caller
+    conn: Conn
+    now: datetime  # timezone-aware UTC: the run's one clock
+
+    @cached_property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.caller.org_timezone)
+
+    @property
+    def local_now(self) -> datetime:
+        return self.now.astimezone(self.tz)

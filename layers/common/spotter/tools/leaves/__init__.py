@@ -1,0 +1,1 @@
+"""One module per router; `spotter.tools.catalog.load_catalog` imports them all."""

@@ -1,0 +1,51 @@
+"""The tools one caller may use: filtered by role (RBAC at build time) and org flags."""
+
+from __future__ import annotations
+
+from functools import cached_property, lru_cache
+from typing import Any
+
+from spotter.auth.caller import Caller, Role
+from spotter.tools.catalog import ToolCatalog, load_catalog
+from spotter.tools.definitions import build_definitions, canonical_json
+from spotter.tools.spec import ToolSpec
+
+
+class ToolRegistry:
+    def __init__(self, catalog: ToolCatalog, role: Role, *, day_grain: bool) -> None:
+        self.role = role
+        self.day_grain = day_grain
+        self._catalog = catalog
+        self._specs = {
+            name: spec
+            for name, spec in sorted(catalog.specs.items())
+            if role in spec.roles and (day_grain or not spec.day_grain_only)
+        }
+
+    @property
+    def specs(self) -> list[ToolSpec]:
+        return list(self._specs.values())
+
+    def get(self, router: str, action: str) -> ToolSpec | None:
+        return self._specs.get(f"{router}.{action}")
+
+    def exists_for_another_role(self, router: str, action: str) -> bool:
+        return f"{router}.{action}" in self._catalog.specs
+
+    @cached_property
+    def definitions(self) -> list[dict[str, Any]]:
+        return build_definitions(self.specs, self._catalog.router_descriptions)
+
+    @cached_property
+    def definitions_json(self) -> str:
+        return canonical_json(self.definitions)
+
+
+@lru_cache(maxsize=16)
+def registry_for(role: Role, day_grain: bool) -> ToolRegistry:
+    """One registry per role x org flags, shared by every org with that surface."""
+    return ToolRegistry(load_catalog(), role, day_grain=day_grain)
+
+
+def registry_for_caller(caller: Caller) -> ToolRegistry:
+    return registry_for(caller.role, caller.day_grain_programming)

@@ -1,0 +1,127 @@
+"""Running one tool call: parse `{action, args}`, validate, check role and gate, execute, audit.
+
+`resolve_call` only reads the input. `execute` runs inside the caller's transaction (a savepoint
+isolates a failing handler), so the orchestrator can commit a database-only write together with
+its execution row, or not at all.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from pydantic import BaseModel, ValidationError
+
+from spotter.observability import log_event
+from spotter.tiers import tier
+from spotter.tools.audit import write_audit
+from spotter.tools.context import ToolContext
+from spotter.tools.errors import DomainError, ToolArgsError
+from spotter.tools.registry import ToolRegistry
+from spotter.tools.spec import ToolSpec
+
+MAX_TOOL_RESULT_CHARS = 50_000
+# Reserved: a model may try to supply its own confirmation card. It is never trusted.
+PREVIEW_KEY = "__agentConfirmationPreview"
+
+
+@dataclass(frozen=True)
+class ResolvedCall:
+    spec: ToolSpec
+    args: BaseModel
+
+    @property
+    def executable_input(self) -> dict[str, Any]:
+        """The validated arguments as stored and replayed: `{action, args}`."""
+        return {
+            "action": self.spec.action,
+            "args": self.args.model_dump(mode="json", exclude_none=True, by_alias=True),
+        }
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    ok: bool
+    output: Any = None
+    error: dict[str, Any] | None = None
+    audit_log_id: UUID | None = None
+
+    @property
+    def result_text(self) -> str:
+        """What the model reads in the tool_result block."""
+        return json.dumps(self.output if self.ok else self.error, ensure_ascii=False, default=str)
+
+
+def _validation_problems(exc: ValidationError) -> list[dict[str, str]]:
+    return [
+        {"field": ".".join(str(p) for p in err["loc"]) or "(args)", "problem": err["msg"]}
+        for err in exc.errors()
+    ]
+
+
+def resolve_call(registry: ToolRegistry, router: str, raw_input: Any) -> ResolvedCall:
+    """The call the model asked for, validated; raises `DomainError` with a code it can read."""
+    if not isinstance(raw_input, dict) or not isinstance(raw_input.get("action"), str):
+        raise ToolArgsError('Input must be {"action": "<name>", "args": {...}}.')
+    action = raw_input["action"]
+    spec = registry.get(router, action)
+    if spec is None:
+        if registry.exists_for_another_role(router, action):
+            raise DomainError("forbidden", f"{router}.{action} is not available to your role.")
+        raise DomainError("unknown_tool", f"There is no tool {router}.{action}.")
+    args = raw_input.get("args", {})
+    if not isinstance(args, dict):
+        raise ToolArgsError("args must be an object.")
+    args = {k: v for k, v in args.items() if k != PREVIEW_KEY}
+    try:
+        model = spec.args_model.model_validate(args)
+    except ValidationError as exc:
+        raise ToolArgsError(
+            f"Arguments for {spec.name} are invalid.", problems=_validation_problems(exc)
+        ) from exc
+    return ResolvedCall(spec, model)
+
+
+def check_allowed(ctx: ToolContext, spec: ToolSpec) -> None:
+    """Defence in depth: the registry already filtered by role; check again when a call runs."""
+    if ctx.caller.role not in spec.roles:
+        raise DomainError("forbidden", f"{spec.name} is not available to your role.")
+    gate = spec.feature_gate
+    enabled = gate is None or gate in tier(ctx.caller.platform_tier).features
+    if not enabled and not ctx.caller.feature_flags.get(gate or ""):
+        raise DomainError("feature_unavailable", f"{spec.name} needs the {gate} feature.")
+
+
+def cap_output(output: Any) -> Any:
+    text = json.dumps(output, ensure_ascii=False, default=str)
+    if len(text) <= MAX_TOOL_RESULT_CHARS:
+        return json.loads(text)
+    return text[:MAX_TOOL_RESULT_CHARS]
+
+
+async def execute(
+    ctx: ToolContext, call: ResolvedCall, *, reverses_audit_log_id: UUID | None = None
+) -> ToolOutcome:
+    """Run the handler in a savepoint of `ctx.conn`'s transaction; never raises for tool errors."""
+    spec = call.spec
+    try:
+        check_allowed(ctx, spec)
+        if spec.kind == "user_picker":
+            raise DomainError("needs_user", f"{spec.name} waits for the user; it never runs.")
+        async with ctx.conn.transaction():
+            output = await spec.handler(ctx, call.args)
+            audit_id = await write_audit(
+                ctx, spec, output, reverses_audit_log_id=reverses_audit_log_id
+            )
+    except DomainError as exc:
+        return ToolOutcome(ok=False, error=exc.as_result())
+    except Exception as exc:
+        log_event(
+            "tool.internal_error", level="exception", tool=spec.name, error=type(exc).__name__
+        )
+        return ToolOutcome(
+            ok=False, error={"code": "internal", "message": f"{spec.name} failed unexpectedly."}
+        )
+    return ToolOutcome(ok=True, output=cap_output(output), audit_log_id=audit_id)

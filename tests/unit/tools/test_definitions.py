@@ -1,0 +1,142 @@
+"""Spec "Tool definition size": one tool per router, sorted, slim, byte-stable."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+import pytest
+from pydantic import BaseModel
+
+from spotter.tools.args import Args
+from spotter.tools.catalog import ToolCatalog
+from spotter.tools.context import ToolContext
+from spotter.tools.definitions import (
+    build_definitions,
+    canonical_json,
+    definition_stats,
+    slim_json_schema,
+)
+
+
+class Place(Args):
+    room: str
+    floor: int | None = None
+
+
+class BookArgs(Args):
+    session_id: UUID
+    where: Place | None = None
+
+
+class ListArgs(Args):
+    query: str | None = None
+    where: Place | None = None
+
+
+class A(BaseModel):
+    pass
+
+
+def _catalog() -> ToolCatalog:
+    catalog = ToolCatalog()
+    catalog.describe_router("zeta", "Zeta things.")
+
+    @catalog.tool(router="zeta", action="list", summary="List zetas.")
+    async def zeta_list(ctx: ToolContext, args: ListArgs) -> dict[str, Any]:
+        return {}
+
+    @catalog.tool(router="alpha", action="book", summary="Book one.")
+    async def alpha_book(ctx: ToolContext, args: BookArgs) -> dict[str, Any]:
+        return {}
+
+    @catalog.tool(router="alpha", action="apply", summary="Apply one.")
+    async def alpha_apply(ctx: ToolContext, args: ListArgs) -> dict[str, Any]:
+        return {}
+
+    return catalog
+
+
+def _defs() -> list[dict[str, Any]]:
+    catalog = _catalog()
+    return build_definitions(list(catalog.specs.values()), catalog.router_descriptions)
+
+
+def test_one_tool_per_router_sorted_by_name() -> None:
+    assert [d["name"] for d in _defs()] == ["alpha", "zeta"]
+
+
+def test_router_description_states_each_action_summary_once_in_order() -> None:
+    alpha = _defs()[0]
+    assert alpha["description"] == "- apply: Apply one.\n- book: Book one."
+    assert alpha["input_schema"]["properties"]["action"]["enum"] == ["apply", "book"]
+
+
+def test_per_action_schemas_carry_only_the_action_as_title() -> None:
+    variants = _defs()[0]["input_schema"]["properties"]["args"]["anyOf"]
+    assert [v["title"] for v in variants] == ["apply", "book"]
+    text = canonical_json(variants)
+    assert '"title":"Query"' not in text and "BookArgs" not in text
+
+
+def test_shared_sub_schemas_are_stated_once() -> None:
+    alpha = _defs()[0]
+    assert list(alpha["input_schema"]["$defs"]) == ["Place"]
+    assert canonical_json(alpha).count('"room":') == 1
+
+
+def test_optional_fields_drop_null_variants_and_null_defaults() -> None:
+    apply = _defs()[0]["input_schema"]["properties"]["args"]["anyOf"][0]
+    assert apply["properties"]["query"] == {"type": "string"}
+
+
+def test_slimming_drops_schema_and_pattern_beside_uuid_or_email_only() -> None:
+    schema = {
+        "$schema": "x",
+        "properties": {
+            "id": {"type": "string", "format": "uuid", "pattern": "^[0-9a-f-]+$"},
+            "mail": {"type": "string", "format": "email", "pattern": ".+@.+"},
+            "code": {"type": "string", "pattern": "^[A-Z]{3}$", "description": "kept"},
+        },
+    }
+    assert slim_json_schema(schema) == {
+        "properties": {
+            "id": {"type": "string", "format": "uuid"},
+            "mail": {"type": "string", "format": "email"},
+            "code": {"type": "string", "pattern": "^[A-Z]{3}$", "description": "kept"},
+        }
+    }
+
+
+def test_definitions_are_byte_stable_across_builds() -> None:
+    assert canonical_json(_defs()) == canonical_json(_defs())
+
+
+def test_stats_count_routers_actions_chars_and_tokens() -> None:
+    stats = definition_stats(_defs())
+    assert stats["routers"] == 2
+    assert stats["actions"] == 3
+    assert stats["estimated_tokens"] == -(-stats["chars"] // 4)
+
+
+def test_a_handler_without_a_pydantic_args_model_is_refused() -> None:
+    catalog = ToolCatalog()
+    with pytest.raises(TypeError, match="pydantic"):
+
+        @catalog.tool(router="x", action="y", summary="s")
+        async def bad(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+            return {}
+
+
+def test_declaring_the_same_action_twice_is_refused() -> None:
+    catalog = ToolCatalog()
+
+    @catalog.tool(router="x", action="y", summary="s")
+    async def one(ctx: ToolContext, args: A) -> dict[str, Any]:
+        return {}
+
+    with pytest.raises(ValueError, match="twice"):
+
+        @catalog.tool(router="x", action="y", summary="s")
+        async def two(ctx: ToolContext, args: A) -> dict[str, Any]:
+            return {}
