@@ -14,6 +14,7 @@ class Person:
     user_id: UUID
     clerk_user_id: str
     role: str
+    membership_id: UUID | None = None
 
 
 @dataclass
@@ -49,10 +50,33 @@ def create_org(
                 "INSERT INTO users (id, clerk_user_id, full_name, email) VALUES (%s, %s, %s, %s)",
                 (person.user_id, person.clerk_user_id, f"{role.title()} {suffix}", None),
             )
-            conn.execute(
+            row = conn.execute(
                 "INSERT INTO org_memberships (organization_id, user_id, role, status)"
-                " VALUES (%s, %s, %s, %s)",
+                " VALUES (%s, %s, %s, %s) RETURNING id",
                 (org.id, person.user_id, role, status),
-            )
+            ).fetchone()
+            assert row is not None
+            person.membership_id = row[0]
             org.people[role] = person
     return org
+
+
+def add_person(
+    owner_url: str, org: Org, full_name: str, *, role: str = "member", status: str = "active"
+) -> Person:
+    """Another person in `org` (a gym member by default); returns ids usable in tool calls."""
+    suffix = uuid.uuid4().hex[:8]
+    person = Person(uuid.uuid4(), f"user_{suffix}", role)
+    with psycopg.connect(owner_url) as conn:
+        conn.execute(
+            "INSERT INTO users (id, clerk_user_id, full_name) VALUES (%s, %s, %s)",
+            (person.user_id, person.clerk_user_id, full_name),
+        )
+        row = conn.execute(
+            "INSERT INTO org_memberships (organization_id, user_id, role, status)"
+            " VALUES (%s, %s, %s, %s) RETURNING id",
+            (org.id, person.user_id, role, status),
+        ).fetchone()
+    assert row is not None
+    person.membership_id = row[0]
+    return person
