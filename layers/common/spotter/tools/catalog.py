@@ -110,6 +110,7 @@ def load_catalog() -> ToolCatalog:
     global _loaded
     if not _loaded:
         import spotter.tools.leaves as leaves
+        import spotter.tools.namers  # noqa: F401  (registers the shared entity namers)
 
         for module in sorted(m.name for m in pkgutil.iter_modules(leaves.__path__)):
             importlib.import_module(f"spotter.tools.leaves.{module}")

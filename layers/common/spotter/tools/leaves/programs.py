@@ -12,18 +12,11 @@ from spotter.domain import programs as domain
 from spotter.tools.args import Args
 from spotter.tools.catalog import agent_tool, describe_router
 from spotter.tools.context import ToolContext
-from spotter.tools.previews import entity_namer
 from spotter.tools.spec import MANAGERS, Audit, EntityTarget, NameTarget, id_inverse
 
 describe_router("programs", "Programs: named tracks that workouts belong to.")
 
 Name = Annotated[str, Field(min_length=1, max_length=120)]
-
-
-@entity_namer("program")
-async def _program_name(ctx: ToolContext, program_id: UUID) -> str | None:
-    row = await domain.get_program(ctx.conn, ctx.caller.org_id, program_id)
-    return str(row["name"])
 
 
 class ListArgs(Args):

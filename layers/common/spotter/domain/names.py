@@ -1,0 +1,67 @@
+"""Bare display names of entities, each with one org-scoped primary-key lookup.
+
+Used by confirmation cards: a name or title only, never an id; missing, deleted or another
+org's row is `not_found`.
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+from zoneinfo import ZoneInfo
+
+from psycopg import sql
+
+from spotter.db import Conn
+from spotter.domain.errors import not_found
+from spotter.i18n import Locale
+from spotter.i18n.dates import format_local_datetime
+
+# entity -> (table, name column); every table has organization_id and deleted_at.
+SIMPLE_ENTITIES: dict[str, tuple[str, str]] = {
+    "program": ("programs", "name"),
+    "workout": ("workouts", "title"),
+    "exercise": ("exercises", "name"),
+    "class_type": ("class_types", "name"),
+}
+
+
+async def simple_name(conn: Conn, org_id: UUID, entity: str, entity_id: UUID) -> str:
+    table, column = SIMPLE_ENTITIES[entity]
+    query = sql.SQL(
+        "SELECT {column} AS name FROM {table}"
+        " WHERE id = %s AND organization_id = %s AND deleted_at IS NULL"
+    ).format(column=sql.Identifier(column), table=sql.Identifier(table))
+    cur = await conn.execute(query, (entity_id, org_id))
+    row = await cur.fetchone()
+    if row is None:
+        raise not_found(entity.replace("_", " "))
+    return str(row["name"])
+
+
+async def member_name(conn: Conn, org_id: UUID, membership_id: UUID) -> str:
+    """A person in the org (member or staff), by membership id: their full name."""
+    cur = await conn.execute(
+        "SELECT u.full_name FROM org_memberships m JOIN users u ON u.id = m.user_id"
+        " WHERE m.id = %s AND m.organization_id = %s AND m.status <> 'removed'",
+        (membership_id, org_id),
+    )
+    row = await cur.fetchone()
+    if row is None:
+        raise not_found("member")
+    return str(row["full_name"])
+
+
+async def session_label(
+    conn: Conn, org_id: UUID, session_id: UUID, tz: ZoneInfo, locale: Locale
+) -> str:
+    """`<class> · <local date & time>`, e.g. `Open Gym · Tue 1 Dec 13:00`."""
+    cur = await conn.execute(
+        "SELECT t.name, s.starts_at FROM class_sessions s"
+        " JOIN class_types t ON t.id = s.class_type_id AND t.organization_id = s.organization_id"
+        " WHERE s.id = %s AND s.organization_id = %s AND s.deleted_at IS NULL",
+        (session_id, org_id),
+    )
+    row = await cur.fetchone()
+    if row is None:
+        raise not_found("class session")
+    return f"{row['name']} · {format_local_datetime(row['starts_at'].astimezone(tz), locale)}"
