@@ -33,6 +33,10 @@ class Settings(BaseSettings):
     clerk_authorized_parties: str = ""
     clerk_leeway_seconds: int = Field(default=5, ge=0, le=60)
 
+    # Ambient RAG: semantic search needs Voyage; without a key it runs lexical-only.
+    voyage_api_key: str | None = None
+    voyage_base_url: str | None = None
+
     max_body_bytes: int = Field(default=64 * 1024, ge=1024)
     log_level: str = "INFO"
 

@@ -1,0 +1,1 @@
+"""Outside services: the model (Anthropic or Bedrock), embeddings (Voyage), and their fakes."""

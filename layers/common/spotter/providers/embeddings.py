@@ -1,0 +1,42 @@
+"""Embeddings for ambient RAG: Voyage `voyage-multilingual-2` (1024 dimensions) when configured.
+
+`voyageai` is imported only when an embedder is built, so functions that never embed do not pay
+for it at cold start.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Protocol
+
+EMBEDDING_MODEL = "voyage-multilingual-2"
+EMBEDDING_DIMENSIONS = 1024
+
+InputType = Literal["query", "document"]
+
+
+class Embedder(Protocol):
+    async def embed(self, texts: list[str], input_type: InputType) -> list[list[float]]: ...
+
+
+class VoyageEmbedder:
+    """Wraps `voyageai.AsyncClient` (or anything with its `embed` signature)."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+
+    @classmethod
+    def from_settings(
+        cls, api_key: str, base_url: str | None = None, timeout: float = 5.0
+    ) -> VoyageEmbedder:
+        from voyageai.client_async import AsyncClient
+
+        return cls(AsyncClient(api_key=api_key, base_url=base_url, timeout=timeout))
+
+    async def embed(self, texts: list[str], input_type: InputType) -> list[list[float]]:
+        result = await self._client.embed(texts, model=EMBEDDING_MODEL, input_type=input_type)
+        return [[float(x) for x in vector] for vector in result.embeddings]
+
+
+def vector_literal(vector: list[float]) -> str:
+    """pgvector's text form, so no extra adapter is needed: `[0.1,0.2,...]`."""
+    return "[" + ",".join(f"{x:.7g}" for x in vector) + "]"
