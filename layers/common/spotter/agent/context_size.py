@@ -1,0 +1,91 @@
+"""How big the next request's context is, by the anchored estimator law (spec 002).
+
+Anchor on the last assistant message's provider-reported usage and estimate only what was
+appended after it, at chars/4 over wire text (text, thinking, tool name + args, tool_result
+text). Aborted and zero-usage turns are skipped; the scan stops at the newest compaction marker
+(a `system_note`), because usage reported before the cut describes context the next request will
+not carry. With no anchor, the plain heuristic runs over the projection plus the prompt term.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+CHARS_PER_TOKEN = 4
+DEFAULT_THRESHOLD = 150_000
+THRESHOLD_FLOOR = 32_000
+CONTEXT_HEADROOM = 16_000
+
+Row = Mapping[str, Any]
+
+
+def _block_chars(block: Mapping[str, Any]) -> int:
+    kind = block.get("type")
+    if kind == "text":
+        return len(str(block.get("text", "")))
+    if kind == "thinking":
+        return len(str(block.get("thinking", "")))
+    if kind == "tool_use":
+        args = json.dumps(block.get("input", {}), ensure_ascii=False, separators=(",", ":"))
+        return len(str(block.get("name", ""))) + len(args)
+    if kind == "tool_result":
+        content = block.get("content", "")
+        if isinstance(content, str):
+            return len(content)
+        return sum(_block_chars(b) for b in content if isinstance(b, Mapping))
+    return 0
+
+
+def wire_chars(content: Sequence[Mapping[str, Any]] | str) -> int:
+    if isinstance(content, str):
+        return len(content)
+    return sum(_block_chars(block) for block in content)
+
+
+def reported_total(usage: Mapping[str, Any] | None) -> int:
+    """Everything the provider billed for that call: the context it saw plus what it wrote."""
+    if not usage:
+        return 0
+    if usage.get("total_tokens"):
+        return int(usage["total_tokens"])
+    keys = ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+    return sum(int(usage.get(k) or 0) for k in (*keys, "output_tokens"))
+
+
+def projection(rows: Sequence[Row]) -> Sequence[Row]:
+    """What replay sends: from the newest compaction marker (`system_note`) forward."""
+    for index in range(len(rows) - 1, -1, -1):
+        if rows[index]["role"] == "system_note":
+            return rows[index:]
+    return rows
+
+
+def _usable_anchor(row: Row) -> bool:
+    return (
+        row["role"] == "assistant"
+        and row.get("stop_reason") not in ("aborted", None)
+        and reported_total(row.get("usage")) > 0
+    )
+
+
+def estimate_context_tokens(rows: Sequence[Row], *, prompt_chars: int) -> int:
+    """Estimated tokens of the next request built from `rows` (oldest first)."""
+    for index in range(len(rows) - 1, -1, -1):
+        row = rows[index]
+        if row["role"] == "system_note":
+            break
+        if _usable_anchor(row):
+            appended = sum(wire_chars(r["content"]) for r in rows[index + 1 :])
+            return reported_total(row.get("usage")) + math.ceil(appended / CHARS_PER_TOKEN)
+    chars = sum(wire_chars(r["content"]) for r in projection(rows)) + prompt_chars
+    return math.ceil(chars / CHARS_PER_TOKEN)
+
+
+def effective_threshold(setting: int | None, context_window: int) -> int:
+    """The compaction threshold: the setting clamped up to the floor (never rejected), and never
+    closer to the model's context window than the headroom."""
+    wanted = max(setting if setting is not None else DEFAULT_THRESHOLD, THRESHOLD_FLOOR)
+    return min(wanted, context_window - CONTEXT_HEADROOM)
