@@ -21,13 +21,17 @@ def exchange(i: int) -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
+def numbered(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{**r, "ordinal": i} for i, r in enumerate(rows)]
+
+
 def test_no_plan_below_both_triggers() -> None:
-    rows = [r for i in range(5) for r in exchange(i)]  # 20 messages
+    rows = numbered([r for i in range(5) for r in exchange(i)])  # 20 messages
     assert plan_compaction(rows, estimated_tokens=1_000, threshold=150_000) is None
 
 
 def test_twenty_four_messages_past_the_marker_trigger_it() -> None:
-    rows = [r for i in range(6) for r in exchange(i)]
+    rows = numbered([r for i in range(6) for r in exchange(i)])
     plan = plan_compaction(rows, estimated_tokens=1_000, threshold=150_000)
     assert plan is not None
     assert list(plan.summarize) + list(plan.keep) == rows
@@ -37,7 +41,7 @@ def test_twenty_four_messages_past_the_marker_trigger_it() -> None:
 
 
 def test_size_over_threshold_triggers_it_with_few_messages() -> None:
-    rows = [r for i in range(3) for r in exchange(i)]
+    rows = numbered([r for i in range(3) for r in exchange(i)])
     assert plan_compaction(rows, estimated_tokens=200_000, threshold=150_000) is not None
 
 
@@ -52,7 +56,7 @@ def test_messages_before_the_newest_marker_do_not_count() -> None:
 
 
 def test_the_kept_part_never_opens_with_a_tool_result() -> None:
-    rows = [r for i in range(6) for r in exchange(i)] + exchange(6)[:3]
+    rows = numbered([r for i in range(6) for r in exchange(i)] + exchange(6)[:3])
     plan = plan_compaction(rows, estimated_tokens=1_000, threshold=150_000)
     assert plan is not None
     assert plan.keep[0]["role"] != "tool_result"

@@ -115,6 +115,10 @@ def conversation(turns: int) -> list[dict[str, Any]]:
     return rows
 
 
+def numbered(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{**row, "ordinal": i} for i, row in enumerate(rows)]
+
+
 def replay_with_reported_usage(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Attach to each assistant row the usage the provider reported for the call that wrote it."""
     out: list[dict[str, Any]] = []
@@ -129,7 +133,7 @@ def replay_with_reported_usage(rows: list[dict[str, Any]]) -> list[dict[str, Any
                 },
             }
         out.append(row)
-    return out
+    return numbered(out)
 
 
 @pytest.mark.parametrize("turns", [3, 12, 40])
@@ -156,34 +160,63 @@ def test_the_naive_whole_json_estimate_is_far_off_for_the_same_conversation() ->
 
 
 def test_anchor_skips_aborted_and_zero_usage_turns() -> None:
-    rows = [
-        user("first message"),
-        {**assistant("answer"), "usage": {"input_tokens": 1000, "output_tokens": 20}},
-        user("second message"),
-        {
-            **assistant("cut off"),
-            "stop_reason": "aborted",
-            "usage": {"input_tokens": 5000, "output_tokens": 1},
-        },
-        {**assistant("nothing billed"), "usage": {"input_tokens": 0, "output_tokens": 0}},
-    ]
+    rows = numbered(
+        [
+            user("first message"),
+            {**assistant("answer"), "usage": {"input_tokens": 1000, "output_tokens": 20}},
+            user("second message"),
+            {
+                **assistant("cut off"),
+                "stop_reason": "aborted",
+                "usage": {"input_tokens": 5000, "output_tokens": 1},
+            },
+            {**assistant("nothing billed"), "usage": {"input_tokens": 0, "output_tokens": 0}},
+        ]
+    )
     appended = sum(wire_chars(r["content"]) for r in rows[2:])
     assert estimate_context_tokens(rows, prompt_chars=0) == 1020 + math.ceil(appended / 4)
 
 
-def test_anchor_scan_stops_at_the_compaction_marker() -> None:
+def test_usage_reported_before_the_compaction_is_not_an_anchor() -> None:
+    # ordinals: 0 user, 1 assistant (pre-cut usage), 2 user, 3 assistant (kept tail), 4 note, 5 user
     note = {
         "role": "system_note",
         "content": [{"type": "text", "text": "Summary of earlier turns."}],
+        "page_context": {"summarizedThroughOrdinal": 1},
     }
-    rows = [
-        user("old"),
-        {**assistant("old answer"), "usage": {"input_tokens": 90_000, "output_tokens": 100}},
-        note,
-        user("new question after compaction"),
-    ]
-    expected = math.ceil((wire_chars(note["content"]) + wire_chars(rows[3]["content"]) + 400) / 4)
+    rows = numbered(
+        [
+            user("old"),
+            {**assistant("old answer"), "usage": {"input_tokens": 90_000, "output_tokens": 100}},
+            user("kept question"),
+            {**assistant("kept answer"), "usage": {"input_tokens": 95_000, "output_tokens": 100}},
+            note,
+            user("new question after compaction"),
+        ]
+    )
+    projected = [rows[4], rows[2], rows[3], rows[5]]
+    expected = math.ceil((sum(wire_chars(r["content"]) for r in projected) + 400) / 4)
     assert estimate_context_tokens(rows, prompt_chars=400) == expected
+
+
+def test_usage_reported_after_the_compaction_anchors_again() -> None:
+    note = {
+        "role": "system_note",
+        "content": [{"type": "text", "text": "S"}],
+        "page_context": {"summarizedThroughOrdinal": 0},
+    }
+    rows = numbered(
+        [
+            user("old"),
+            note,
+            user("new"),
+            {**assistant("fresh"), "usage": {"input_tokens": 3_000, "output_tokens": 50}},
+            user("next"),
+        ]
+    )
+    assert estimate_context_tokens(rows, prompt_chars=0) == 3_050 + math.ceil(
+        wire_chars(rows[4]["content"]) / 4
+    )
 
 
 def test_reported_total_prefers_total_tokens_else_sums_every_field() -> None:
@@ -202,15 +235,11 @@ def test_reported_total_prefers_total_tokens_else_sums_every_field() -> None:
     assert reported_total(None) == 0
 
 
-def test_projection_starts_at_the_newest_marker() -> None:
-    rows = [
-        user("a"),
-        {"role": "system_note", "content": []},
-        user("b"),
-        {"role": "system_note", "content": []},
-        user("c"),
-    ]
-    assert list(projection(rows)) == rows[3:]
+def test_projection_is_the_newest_summary_then_everything_after_what_it_summarized() -> None:
+    first = {"role": "system_note", "content": [], "page_context": {"summarizedThroughOrdinal": 0}}
+    second = {"role": "system_note", "content": [], "page_context": {"summarizedThroughOrdinal": 2}}
+    rows = numbered([user("a"), user("b"), first, user("c"), user("d"), second, user("e")])
+    assert projection(rows) == [rows[5], rows[3], rows[4], rows[6]]
 
 
 def test_wire_chars_count_text_thinking_tool_calls_and_results() -> None:

@@ -29,6 +29,10 @@ class CompactionPlan:
     def through_message_id(self) -> Any:
         return self.summarize[-1]["id"]
 
+    @property
+    def through_ordinal(self) -> int:
+        return int(self.summarize[-1]["ordinal"])
+
 
 def plan_compaction(
     rows: Sequence[Row], *, estimated_tokens: int, threshold: int
@@ -44,7 +48,7 @@ def plan_compaction(
     # Never split a tool call from its result: the kept part must not open with a result.
     while cut > 0 and live[cut]["role"] == "tool_result":
         cut -= 1
-    if cut == 0:
+    if cut == 0 or all(r["role"] == "system_note" for r in live[:cut]):
         return None
     return CompactionPlan(summarize=live[:cut], keep=live[cut:])
 

@@ -55,32 +55,46 @@ def reported_total(usage: Mapping[str, Any] | None) -> int:
     return sum(int(usage.get(k) or 0) for k in (*keys, "output_tokens"))
 
 
-def projection(rows: Sequence[Row]) -> Sequence[Row]:
-    """What replay sends: from the newest compaction marker (`system_note`) forward."""
-    for index in range(len(rows) - 1, -1, -1):
-        if rows[index]["role"] == "system_note":
-            return rows[index:]
-    return rows
+def latest_note(rows: Sequence[Row]) -> Row | None:
+    for row in reversed(rows):
+        if row["role"] == "system_note":
+            return row
+    return None
 
 
-def _usable_anchor(row: Row) -> bool:
+def projection(rows: Sequence[Row]) -> list[Row]:
+    """What replay sends (rows in ordinal order): the newest compaction summary, then every
+    message after the one it summarizes through — the kept tail and everything since."""
+    note = latest_note(rows)
+    if note is None:
+        return list(rows)
+    through = (note.get("page_context") or {}).get("summarizedThroughOrdinal")
+    if through is None:
+        return list(rows[list(rows).index(note) :])
+    return [note] + [r for r in rows if r["role"] != "system_note" and r["ordinal"] > through]
+
+
+def _usable_anchor(row: Row, note: Row | None) -> bool:
+    # Usage reported before the newest compaction described context the next request will not
+    # carry (the kept tail replays after the summary, but its usage counted the cut part too).
     return (
         row["role"] == "assistant"
+        and (note is None or row["ordinal"] > note["ordinal"])
         and row.get("stop_reason") not in ("aborted", None)
         and reported_total(row.get("usage")) > 0
     )
 
 
 def estimate_context_tokens(rows: Sequence[Row], *, prompt_chars: int) -> int:
-    """Estimated tokens of the next request built from `rows` (oldest first)."""
-    for index in range(len(rows) - 1, -1, -1):
-        row = rows[index]
-        if row["role"] == "system_note":
-            break
-        if _usable_anchor(row):
-            appended = sum(wire_chars(r["content"]) for r in rows[index + 1 :])
-            return reported_total(row.get("usage")) + math.ceil(appended / CHARS_PER_TOKEN)
-    chars = sum(wire_chars(r["content"]) for r in projection(rows)) + prompt_chars
+    """Estimated tokens of the next request built from `rows` (ordinal order)."""
+    projected = projection(rows)
+    note = latest_note(rows)
+    for index in range(len(projected) - 1, -1, -1):
+        if _usable_anchor(projected[index], note):
+            appended = sum(wire_chars(r["content"]) for r in projected[index + 1 :])
+            anchor = reported_total(projected[index].get("usage"))
+            return anchor + math.ceil(appended / CHARS_PER_TOKEN)
+    chars = sum(wire_chars(r["content"]) for r in projected) + prompt_chars
     return math.ceil(chars / CHARS_PER_TOKEN)
 
 
