@@ -1,4 +1,4 @@
-"""`spotter <command>`: dev, migrate, seed-demo, dev-token, stop-db, tools-doc."""
+"""`spotter <command>`: dev, migrate, seed-demo, dev-token, sweep, stop-db, tools-doc."""
 
 from __future__ import annotations
 
@@ -76,6 +76,18 @@ def cmd_dev(settings: Settings, host: str, port: int) -> None:
     uvicorn.run("spotter.http.app:create_app", factory=True, host=host, port=port)
 
 
+async def _sweep(settings: Settings) -> str:
+    from spotter.agent.settle import sweep
+    from spotter.db import Database
+
+    db = await Database.open(settings.app_database_url or owner_url(settings), max_size=2)
+    try:
+        report = await sweep(db)
+    finally:
+        await db.close()
+    return f"sweep: {report.messages_closed} message(s) closed in {report.orgs} org(s)"
+
+
 def cmd_stop_db(settings: Settings) -> None:
     from spotter.db.server import stop_server
 
@@ -97,6 +109,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     token.add_argument("--org", default=DEMO_CLERK_ORG_ID, help="Clerk org id")
     token.add_argument("--ttl", type=int, default=12 * 3600, help="seconds until it expires")
     sub.add_parser("stop-db", help="stop the embedded dev Postgres")
+    sub.add_parser("sweep", help="close abandoned tool-call claims in every org (idempotent)")
     doc = sub.add_parser("tools-doc", help="regenerate docs/tools.md")
     doc.add_argument("--out", type=Path, default=Path("docs/tools.md"))
     args = parser.parse_args(argv)
@@ -113,6 +126,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(_dev_token(settings, args.user, args.org, args.ttl))
         case "stop-db":
             cmd_stop_db(settings)
+        case "sweep":
+            print(asyncio.run(_sweep(settings)))
         case "tools-doc":
             from spotter.tools.report import render_tools_doc
 

@@ -15,9 +15,8 @@ from datetime import timedelta
 from typing import Any
 from uuid import UUID
 
-from psycopg.types.json import Jsonb
-
 from spotter.agent.compaction_plan import CompactionPlan, summarizer_transcript
+from spotter.agent.message_log import append_message
 from spotter.db import Database
 from spotter.observability import log_event
 
@@ -99,33 +98,22 @@ async def _store_summary(
         {"type": "text", "text": f"<conversation_summary>\n{summary}\n</conversation_summary>"}
     ]
     async with db.org_tx(org_id) as conn:
-        cur = await conn.execute(
-            "INSERT INTO ai_messages (organization_id, conversation_id, run_id, ordinal, role,"
-            " content, page_context)"
-            " SELECT %s, %s, %s, coalesce(max(ordinal), -1) + 1, 'system_note', %s, %s"
-            " FROM ai_messages WHERE conversation_id = %s AND organization_id = %s"
-            " RETURNING id",
-            (
-                org_id,
-                conversation_id,
-                run_id,
-                Jsonb(list(content)),
-                Jsonb(
-                    {
-                        "summarizedThroughMessageId": str(plan.through_message_id),
-                        "summarizedThroughOrdinal": plan.through_ordinal,
-                    }
-                ),
-                conversation_id,
-                org_id,
-            ),
+        note_id = await append_message(
+            conn,
+            org_id,
+            conversation_id,
+            run_id=run_id,
+            role="system_note",
+            content=content,
+            page_context={
+                "summarizedThroughMessageId": str(plan.through_message_id),
+                "summarizedThroughOrdinal": plan.through_ordinal,
+            },
         )
-        row = await cur.fetchone()
-        assert row is not None
         await conn.execute(
             "UPDATE ai_conversations SET compacting_since = NULL, compacted_through_message_id = %s"
             " WHERE id = %s AND organization_id = %s",
             (plan.through_message_id, conversation_id, org_id),
         )
     log_event("compaction.done", messages=len(plan.summarize))
-    return Compacted(row["id"], plan.through_message_id, len(plan.summarize))
+    return Compacted(note_id, plan.through_message_id, len(plan.summarize))
