@@ -233,18 +233,17 @@ async def test_duplicate_copies_days_and_undo_deletes_the_copy(db: Database, org
     assert [t["name"] for t in listed["templates"]] == ["Beginner 4-week"]
 
 
-async def test_delete_is_for_managers_and_previews_the_name(db: Database, org: Org) -> None:
+async def test_delete_previews_the_name_and_hides_the_template(db: Database, org: Org) -> None:
     coach = await caller_for(db, org, "coach")
-    owner = await caller_for(db, org, "owner")
     template = await _template(db, coach, "Deload week")
-    assert _error(await _call(db, coach, "delete", {"templateId": template})) == "forbidden"
     card = await preview_tool(
-        db, owner, ROUTER, {"action": "delete", "args": {"templateId": template}}
+        db, coach, ROUTER, {"action": "delete", "args": {"templateId": template}}
     )
     assert (card.target, card.affected_count) == ("Deload week", 1)
     assert card.consequences == ["template_deleted"]
-    await _ok(db, owner, "delete", {"templateId": template})
-    assert _error(await _call(db, owner, "get", {"templateId": template})) == "not_found"
+    await _ok(db, coach, "delete", {"templateId": template})
+    assert _error(await _call(db, coach, "get", {"templateId": template})) == "not_found"
+    assert (await _ok(db, coach, "list", {}))["templates"] == []
 
 
 async def test_members_cannot_use_templates(db: Database, org: Org) -> None:
@@ -355,3 +354,12 @@ async def test_apply_refuses_archived_programs_and_empty_templates(db: Database,
     full = await _template(db, owner)
     args = {"templateId": full, "programId": program, "startsOn": "2026-12-07"}
     assert _error(await _call(db, owner, "apply", args)) == "conflict"
+
+
+def test_whoever_may_call_a_tool_may_undo_it() -> None:
+    catalog = load_catalog()
+    for spec in catalog.specs.values():
+        if spec.router == ROUTER and spec.inverse is not None:
+            inverse = catalog.specs[f"{spec.inverse.router}.{spec.inverse.action}"]
+            assert spec.roles <= inverse.roles, spec.name
+            assert inverse.feature_gate == spec.feature_gate, spec.name

@@ -115,6 +115,7 @@ class CreateGroupArgs(Args):
     router=ROUTER,
     action="create_group",
     summary="Create a group, optionally with members.",
+    roles=MANAGERS,
     side_effects="write",
     audit=Audit("group", "group.created"),
     inverse=id_inverse(ROUTER, "delete_group", key="groupId"),

@@ -15,7 +15,7 @@ from spotter.tools.args import Args
 from spotter.tools.catalog import agent_tool, describe_router
 from spotter.tools.context import ToolContext
 from spotter.tools.previews import entity_namer
-from spotter.tools.spec import MANAGERS, Audit, EntityTarget, Inverse, id_inverse
+from spotter.tools.spec import Audit, EntityTarget, Inverse, id_inverse
 
 ROUTER = "program_templates"
 GATE = "program_templates"
@@ -265,7 +265,6 @@ async def duplicate_template(ctx: ToolContext, args: DuplicateArgs) -> dict[str,
     router=ROUTER,
     action="delete",
     summary="Delete a template (workouts it wrote stay).",
-    roles=MANAGERS,
     side_effects="write",
     confirm="destructive",
     target=EntityTarget("program_template", "template_id"),
