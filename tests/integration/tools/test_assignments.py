@@ -273,9 +273,18 @@ async def test_end_previews_names_and_ends_today(db: Database, org: Org, clean_d
     card = await _preview(db, coach, "end", {"assignmentId": assigned["id"]})
     assert (card.target, card.affected_count) == ("Engine → Dana Levi", 1)
     assert card.consequences == ["ends_assignment"]
+    later = await _ok(db, coach, "end", {"assignmentId": assigned["id"], "on": "2026-12-20"})
+    assert (later["status"], later["endsOn"]) == ("active", "2026-12-20")
     ended = await _ok(db, coach, "end", {"assignmentId": assigned["id"]})
     assert (ended["status"], ended["endsOn"]) == ("ended", TODAY)
     assert _error(await _call(db, coach, "end", {"assignmentId": assigned["id"]})) == "conflict"
+    future = await _ok(
+        db,
+        coach,
+        "assign_program",
+        {"programId": program, "assignee": {"memberId": dana}, "span": {"startsOn": "2027-01-01"}},
+    )
+    assert _error(await _call(db, coach, "end", {"assignmentId": future["id"]})) == "conflict"
 
 
 async def test_reschedule_checks_overlap_and_undoes(db: Database, org: Org, clean_db: str) -> None:
@@ -349,6 +358,15 @@ async def test_assign_workout_defaults_to_its_date(db: Database, org: Org, clean
     assert _error(await _call(db, coach, "assign_workout", args)) == "conflict"
     await _undo(db, coach, "assign_workout", out)
     assert (await _ok(db, coach, "assign_workout", args))["status"] == "active"
+
+    owner = await caller_for(db, org, "owner")
+    noa = _member(clean_db, org, "Noa Cohen")
+    group = await _ok(db, owner, "create_group", {"name": "Comp", "memberIds": [dana, noa]})
+    to_group = {"workoutId": args["workoutId"], "assignee": {"groupId": group["id"]}, "on": TODAY}
+    grouped = await _ok(db, coach, "assign_workout", to_group)
+    assert (grouped["startsOn"], grouped["memberCount"]) == (TODAY, 2)
+    noas = await _ok(db, coach, "list_for_member", {"memberId": noa})
+    assert [(a["subject"], a["viaGroup"]) for a in noas["assignments"]] == [("Fran", "Comp")]
 
 
 async def test_delete_group_is_destructive_for_managers_and_ends_its_work(

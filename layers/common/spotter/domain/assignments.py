@@ -553,13 +553,23 @@ async def set_status(
     )
 
 
-async def end_assignment(conn: Conn, org_id: UUID, assignment_id: UUID, on: date) -> None:
+async def end_assignment(
+    conn: Conn, org_id: UUID, assignment_id: UUID, on: date, today: date
+) -> None:
+    """End now (on today or earlier), or set a later last day and let it run until then."""
     row = await _own_row(conn, org_id, assignment_id)
     if row["status"] not in LIVE:
         raise DomainError("conflict", f"The assignment is already {row['status']}.")
     if on < row["starts_on"]:
         raise DomainError("conflict", "It would end before it starts; unassign it instead.")
-    await _finish(conn, org_id, "id = %s OR parent_id = %s", (assignment_id, assignment_id), on)
+    if on <= today:
+        await _finish(conn, org_id, "id = %s OR parent_id = %s", (assignment_id, assignment_id), on)
+        return
+    await conn.execute(
+        "UPDATE assignments SET ends_on = least(coalesce(ends_on, %s), %s), updated_at = now()"
+        " WHERE organization_id = %s AND (id = %s OR parent_id = %s) AND status = ANY(%s)",
+        (on, on, org_id, assignment_id, assignment_id, LIVE),
+    )
 
 
 async def cancel(conn: Conn, org_id: UUID, assignment_ids: list[UUID]) -> int:

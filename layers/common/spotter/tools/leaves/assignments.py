@@ -531,7 +531,7 @@ class EndArgs(AssignmentId):
 @agent_tool(
     router=ROUTER,
     action="end",
-    summary="End an assignment on a date (default today).",
+    summary="End an assignment (on: last day, default today; later dates stay live until then).",
     side_effects="write",
     confirm="destructive",
     target=EntityTarget("assignment", "assignment_id"),
@@ -539,7 +539,8 @@ class EndArgs(AssignmentId):
     audit=Audit("assignment", "assignment.ended"),
 )
 async def end(ctx: ToolContext, args: EndArgs) -> dict[str, Any]:
+    today = ctx.local_now.date()
     await domain.end_assignment(
-        ctx.conn, ctx.caller.org_id, args.assignment_id, args.on or ctx.local_now.date()
+        ctx.conn, ctx.caller.org_id, args.assignment_id, args.on or today, today
     )
     return await _assignment(ctx, args.assignment_id)
