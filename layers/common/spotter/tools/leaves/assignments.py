@@ -1,0 +1,547 @@
+"""assignments — programs and workouts assigned to members and groups; the groups themselves."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any
+from uuid import UUID
+
+from pydantic import Field, model_validator
+
+from spotter.agent.events import Confirmation
+from spotter.domain import assignments as domain
+from spotter.tools.args import Args
+from spotter.tools.catalog import agent_tool, describe_router
+from spotter.tools.context import ToolContext
+from spotter.tools.errors import ToolArgsError
+from spotter.tools.previews import entity_namer
+from spotter.tools.spec import MANAGERS, Audit, EntityTarget, Inverse, id_inverse
+
+ROUTER = "assignments"
+
+describe_router(
+    ROUTER,
+    "Programs/workouts assigned to members or groups (assignee: memberId or groupId); a group's"
+    " assignment applies to each member. Members are membership ids.",
+)
+
+GroupName = Annotated[str, Field(min_length=1, max_length=80)]
+# Empty lists are allowed no-ops, so the undo of a call that changed nothing still runs.
+MemberIds = Annotated[list[UUID], Field(max_length=100)]
+
+
+@entity_namer("group")
+async def _group_namer(ctx: ToolContext, group_id: UUID) -> str:
+    return str((await domain.get_group(ctx.conn, ctx.caller.org_id, group_id))["name"])
+
+
+@entity_namer("assignment")
+async def _assignment_namer(ctx: ToolContext, assignment_id: UUID) -> str:
+    return await domain.assignment_label(ctx.conn, ctx.caller.org_id, assignment_id)
+
+
+class Assignee(Args):
+    member_id: UUID | None = None
+    group_id: UUID | None = None
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Assignee:
+        if (self.member_id is None) == (self.group_id is None):
+            raise ValueError("give exactly one of memberId or groupId")
+        return self
+
+
+class Span(Args):
+    starts_on: date | None = None
+    ends_on: date | None = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Span:
+        if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
+            raise ValueError("endsOn is before startsOn")
+        return self
+
+
+class GroupId(Args):
+    group_id: UUID
+
+
+class AssignmentId(Args):
+    assignment_id: UUID
+
+
+def _dates(ctx: ToolContext, span: Span | None) -> tuple[date, date | None]:
+    """A span's dates; the start defaults to today in the org's time zone."""
+    starts_on = (span.starts_on if span else None) or ctx.local_now.date()
+    ends_on = span.ends_on if span else None
+    if ends_on is not None and ends_on < starts_on:
+        raise ToolArgsError("endsOn is before the start (today).")
+    return starts_on, ends_on
+
+
+async def _assignment(ctx: ToolContext, assignment_id: UUID, **extra: Any) -> dict[str, Any]:
+    row = await domain.get_assignment(ctx.conn, ctx.caller.org_id, assignment_id)
+    return {**domain.assignment_out(row), **extra}
+
+
+def _ids(ids: list[UUID]) -> list[str]:
+    return [str(i) for i in ids]
+
+
+_UNASSIGN = Inverse(ROUTER, "unassign", lambda out: {"assignmentIds": [out["id"]]})
+
+# ---- groups ---------------------------------------------------------------------------------
+
+
+class ListGroupsArgs(Args):
+    query: str | None = None
+
+
+@agent_tool(router=ROUTER, action="list_groups", summary="List groups.")
+async def list_groups(ctx: ToolContext, args: ListGroupsArgs) -> dict[str, Any]:
+    return {"groups": await domain.list_groups(ctx.conn, ctx.caller.org_id, args.query)}
+
+
+@agent_tool(router=ROUTER, action="get_group", summary="A group with its members.")
+async def get_group(ctx: ToolContext, args: GroupId) -> dict[str, Any]:
+    return await domain.group_out(ctx.conn, ctx.caller.org_id, args.group_id)
+
+
+class CreateGroupArgs(Args):
+    name: GroupName
+    member_ids: list[UUID] = Field(default=[], max_length=100)
+
+
+@agent_tool(
+    router=ROUTER,
+    action="create_group",
+    summary="Create a group, optionally with members.",
+    roles=MANAGERS,
+    side_effects="write",
+    audit=Audit("group", "group.created"),
+    inverse=id_inverse(ROUTER, "delete_group", key="groupId"),
+)
+async def create_group(ctx: ToolContext, args: CreateGroupArgs) -> dict[str, Any]:
+    org = ctx.caller.org_id
+    group_id = await domain.create_group(
+        ctx.conn, org, args.name, list(dict.fromkeys(args.member_ids)), user_id=ctx.caller.user_id
+    )
+    return await domain.group_out(ctx.conn, org, group_id)
+
+
+class RenameGroupArgs(GroupId):
+    name: GroupName
+
+
+@agent_tool(
+    router=ROUTER,
+    action="rename_group",
+    summary="Rename a group.",
+    side_effects="write",
+    audit=Audit("group", "group.renamed"),
+    inverse=Inverse(
+        ROUTER, "rename_group", lambda out: {"groupId": out["id"], "name": out["previousName"]}
+    ),
+)
+async def rename_group(ctx: ToolContext, args: RenameGroupArgs) -> dict[str, Any]:
+    org = ctx.caller.org_id
+    previous = await domain.rename_group(ctx.conn, org, args.group_id, args.name)
+    return {**await domain.group_out(ctx.conn, org, args.group_id), "previousName": previous}
+
+
+async def _delete_group_preview(ctx: ToolContext, args: GroupId) -> Confirmation:
+    live = await domain.live_group_assignments(ctx.conn, ctx.caller.org_id, args.group_id)
+    return Confirmation(
+        affected_count=len(live),
+        consequences=["group_deleted"] + (["ends_active_assignments"] if live else []),
+    )
+
+
+@agent_tool(
+    router=ROUTER,
+    action="delete_group",
+    summary="Delete a group; ends its live assignments.",
+    roles=MANAGERS,
+    side_effects="write",
+    confirm="destructive",
+    preview=_delete_group_preview,
+    target=EntityTarget("group", "group_id"),
+    audit=Audit("group", "group.deleted"),
+)
+async def delete_group(ctx: ToolContext, args: GroupId) -> dict[str, Any]:
+    ended = await domain.delete_group(
+        ctx.conn, ctx.caller.org_id, args.group_id, ctx.local_now.date()
+    )
+    return {"id": str(args.group_id), "deleted": True, "endedAssignments": ended}
+
+
+class MembersArgs(GroupId):
+    member_ids: MemberIds
+
+
+@agent_tool(
+    router=ROUTER,
+    action="add_members",
+    summary="Add members to a group; they get its live assignments.",
+    side_effects="write",
+    audit=Audit("group", "group.members_added"),
+    inverse=Inverse(
+        ROUTER, "remove_members", lambda out: {"groupId": out["id"], "memberIds": out["added"]}
+    ),
+)
+async def add_members(ctx: ToolContext, args: MembersArgs) -> dict[str, Any]:
+    org = ctx.caller.org_id
+    added = await domain.add_members(
+        ctx.conn,
+        org,
+        args.group_id,
+        list(dict.fromkeys(args.member_ids)),
+        user_id=ctx.caller.user_id,
+    )
+    return {**await domain.group_out(ctx.conn, org, args.group_id), "added": _ids(added)}
+
+
+@agent_tool(
+    router=ROUTER,
+    action="remove_members",
+    summary="Remove members from a group; their assignments from it end.",
+    side_effects="write",
+    audit=Audit("group", "group.members_removed"),
+    inverse=Inverse(
+        ROUTER, "add_members", lambda out: {"groupId": out["id"], "memberIds": out["removed"]}
+    ),
+)
+async def remove_members(ctx: ToolContext, args: MembersArgs) -> dict[str, Any]:
+    org = ctx.caller.org_id
+    removed = await domain.remove_members(
+        ctx.conn, org, args.group_id, list(dict.fromkeys(args.member_ids)), ctx.local_now.date()
+    )
+    return {**await domain.group_out(ctx.conn, org, args.group_id), "removed": _ids(removed)}
+
+
+class SetMembersArgs(GroupId):
+    member_ids: list[UUID] = Field(max_length=1000)
+
+
+async def _member_diff(ctx: ToolContext, args: SetMembersArgs) -> tuple[list[UUID], list[UUID]]:
+    current = await domain.group_member_ids(ctx.conn, ctx.caller.org_id, args.group_id)
+    wanted = list(dict.fromkeys(args.member_ids))
+    return [m for m in wanted if m not in current], [m for m in current if m not in wanted]
+
+
+async def _set_members_preview(ctx: ToolContext, args: SetMembersArgs) -> Confirmation:
+    org = ctx.caller.org_id
+    await domain.get_group(ctx.conn, org, args.group_id)
+    added, removed = await _member_diff(ctx, args)
+    if added:
+        await domain.require_active_members(ctx.conn, org, added)
+    ending = await domain.derived_live_count(ctx.conn, org, args.group_id, removed)
+    return Confirmation(
+        affected_count=len(added) + len(removed),
+        consequences=["replaces_group_members"] + (["ends_group_assignments"] if ending else []),
+        changes=[
+            {
+                "field": "members",
+                "old": await domain.member_names(ctx.conn, org, removed),
+                "new": await domain.member_names(ctx.conn, org, added),
+            }
+        ],
+    )
+
+
+@agent_tool(
+    router=ROUTER,
+    action="set_members",
+    summary="Replace a group's members.",
+    roles=MANAGERS,
+    side_effects="write",
+    confirm="always",
+    preview=_set_members_preview,
+    target=EntityTarget("group", "group_id"),
+    audit=Audit("group", "group.members_set"),
+    inverse=Inverse(
+        ROUTER,
+        "set_members",
+        lambda out: {"groupId": out["id"], "memberIds": out["previousMemberIds"]},
+    ),
+)
+async def set_members(ctx: ToolContext, args: SetMembersArgs) -> dict[str, Any]:
+    org = ctx.caller.org_id
+    await domain.get_group(ctx.conn, org, args.group_id)
+    previous = await domain.group_member_ids(ctx.conn, org, args.group_id)
+    added, removed = await _member_diff(ctx, args)
+    if removed:
+        await domain.remove_members(ctx.conn, org, args.group_id, removed, ctx.local_now.date())
+    if added:
+        await domain.add_members(ctx.conn, org, args.group_id, added, user_id=ctx.caller.user_id)
+    return {
+        **await domain.group_out(ctx.conn, org, args.group_id),
+        "added": _ids(added),
+        "removed": _ids(removed),
+        "previousMemberIds": _ids(previous),
+    }
+
+
+# ---- assigning ------------------------------------------------------------------------------
+
+
+class AssignProgramArgs(Args):
+    program_id: UUID
+    assignee: Assignee
+    span: Span | None = None
+
+
+@agent_tool(
+    router=ROUTER,
+    action="assign_program",
+    summary="Assign a program (start defaults to today; no end = open).",
+    side_effects="write",
+    audit=Audit("assignment", "assignment.created"),
+    inverse=_UNASSIGN,
+)
+async def assign_program(ctx: ToolContext, args: AssignProgramArgs) -> dict[str, Any]:
+    starts_on, ends_on = _dates(ctx, args.span)
+    new_id, skipped = await domain.assign(
+        ctx.conn,
+        ctx.caller.org_id,
+        domain.Subject(program_id=args.program_id),
+        domain.Assignee(args.assignee.member_id, args.assignee.group_id),
+        starts_on,
+        ends_on,
+        user_id=ctx.caller.user_id,
+    )
+    return await _assignment(ctx, new_id, skippedMemberIds=_ids(skipped))
+
+
+class AssignWorkoutArgs(Args):
+    workout_id: UUID
+    assignee: Assignee
+    on: date | None = None
+
+
+@agent_tool(
+    router=ROUTER,
+    action="assign_workout",
+    summary="Assign one workout (on defaults to its date, else today).",
+    side_effects="write",
+    audit=Audit("assignment", "assignment.created"),
+    inverse=_UNASSIGN,
+)
+async def assign_workout(ctx: ToolContext, args: AssignWorkoutArgs) -> dict[str, Any]:
+    org = ctx.caller.org_id
+    on = (
+        args.on or await domain.workout_date(ctx.conn, org, args.workout_id) or ctx.local_now.date()
+    )
+    new_id, skipped = await domain.assign(
+        ctx.conn,
+        org,
+        domain.Subject(workout_id=args.workout_id),
+        domain.Assignee(args.assignee.member_id, args.assignee.group_id),
+        on,
+        on,
+        user_id=ctx.caller.user_id,
+    )
+    return await _assignment(ctx, new_id, skippedMemberIds=_ids(skipped))
+
+
+class BulkAssignArgs(Args):
+    program_id: UUID
+    member_ids: Annotated[list[UUID], Field(min_length=1, max_length=100)]
+    span: Span | None = None
+
+
+@agent_tool(
+    router=ROUTER,
+    action="bulk_assign",
+    summary="Assign a program to many members; those already on it are skipped.",
+    side_effects="write",
+    audit=Audit("assignment", "assignment.bulk_created"),
+    inverse=Inverse(ROUTER, "unassign", lambda out: {"assignmentIds": out["assignmentIds"]}),
+)
+async def bulk_assign(ctx: ToolContext, args: BulkAssignArgs) -> dict[str, Any]:
+    starts_on, ends_on = _dates(ctx, args.span)
+    created, skipped = await domain.bulk_assign(
+        ctx.conn,
+        ctx.caller.org_id,
+        args.program_id,
+        args.member_ids,
+        starts_on,
+        ends_on,
+        user_id=ctx.caller.user_id,
+    )
+    return {"assignmentIds": _ids(created), "skippedMemberIds": _ids(skipped)}
+
+
+class UnassignArgs(Args):
+    assignment_ids: Annotated[list[UUID], Field(max_length=100)]
+
+
+async def _unassign_preview(ctx: ToolContext, args: UnassignArgs) -> Confirmation:
+    org = ctx.caller.org_id
+    rows = [await domain.get_assignment(ctx.conn, org, i) for i in args.assignment_ids]
+    groups = any(r["group_id"] is not None for r in rows)
+    return Confirmation(
+        target=await domain.assignment_label(ctx.conn, org, rows[0]["id"])
+        if len(rows) == 1
+        else None,
+        affected_count=len(rows),
+        consequences=["cancels_assignments"] + (["cancels_group_members_copies"] if groups else []),
+    )
+
+
+@agent_tool(
+    router=ROUTER,
+    action="unassign",
+    summary="Cancel assignments (a group's: for all its members).",
+    side_effects="write",
+    confirm="destructive",
+    preview=_unassign_preview,
+    audit=Audit("assignment", "assignment.cancelled"),
+)
+async def unassign(ctx: ToolContext, args: UnassignArgs) -> dict[str, Any]:
+    ids = list(dict.fromkeys(args.assignment_ids))
+    cancelled = await domain.cancel(ctx.conn, ctx.caller.org_id, ids)
+    return {"assignmentIds": _ids(ids), "cancelledRows": cancelled}
+
+
+# ---- reading --------------------------------------------------------------------------------
+
+
+@agent_tool(router=ROUTER, action="get", summary="One assignment.")
+async def get_assignment(ctx: ToolContext, args: AssignmentId) -> dict[str, Any]:
+    return await _assignment(ctx, args.assignment_id)
+
+
+class ForMemberArgs(Args):
+    member_id: UUID
+    include_ended: bool = False
+
+
+class ForProgramArgs(Args):
+    program_id: UUID
+    include_ended: bool = False
+
+
+class ForGroupArgs(GroupId):
+    include_ended: bool = False
+
+
+def _listed(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"assignments": [domain.assignment_out(r) for r in rows]}
+
+
+@agent_tool(router=ROUTER, action="list_for_member", summary="A member's assignments (live).")
+async def list_for_member(ctx: ToolContext, args: ForMemberArgs) -> dict[str, Any]:
+    return _listed(
+        await domain.list_assignments(
+            ctx.conn, ctx.caller.org_id, member_id=args.member_id, include_ended=args.include_ended
+        )
+    )
+
+
+@agent_tool(router=ROUTER, action="list_for_program", summary="Who has a program (live).")
+async def list_for_program(ctx: ToolContext, args: ForProgramArgs) -> dict[str, Any]:
+    return _listed(
+        await domain.list_assignments(
+            ctx.conn,
+            ctx.caller.org_id,
+            program_id=args.program_id,
+            include_ended=args.include_ended,
+        )
+    )
+
+
+@agent_tool(router=ROUTER, action="list_for_group", summary="A group's assignments (live).")
+async def list_for_group(ctx: ToolContext, args: ForGroupArgs) -> dict[str, Any]:
+    return _listed(
+        await domain.list_assignments(
+            ctx.conn, ctx.caller.org_id, group_id=args.group_id, include_ended=args.include_ended
+        )
+    )
+
+
+# ---- changing one ---------------------------------------------------------------------------
+
+
+class RescheduleArgs(AssignmentId):
+    starts_on: date
+    ends_on: date | None = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> RescheduleArgs:
+        if self.ends_on and self.ends_on < self.starts_on:
+            raise ValueError("endsOn is before startsOn")
+        return self
+
+
+def _reschedule_back(out: dict[str, Any]) -> dict[str, Any]:
+    previous = {k: v for k, v in out["previous"].items() if v is not None}
+    return {"assignmentId": out["id"], **previous}
+
+
+@agent_tool(
+    router=ROUTER,
+    action="reschedule",
+    summary="Change an assignment's dates (no endsOn = open).",
+    side_effects="write",
+    audit=Audit("assignment", "assignment.rescheduled"),
+    inverse=Inverse(ROUTER, "reschedule", _reschedule_back),
+)
+async def reschedule(ctx: ToolContext, args: RescheduleArgs) -> dict[str, Any]:
+    org = ctx.caller.org_id
+    before = await _assignment(ctx, args.assignment_id)
+    await domain.reschedule(ctx.conn, org, args.assignment_id, args.starts_on, args.ends_on)
+    previous = {"startsOn": before["startsOn"], "endsOn": before.get("endsOn")}
+    return await _assignment(ctx, args.assignment_id, previous=previous)
+
+
+@agent_tool(
+    router=ROUTER,
+    action="pause",
+    summary="Pause an active assignment.",
+    side_effects="write",
+    audit=Audit("assignment", "assignment.paused"),
+    inverse=id_inverse(ROUTER, "resume", key="assignmentId"),
+)
+async def pause(ctx: ToolContext, args: AssignmentId) -> dict[str, Any]:
+    await domain.set_status(
+        ctx.conn, ctx.caller.org_id, args.assignment_id, expected="active", to="paused"
+    )
+    return await _assignment(ctx, args.assignment_id)
+
+
+@agent_tool(
+    router=ROUTER,
+    action="resume",
+    summary="Resume a paused assignment.",
+    side_effects="write",
+    audit=Audit("assignment", "assignment.resumed"),
+    inverse=id_inverse(ROUTER, "pause", key="assignmentId"),
+)
+async def resume(ctx: ToolContext, args: AssignmentId) -> dict[str, Any]:
+    await domain.set_status(
+        ctx.conn, ctx.caller.org_id, args.assignment_id, expected="paused", to="active"
+    )
+    return await _assignment(ctx, args.assignment_id)
+
+
+class EndArgs(AssignmentId):
+    on: date | None = None
+
+
+@agent_tool(
+    router=ROUTER,
+    action="end",
+    summary="End an assignment (on: last day, default today; later dates stay live until then).",
+    side_effects="write",
+    confirm="destructive",
+    target=EntityTarget("assignment", "assignment_id"),
+    consequences=("ends_assignment",),
+    audit=Audit("assignment", "assignment.ended"),
+)
+async def end(ctx: ToolContext, args: EndArgs) -> dict[str, Any]:
+    today = ctx.local_now.date()
+    await domain.end_assignment(
+        ctx.conn, ctx.caller.org_id, args.assignment_id, args.on or today, today
+    )
+    return await _assignment(ctx, args.assignment_id)
