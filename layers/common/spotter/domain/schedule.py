@@ -496,7 +496,7 @@ async def move(
         (draft.starts_at, draft.ends_at, session_id, org_id),
     )
     old_day, old_start = local_parts(row["starts_at"], tz)
-    return {"date": old_day.isoformat(), "start": old_start, "minutes": minutes_of(row)}
+    return {"day": old_day.isoformat(), "start": old_start, "minutes": minutes_of(row)}
 
 
 async def update_details(
