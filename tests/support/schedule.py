@@ -113,6 +113,17 @@ async def undo(
         )
 
 
+def add_workout(owner_url: str, org_id: UUID, title: str) -> str:
+    """A workout row as the workouts router would leave it (that router is not ours to call)."""
+    with psycopg.connect(owner_url) as conn:
+        row = conn.execute(
+            "INSERT INTO workouts (organization_id, title) VALUES (%s, %s) RETURNING id",
+            (org_id, title),
+        ).fetchone()
+    assert row is not None
+    return str(row[0])
+
+
 def audit_link(owner_url: str, audit_log_id: UUID | None) -> tuple[str, UUID | None]:
     """(action label, reversed row) of an audit row."""
     with psycopg.connect(owner_url) as conn:
