@@ -235,7 +235,7 @@ async def test_publish_preview_names_sessions_and_publish_range_publishes_drafts
     assert card.target == "CrossFit · Tue 5 Jan 07:00"
     assert card.affected_count == 1 and "members_can_book" in card.consequences
     await session(db, owner, ct, date(2027, 1, 6), "07:00", publish=False)
-    range_args = {"first": "2027-01-04", "last": "2027-01-10"}
+    range_args = {"days": {"first": "2027-01-04", "last": "2027-01-10"}}
     card = await preview_tool(db, owner, R, {"action": "publish_range", "args": range_args})
     assert card.affected_count == 2 and "CrossFit · Wed 6 Jan 07:00" in (card.target or "")
     out = await ok(db, owner, R, "publish_range", range_args)
@@ -396,10 +396,10 @@ async def test_substitute_coach_moves_a_range_and_check_lists_problems(
     lonely = await session(db, owner, ct, date(2027, 1, 6), "07:00", publish=False)
     out = await ok(
         db, owner, R, "substitute_coach",
-        {"first": "2027-01-04", "last": "2027-01-10", "fromCoachId": coach, "toCoachId": admin},
+        {"days": {"first": "2027-01-04", "last": "2027-01-10"}, "fromCoachId": coach, "toCoachId": admin},
     )  # fmt: skip
     assert sorted(out["sessionIds"]) == sorted([a, b])
-    found = await ok(db, owner, R, "check", {"first": "2027-01-04", "last": "2027-01-10"})
+    found = await ok(db, owner, R, "check", {"days": {"first": "2027-01-04", "last": "2027-01-10"}})
     assert found["problems"] == [
         {"sessionId": lonely, "classType": "CrossFit", "date": "2027-01-06", "start": "07:00",
          "problems": ["draft", "no_coach"]}

@@ -32,8 +32,9 @@ from spotter.tools.spec import MANAGERS, Audit, Inverse
 R = "class_sessions"
 describe_router(
     R,
-    "Class sessions. Dates/times are the gym's local time. New sessions are drafts until"
-    " published. A session runs its class type's daily programming unless set_workouts overrides.",
+    "Class sessions. Dates/times are the gym's local time; days: {first, last?} inclusive,"
+    " ≤31. New sessions are drafts until published. A session runs its class type's daily"
+    " programming unless set_workouts overrides.",
 )
 
 Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
@@ -87,11 +88,16 @@ async def get_session(ctx: ToolContext, args: SessionArgs) -> dict[str, Any]:
     return {**domain.session_out(row, ctx.tz), **effective}
 
 
+class RangeArgs(Args):
+    days: Days
+
+
 @agent_tool(
     router=R, action="check", summary="Problems in a range: drafts, no coach, coach overlaps."
 )
-async def check_sessions(ctx: ToolContext, args: Days) -> dict[str, Any]:
-    found = await domain.problems(ctx.conn, ctx.caller.org_id, ctx.tz, args.first, args.end)
+async def check_sessions(ctx: ToolContext, args: RangeArgs) -> dict[str, Any]:
+    days = args.days
+    found = await domain.problems(ctx.conn, ctx.caller.org_id, ctx.tz, days.first, days.end)
     return {"problems": found}
 
 
@@ -295,13 +301,13 @@ async def publish(ctx: ToolContext, args: SessionsArgs) -> dict[str, Any]:
     return {"sessionIds": _ids(changed)}
 
 
-class PublishRangeArgs(Days):
+class PublishRangeArgs(RangeArgs):
     class_type_id: UUID | None = None
 
 
 async def _publish_range_preview(ctx: ToolContext, args: PublishRangeArgs) -> Confirmation:
     ids = await domain.draft_ids_in_range(
-        ctx.conn, ctx.caller.org_id, ctx.tz, args.first, args.end, args.class_type_id
+        ctx.conn, ctx.caller.org_id, ctx.tz, args.days.first, args.days.end, args.class_type_id
     )
     if not ids:
         raise DomainError("conflict", "There are no drafts in that range.")
@@ -321,7 +327,7 @@ async def _publish_range_preview(ctx: ToolContext, args: PublishRangeArgs) -> Co
 )
 async def publish_range(ctx: ToolContext, args: PublishRangeArgs) -> dict[str, Any]:
     ids = await domain.draft_ids_in_range(
-        ctx.conn, ctx.caller.org_id, ctx.tz, args.first, args.end, args.class_type_id
+        ctx.conn, ctx.caller.org_id, ctx.tz, args.days.first, args.days.end, args.class_type_id
     )
     if not ids:
         raise DomainError("conflict", "There are no drafts in that range.")
@@ -510,7 +516,7 @@ async def set_coaches(ctx: ToolContext, args: SetCoachesArgs) -> dict[str, Any]:
     return {**await _session(ctx, args.session_id), "previousCoachIds": previous}
 
 
-class SubstituteArgs(Days):
+class SubstituteArgs(RangeArgs):
     from_coach_id: UUID
     to_coach_id: UUID
 
@@ -530,8 +536,8 @@ async def substitute_coach(ctx: ToolContext, args: SubstituteArgs) -> dict[str, 
         ctx.tz,
         args.from_coach_id,
         args.to_coach_id,
-        args.first,
-        args.end,
+        args.days.first,
+        args.days.end,
     )
     return {"sessionIds": _ids(moved)}
 
