@@ -4,7 +4,7 @@ creation and copying, cancel/delete/restore, coaches, previews, RBAC, tenancy an
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, time, timedelta
 
 import psycopg
 import pytest
@@ -314,11 +314,26 @@ async def test_cancel_preview_counts_bookings_and_cancel_releases_them(
     assert await fails(db, owner, R, "cancel", {"sessionIds": [sid]}) == "conflict"
 
 
-async def test_a_past_session_cannot_be_cancelled(db: Database, org: Org) -> None:
+async def test_a_started_session_cannot_be_cancelled(db: Database, org: Org) -> None:
     owner = await caller_for(db, org, "owner")
     ct = await class_type(db, owner)
-    sid = await session(db, owner, ct, today(-2))
-    assert await fails(db, owner, R, "cancel", {"sessionIds": [sid]}) == "conflict"
+    sid = await session(db, owner, ct, today(1), "07:00")
+    started = datetime.combine(today(1), time(7, 5), tzinfo=TZ)
+    args = {"sessionIds": [sid]}
+    assert await fails(db, owner, R, "cancel", args, now=started) == "conflict"
+    assert (await ok(db, owner, R, "cancel", args, now=started - timedelta(hours=1)))[
+        "sessionIds"
+    ] == [sid]
+
+
+async def test_restore_is_refused_when_the_slot_was_taken_meanwhile(db: Database, org: Org) -> None:
+    owner = await caller_for(db, org, "owner")
+    ct = await class_type(db, owner)
+    first = await session(db, owner, ct, date(2027, 1, 5), "07:00", publish=False)
+    await ok(db, owner, R, "delete", {"sessionIds": [first]})
+    await session(db, owner, ct, date(2027, 1, 5), "07:00", publish=False)
+    assert await fails(db, owner, R, "restore", {"sessionIds": [first]}) == "conflict"
+    assert await fails(db, owner, R, "restore", {"sessionIds": [str(uuid.uuid4())]}) == "not_found"
 
 
 # --- one session ------------------------------------------------------------------------------

@@ -238,7 +238,7 @@ async def cancel_all(conn: Conn, org_id: UUID, session_id: UUID) -> int:
     """A session is cancelled: every booking and waitlist entry goes, credits come back."""
     cur = await conn.execute(
         f"SELECT {_BOOKING_COLUMNS} FROM bookings WHERE organization_id = %s AND session_id = %s"
-        " AND status IN ('booked', 'waitlisted')",
+        " AND status <> 'cancelled'",
         (org_id, session_id),
     )
     rows = await cur.fetchall()

@@ -444,6 +444,30 @@ async def soft_delete(conn: Conn, org_id: UUID, session_ids: Sequence[UUID]) -> 
 
 
 async def restore(conn: Conn, org_id: UUID, session_ids: Sequence[UUID]) -> list[UUID]:
+    """Undelete; refused if the slot was taken meanwhile (same class, coach or location)."""
+    cur = await conn.execute(
+        "SELECT s.id, s.class_type_id, s.starts_at, s.ends_at, s.location, s.status,"
+        " ARRAY(SELECT c.membership_id FROM class_session_coaches c"
+        "       WHERE c.session_id = s.id AND c.organization_id = s.organization_id) AS coaches"
+        " FROM class_sessions s WHERE s.organization_id = %s AND s.id = ANY(%s)"
+        " AND s.deleted_at IS NOT NULL",
+        (org_id, list(session_ids)),
+    )
+    for row in await cur.fetchall():
+        if row["status"] == "cancelled":
+            continue
+        draft = SessionDraft(
+            row["class_type_id"],
+            row["starts_at"],
+            row["ends_at"],
+            None,
+            row["location"],
+            None,
+            tuple(row["coaches"]),
+        )
+        found = await clash(conn, org_id, draft, list(session_ids))
+        if found:
+            raise DomainError("conflict", found[1], clash=found[0])
     cur = await conn.execute(
         "UPDATE class_sessions SET deleted_at = NULL, updated_at = now()"
         " WHERE organization_id = %s AND id = ANY(%s) AND deleted_at IS NOT NULL RETURNING id",
@@ -461,8 +485,8 @@ async def mark_cancelled(
     rows = await get_sessions(conn, org_id, session_ids)
     if any(r["status"] == "cancelled" for r in rows):
         raise DomainError("conflict", "A session in the list is already cancelled.")
-    if any(r["ends_at"] <= now for r in rows):
-        raise DomainError("conflict", "A session that already took place cannot be cancelled.")
+    if any(r["starts_at"] <= now for r in rows):
+        raise DomainError("conflict", "A session that has started cannot be cancelled.")
     await conn.execute(
         "UPDATE class_sessions SET status = 'cancelled', cancelled_at = now(), cancel_reason = %s,"
         " updated_at = now() WHERE organization_id = %s AND id = ANY(%s)",

@@ -125,8 +125,8 @@ async def _session(
         conn,
         "INSERT INTO class_sessions (organization_id, class_type_id, starts_at, ends_at, capacity,"
         " status, published_at) SELECT %s, id, %s, %s, default_capacity, 'published', now()"
-        " FROM class_types WHERE id = %s RETURNING id",
-        (org_id, starts, starts + timedelta(minutes=minutes), class_type_id),
+        " FROM class_types WHERE id = %s AND organization_id = %s RETURNING id",
+        (org_id, starts, starts + timedelta(minutes=minutes), class_type_id, org_id),
     )
     await conn.execute(
         "INSERT INTO class_session_coaches (organization_id, session_id, membership_id)"
