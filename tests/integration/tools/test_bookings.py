@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from datetime import datetime, time, timedelta
 
+import psycopg
 import pytest
 
 from spotter.db import Database
@@ -224,3 +226,42 @@ async def test_members_cannot_book_and_bad_args_are_refused(db: Database, org: O
     owner = await caller_for(db, org, "owner")
     assert await fails(db, owner, R, "book", {"sessionId": str(uuid.uuid4())}) == "invalid_args"
     assert await fails(db, owner, R, "list", {"sessionId": "nope"}) == "invalid_args"
+
+
+async def test_two_bookings_racing_for_the_last_spot_get_one_each_answer(
+    db: Database, org: Org, clean_db: str
+) -> None:
+    owner = await caller_for(db, org, "owner")
+    ct = await class_type(db, owner, capacity=1)
+    sid = await session(db, owner, ct, today(1))
+    ann, ben = add_person(clean_db, org, "Ann Bar"), add_person(clean_db, org, "Ben Gal")
+    outcomes = await asyncio.gather(
+        call(db, owner, R, "book", spot(sid, ann)), call(db, owner, R, "book", spot(sid, ben))
+    )
+    assert sorted(o.ok for o in outcomes) == [False, True]
+    assert [o.error["code"] for o in outcomes if o.error] == ["capacity_full"]
+    assert (await ok(db, owner, R, "list", {"sessionId": sid}))["booked"] == 1
+
+
+def test_a_booking_cannot_point_at_another_orgs_session(
+    org: Org, other_org: Org, clean_db: str
+) -> None:
+    member = add_person(clean_db, org, "Ann Bar")
+    with psycopg.connect(clean_db) as conn:
+        type_id = conn.execute(
+            "INSERT INTO class_types (organization_id, name) VALUES (%s, 'Theirs') RETURNING id",
+            (other_org.id,),
+        ).fetchone()
+        assert type_id is not None
+        theirs = conn.execute(
+            "INSERT INTO class_sessions (organization_id, class_type_id, starts_at, ends_at)"
+            " VALUES (%s, %s, now(), now() + interval '1 hour') RETURNING id",
+            (other_org.id, type_id[0]),
+        ).fetchone()
+        assert theirs is not None
+        with pytest.raises(psycopg.errors.ForeignKeyViolation):
+            conn.execute(
+                "INSERT INTO bookings (organization_id, session_id, membership_id, status)"
+                " VALUES (%s, %s, %s, 'booked')",
+                (org.id, theirs[0], member.membership_id),
+            )
