@@ -24,7 +24,7 @@ from tests.support.schedule import (
     today,
     undo,
 )
-from tests.support.world import Org, add_person
+from tests.support.world import Org, add_person, create_org
 
 R = "class_sessions"
 
@@ -105,6 +105,21 @@ async def test_create_many_keeps_wall_clock_time_across_the_dst_change(
     assert {s["start"] for s in listed["sessions"]} == {"07:00"}
     skipped_time = {"classTypeId": ct, "slot": {"day": "2027-03-26", "start": "02:30"}}
     assert await fails(db, owner, R, "create", skipped_time) == "invalid_time"
+    # copying a winter week into summer keeps 07:00 on the wall clock
+    copied = await ok(
+        db, owner, R, "copy_week", {"sourceStart": "2027-03-22", "targetStart": "2027-03-29"}
+    )
+    assert {utc_start(clean_db, sid).hour for sid in copied["sessionIds"]} == {4}
+
+
+async def test_local_time_is_the_org_timezone(clean_db: str, db: Database) -> None:
+    new_york = create_org(clean_db, name="NYC Box", timezone="America/New_York")
+    owner = await caller_for(db, new_york, "owner")
+    ct = await class_type(db, owner)
+    slot = {"classTypeId": ct, "slot": {"day": "2027-01-05", "start": "07:00"}}
+    created = await ok(db, owner, R, "create", slot)
+    assert utc_start(clean_db, created["id"]) == datetime(2027, 1, 5, 12, 0, tzinfo=UTC)
+    assert (created["date"], created["start"]) == ("2027-01-05", "07:00")
 
 
 async def test_create_many_picks_weekdays_and_skips_existing(db: Database, org: Org) -> None:
