@@ -265,3 +265,27 @@ def test_a_booking_cannot_point_at_another_orgs_session(
                 " VALUES (%s, %s, %s, 'booked')",
                 (org.id, theirs[0], member.membership_id),
             )
+
+
+async def test_waitlist_and_no_show_previews_name_member_and_session(
+    db: Database, org: Org, clean_db: str
+) -> None:
+    owner = await caller_for(db, org, "owner")
+    ct = await class_type(db, owner, capacity=1)
+    day = today(1)
+    sid = await session(db, owner, ct, day, "07:00")
+    ann, ben = add_person(clean_db, org, "Ann Bar"), add_person(clean_db, org, "Ben Gal")
+    await ok(db, owner, R, "book", spot(sid, ann))
+    card = await preview_tool(db, owner, R, {"action": "join_waitlist", "args": spot(sid, ben)})
+    assert card.target is not None and card.target.startswith("Ben Gal · CrossFit · ")
+    assert (card.affected_count, card.consequences) == (1, ["member_waitlisted"])
+    after_start = datetime.combine(day, time(7, 15), tzinfo=TZ)
+    card = await preview_tool(
+        db, owner, R, {"action": "mark_no_show", "args": spot(sid, ann)}, now=after_start
+    )
+    assert card.target is not None and card.target.startswith("Ann Bar · CrossFit · ")
+    assert card.consequences == ["attendance_recorded"]
+    assert card.arguments == [
+        {"field": "sessionId", "value": sid},
+        {"field": "memberId", "value": str(ann.membership_id)},
+    ]

@@ -297,6 +297,10 @@ async def test_create_undo_soft_deletes_with_a_linked_audit_row(
         "class_session.deleted",
         created.audit_log_id,
     )
+    other = await session(db, owner, ct, date(2027, 2, 2), publish=False)
+    card = await preview_tool(db, owner, R, {"action": "delete", "args": {"sessionIds": [other]}})
+    assert (card.target, card.affected_count) == ("CrossFit · Tue 2 Feb 07:00", 1)
+    assert card.consequences == ["session_removed"]
     restored = await undo(db, owner, R, "delete", reverted)
     assert restored.ok
     assert (await ok(db, owner, R, "get", {"sessionId": created.output["id"]}))["status"] == "draft"
