@@ -340,6 +340,9 @@ async def test_a_started_session_cannot_be_cancelled(db: Database, org: Org) -> 
     started = datetime.combine(today(1), time(7, 5), tzinfo=TZ)
     args = {"sessionIds": [sid]}
     assert await fails(db, owner, R, "cancel", args, now=started) == "conflict"
+    with pytest.raises(DomainError) as info:  # refused before anyone is asked to approve
+        await preview_tool(db, owner, R, {"action": "cancel", "args": args}, now=started)
+    assert info.value.code == "conflict"
     assert (await ok(db, owner, R, "cancel", args, now=started - timedelta(hours=1)))[
         "sessionIds"
     ] == [sid]
@@ -368,6 +371,11 @@ async def test_reschedule_preview_shows_old_and_new_and_undo_moves_it_back(
     card = await preview_tool(db, owner, R, {"action": "reschedule", "args": move})
     assert card.changes == [{"field": "time", "old": "Tue 5 Jan 07:00", "new": "Wed 6 Jan 08:15"}]
     assert card.target == "CrossFit · Tue 5 Jan 07:00"
+    clashing = await session(db, owner, ct, date(2027, 1, 7), "08:00")
+    onto = {"sessionId": sid, "slot": {"day": "2027-01-07", "start": "08:00"}}
+    with pytest.raises(DomainError) as info:
+        await preview_tool(db, owner, R, {"action": "reschedule", "args": onto})
+    assert info.value.code == "conflict" and clashing
     moved = await call(db, owner, R, "reschedule", move)
     assert moved.ok and (moved.output["date"], moved.output["start"]) == ("2027-01-06", "08:15")
     assert (await undo(db, owner, R, "reschedule", moved)).ok

@@ -479,14 +479,22 @@ async def restore(conn: Conn, org_id: UUID, session_ids: Sequence[UUID]) -> list
     return restored
 
 
-async def mark_cancelled(
-    conn: Conn, org_id: UUID, session_ids: Sequence[UUID], reason: str | None, now: datetime
-) -> None:
+async def cancellable(
+    conn: Conn, org_id: UUID, session_ids: Sequence[UUID], now: datetime
+) -> list[dict[str, Any]]:
+    """The sessions, if every one can still be cancelled (not cancelled, not started)."""
     rows = await get_sessions(conn, org_id, session_ids)
     if any(r["status"] == "cancelled" for r in rows):
         raise DomainError("conflict", "A session in the list is already cancelled.")
     if any(r["starts_at"] <= now for r in rows):
         raise DomainError("conflict", "A session that has started cannot be cancelled.")
+    return rows
+
+
+async def mark_cancelled(
+    conn: Conn, org_id: UUID, session_ids: Sequence[UUID], reason: str | None, now: datetime
+) -> None:
+    await cancellable(conn, org_id, session_ids, now)
     await conn.execute(
         "UPDATE class_sessions SET status = 'cancelled', cancelled_at = now(), cancel_reason = %s,"
         " updated_at = now() WHERE organization_id = %s AND id = ANY(%s)",
@@ -494,11 +502,10 @@ async def mark_cancelled(
     )
 
 
-async def move(
-    conn: Conn, org_id: UUID, tz: ZoneInfo, session_id: UUID, day: date, at: time, minutes: int
-) -> dict[str, Any]:
-    """Reschedule to a local date and time; returns the previous slot (for undo)."""
-    row = await get_session(conn, org_id, session_id, lock=True)
+async def plan_move(
+    conn: Conn, org_id: UUID, tz: ZoneInfo, row: dict[str, Any], day: date, at: time, minutes: int
+) -> SessionDraft:
+    """Where a session would go (same coaches and location), if nothing clashes there."""
     if row["status"] == "cancelled":
         raise DomainError("conflict", "A cancelled session cannot be rescheduled.")
     starts = local_to_utc(day, at, tz)
@@ -511,9 +518,18 @@ async def move(
         notes=None,
         coach_ids=tuple(UUID(str(c["id"])) for c in row["coaches"]),
     )
-    found = await clash(conn, org_id, draft, [session_id])
+    found = await clash(conn, org_id, draft, [row["id"]])
     if found:
         raise DomainError("conflict", found[1], clash=found[0])
+    return draft
+
+
+async def move(
+    conn: Conn, org_id: UUID, tz: ZoneInfo, session_id: UUID, day: date, at: time, minutes: int
+) -> dict[str, Any]:
+    """Reschedule to a local date and time; returns the previous slot (for undo)."""
+    row = await get_session(conn, org_id, session_id, lock=True)
+    draft = await plan_move(conn, org_id, tz, row, day, at, minutes)
     await conn.execute(
         "UPDATE class_sessions SET starts_at = %s, ends_at = %s, updated_at = now()"
         " WHERE id = %s AND organization_id = %s",

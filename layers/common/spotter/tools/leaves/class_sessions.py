@@ -354,7 +354,7 @@ class CancelArgs(SessionsArgs):
 
 
 async def _cancel_preview(ctx: ToolContext, args: CancelArgs) -> Confirmation:
-    rows = await domain.get_sessions(ctx.conn, ctx.caller.org_id, args.session_ids)
+    rows = await domain.cancellable(ctx.conn, ctx.caller.org_id, args.session_ids, ctx.now)
     affected = sum(r["booked"] + r["waitlisted"] for r in rows)
     consequences = ["session_cancelled"]
     if affected:
@@ -427,6 +427,10 @@ class RescheduleArgs(Args):
 
 async def _reschedule_preview(ctx: ToolContext, args: RescheduleArgs) -> Confirmation:
     row = await domain.get_session(ctx.conn, ctx.caller.org_id, args.session_id)
+    minutes = args.slot.minutes or domain.minutes_of(row)
+    await domain.plan_move(
+        ctx.conn, ctx.caller.org_id, ctx.tz, row, args.slot.day, args.slot.start, minutes
+    )
     day, start = domain.local_parts(row["starts_at"], ctx.tz)
     locale = ctx.caller.locale
     booked = row["booked"] + row["waitlisted"]
