@@ -13,6 +13,7 @@ from spotter.config import Settings
 from spotter.db import Database
 from spotter.http.app import create_app
 from spotter.seed.demo import DEMO_CLERK_ORG_ID, DEMO_STAFF, seed_demo
+from spotter.seed.schedule import MEMBERS
 
 
 def _counts(url: str) -> tuple[int, int, int]:
@@ -29,7 +30,8 @@ def test_seed_demo_is_idempotent(clean_db: str) -> None:
     asyncio.run(seed_demo(clean_db))
     first = _counts(clean_db)
     asyncio.run(seed_demo(clean_db))
-    assert _counts(clean_db) == first == (1, len(DEMO_STAFF), len(DEMO_STAFF))
+    people = len(DEMO_STAFF) + len(MEMBERS)
+    assert _counts(clean_db) == first == (1, people, people)
 
 
 def test_dev_key_is_created_once_and_reused(tmp_path: Path) -> None:

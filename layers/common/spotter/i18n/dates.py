@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 from spotter.i18n import Locale
 
@@ -20,8 +20,11 @@ _MONTHS: dict[Locale, tuple[str, ...]] = {
 }  # fmt: skip
 
 
+def format_local_date(day: date, locale: Locale) -> str:
+    """`Mon 30 Nov` / `יום ב׳ 30 בנוב׳` / `пн 30 нояб.`."""
+    return f"{_WEEKDAYS[locale][day.weekday()]} {day.day} {_MONTHS[locale][day.month - 1]}"
+
+
 def format_local_datetime(local: datetime, locale: Locale) -> str:
     """`Mon 30 Nov 13:00` / `יום ב׳ 30 בנוב׳ 13:00` / `пн 30 нояб. 13:00` (24-hour clock)."""
-    weekday = _WEEKDAYS[locale][local.weekday()]
-    month = _MONTHS[locale][local.month - 1]
-    return f"{weekday} {local.day} {month} {local:%H:%M}"
+    return f"{format_local_date(local.date(), locale)} {local:%H:%M}"

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from psycopg import AsyncConnection
 
 from spotter.seed.plans import seed_plans
+from spotter.seed.schedule import seed_schedule
 
 DEMO_CLERK_ORG_ID = "org_demo_box"
 
@@ -56,4 +57,6 @@ async def seed_demo(owner_url: str) -> None:
                 " ON CONFLICT (organization_id, user_id) DO NOTHING",
                 (org[0], user[0], person.role),
             )
+        await seed_schedule(conn, org[0])
+    # plans assign programs to the members the schedule seed created
     await seed_plans(owner_url, DEMO_CLERK_ORG_ID, DEMO_STAFF[0].clerk_user_id)
