@@ -22,5 +22,5 @@ ask with read.ask_user_to_pick (kind "exercise") instead of guessing.
 - Tell the coach every warning and every notSavedReasons entry. auto_confirmed_movement means \
 Spotter matched a movement by alias or near spelling: name the match so the coach can review it.
 - workouts.upsert only for a day assembled without coach text.
-- Publish once, with programs.session_create, after the day is saved.
+- Publish the day once, after it is saved; never part by part.
 </day_grain_programming>"""

@@ -10,10 +10,8 @@ from spotter.domain.errors import not_found
 
 STAFF_ROLES = ("owner", "admin", "coach")
 
-_COLUMNS = (
-    "m.id AS membership_id, u.full_name, u.email, m.role, m.status, m.created_at"
-    " FROM org_memberships m JOIN users u ON u.id = m.user_id"
-)
+_COLUMNS = "m.id AS membership_id, u.full_name, u.email, m.role, m.status, m.created_at"
+_FROM = " FROM org_memberships m JOIN users u ON u.id = m.user_id"
 
 
 def person_out(row: dict[str, Any]) -> dict[str, Any]:
@@ -49,7 +47,7 @@ async def find_people(
         " CASE WHEN %(q)s::text IS NULL THEN 0"
         "  ELSE greatest(similarity(lower(u.full_name), lower(%(q)s)),"
         "               word_similarity(lower(%(q)s), lower(u.full_name))) END AS score"
-        " WHERE m.organization_id = %(org)s AND m.status <> 'removed'"
+        f"{_FROM} WHERE m.organization_id = %(org)s AND m.status <> 'removed'"
         " AND (%(inactive)s OR m.status = 'active') AND m.role = ANY(%(roles)s)"
         " AND (%(q)s::text IS NULL OR u.full_name ILIKE %(like)s OR u.email ILIKE %(like)s"
         "      OR word_similarity(lower(%(q)s), lower(u.full_name)) >= 0.5"
@@ -69,7 +67,8 @@ async def find_people(
 
 async def get_person(conn: Conn, org_id: UUID, membership_id: UUID) -> dict[str, Any]:
     cur = await conn.execute(
-        f"SELECT {_COLUMNS} WHERE m.id = %s AND m.organization_id = %s AND m.status <> 'removed'",
+        f"SELECT {_COLUMNS}{_FROM}"
+        " WHERE m.id = %s AND m.organization_id = %s AND m.status <> 'removed'",
         (membership_id, org_id),
     )
     row = await cur.fetchone()
@@ -81,7 +80,7 @@ async def get_person(conn: Conn, org_id: UUID, membership_id: UUID) -> dict[str,
 async def list_coaches(conn: Conn, org_id: UUID) -> list[dict[str, Any]]:
     """Active staff who coach: the coach role, plus owners and admins assigned to a session."""
     cur = await conn.execute(
-        f"SELECT {_COLUMNS} WHERE m.organization_id = %s AND m.status = 'active'"
+        f"SELECT {_COLUMNS}{_FROM} WHERE m.organization_id = %s AND m.status = 'active'"
         " AND (m.role = 'coach' OR (m.role IN ('owner', 'admin') AND EXISTS ("
         "   SELECT 1 FROM class_session_coaches c"
         "    WHERE c.membership_id = m.id AND c.organization_id = m.organization_id)))"

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 from psycopg import AsyncConnection
 
+from spotter.seed.training import seed_training
+
 DEMO_CLERK_ORG_ID = "org_demo_box"
 
 
@@ -54,3 +56,4 @@ async def seed_demo(owner_url: str) -> None:
                 " ON CONFLICT (organization_id, user_id) DO NOTHING",
                 (org[0], user[0], person.role),
             )
+        await seed_training(conn, org[0])
