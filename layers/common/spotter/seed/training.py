@@ -169,7 +169,7 @@ def _titles(text: str, program: str, day: date) -> str:
     return parsed["title"] or f"{program} {day:%a %d %b}"
 
 
-async def _exercise_ids(conn: AsyncConnection[Any], org_id: UUID) -> dict[str, UUID]:
+async def seed_exercises(conn: AsyncConnection[Any], org_id: UUID) -> dict[str, UUID]:
     for name, category, equipment, aliases in EXERCISES:
         await conn.execute(
             "INSERT INTO exercises (organization_id, name, category, equipment, aliases)"
@@ -220,7 +220,7 @@ async def seed_training(
     conn: AsyncConnection[Any], org_id: UUID, *, week_of: date | None = None
 ) -> None:
     """Library, programs and this week's workouts (Monday-based) for `org_id`."""
-    library = await _exercise_ids(conn, org_id)
+    library = await seed_exercises(conn, org_id)
     monday = week_of or date.today() - timedelta(days=date.today().weekday())
     weeks = {"CrossFit": _CROSSFIT_WEEK, "Barbell Club": _BARBELL_WEEK, "Engine": _ENGINE_WEEK}
     for name, about in PROGRAMS:
