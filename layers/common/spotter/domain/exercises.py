@@ -27,6 +27,18 @@ def normalize(name: str) -> str:
     return " ".join(_singular(w) for w in words)
 
 
+# Words that vary how a movement is done, not which movement it is ("strict T2B" is T2B).
+_MODIFIERS = frozenset(
+    {"strict", "kipping", "butterfly", "banded", "weighted", "heavy", "light", "alternating",
+     "single", "arm", "tempo", "pause", "paused", "deficit", "scaled", "rx", "slow", "fast"}
+)  # fmt: skip
+
+
+def base_form(name: str) -> str:
+    """The normalized name without modifiers; empty when nothing else is left."""
+    return " ".join(w for w in normalize(name).split() if w not in _MODIFIERS)
+
+
 def _singular(word: str) -> str:
     if not word.isascii() or len(word) < 3 or word.endswith("ss"):
         return word

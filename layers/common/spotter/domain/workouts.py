@@ -336,11 +336,15 @@ async def _resolve_one(
         movement["match"] = "given"
         return
     key = exercises.normalize(movement["name"])
+    base = exercises.base_form(movement["name"])
     if key in by_name:
         _attach(movement, by_name[key])
         movement["match"] = "exact"
     elif key in by_alias:
         _attach(movement, by_alias[key])
+        movement["match"] = "alias"
+    elif base and (found := by_name.get(base) or by_alias.get(base)):
+        _attach(movement, found)
         movement["match"] = "alias"
 
 

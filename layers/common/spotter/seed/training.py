@@ -138,38 +138,57 @@ PROGRAMS: tuple[tuple[str, str], ...] = (
     ("Engine", "Monostructural conditioning for aerobic capacity."),
 )
 
-# A week of coach texts per program (weekday offset from the seed's Monday -> text).
+# A week of (title, coach text) per program, in training-day order.
 _CROSSFIT_WEEK = (
-    "Warm-up (0:00-10:00)\n2 rounds:\n200m run\n10 air squats\n10 PVC pass-throughs\n\n"
-    "Lift (10:00-25:00)\nBack squat 5x3 @ 80%\n\n"
-    "Conditioning (25:00-45:00)\nAMRAP 12\n10 pull-ups\n15 wall balls (9/6kg, 10ft)\n20 DU",
-    '"Fran"\n21-15-9 for time\nThrusters 43/30kg\nPull-ups\nTime cap: 8 min',
-    "Lift\nE2MOM x 6: 1 power clean + 2 front squats @ 70%\n\n"
-    "Conditioning\n4 rounds for time (cap 16')\n400m run\n21 KB swings 24/16kg\n"
-    '12 box jumps 24/20"',
-    "Skill\nEvery 90 sec x 8\n3 HSPU\n5 T2B\n\nConditioning\nEMOM 12\nMin 1: 12/9 cal row\n"
-    "Min 2: 10 burpees\nMin 3: 30 sec plank",
-    "חימום (0:00-10:00)\n3 סבבים:\n10 סקוואט אוויר\n10 שכיבות סמיכה\n200 מטר ריצה\n\n"
-    "כוח\nדדליפט 5x3 @ 80%\n\nמטקון\nAMRAP 12 דקות\n10 מתח\n15 קלוריות חתירה",
+    (
+        "Squats and Wall Balls",
+        "Warm-up (0:00-10:00)\n2 rounds:\n200m run\n10 air squats\n10 PVC pass-throughs\n\n"
+        "Lift (10:00-25:00)\nBack squat 5x3 @ 80%\n\n"
+        "Conditioning (25:00-45:00)\nAMRAP 12\n10 pull-ups\n15 wall balls (9/6kg, 10ft)\n20 DU",
+    ),
+    ("Fran", '"Fran"\n21-15-9 for time\nThrusters 43/30kg\nPull-ups\nTime cap: 8 min'),
+    (
+        "Clean Complex",
+        "Lift\nE2MOM x 6: 1 power clean + 2 front squats @ 70%\n\n"
+        "Conditioning\n4 rounds for time (cap 16')\n400m run\n21 KB swings 24/16kg\n"
+        '12 box jumps 24/20"',
+    ),
+    (
+        "Gymnastics EMOM",
+        "Skill\nEvery 90 sec x 8\n3 HSPU\n5 T2B\n\nConditioning\nEMOM 12\n"
+        "Min 1: 12/9 cal row\nMin 2: 10 burpees\nMin 3: 30 sec plank",
+    ),
+    (
+        "יום שישי",
+        "חימום (0:00-10:00)\n3 סבבים:\n10 סקוואט אוויר\n10 שכיבות סמיכה\n200 מטר ריצה\n\n"
+        "כוח\nדדליפט 5x3 @ 80%\n\nמטקון\nAMRAP 12 דקות\n10 מתח\n15 קלוריות חתירה",
+    ),
 )
 _BARBELL_WEEK = (
-    "A) Snatch 6x2 @ 75%\nB) Clean & Jerk: 5 x (1 clean + 1 jerk) @ 70%\nC) Front squat 4x4 @ 75%",
-    "Lift\nDeadlift 5-5-5-3-3-3\nBuild to a heavy triple across the sets\n\n"
-    "Optional: 3 sets of max strict pull-ups",
-    "Lift\nPush press 5x5 @ 70%\nBack squat 3x5 @ 75%",
+    (
+        "Snatch and Clean & Jerk",
+        "A) Snatch 6x2 @ 75%\nB) Clean & Jerk: 5 x (1 clean + 1 jerk) @ 70%\n"
+        "C) Front squat 4x4 @ 75%",
+    ),
+    (
+        "Heavy Deadlift",
+        "Lift\nDeadlift 5-5-5-3-3-3\nBuild to a heavy triple across the sets\n\n"
+        "Optional: 3 sets of max strict pull-ups",
+    ),
+    ("Press and Squat", "Lift\nPush press 5x5 @ 70%\nBack squat 3x5 @ 75%"),
 )
 _ENGINE_WEEK = (
-    "Engine\n3 x 4 min AMRAP, rest 2 min between\n250m row\n10 DB snatches 22.5/15kg\n15 sit-ups",
-    "Engine\nEvery 2 min x 10\n300m run\n12 cal bike",
+    (
+        "Row Intervals",
+        "Engine\n3 x 4 min AMRAP, rest 2 min between\n250m row\n10 DB snatches 22.5/15kg\n"
+        "15 sit-ups",
+    ),
+    ("Run and Bike", "Engine\nEvery 2 min x 10\n300m run\n12 cal bike"),
 )
-
-
-def _titles(text: str, program: str, day: date) -> str:
-    parsed = parse_workout(text)
-    return parsed["title"] or f"{program} {day:%a %d %b}"
 
 
 async def seed_exercises(conn: AsyncConnection[Any], org_id: UUID) -> dict[str, UUID]:
+    """The exercise library (added where missing); returns name -> id."""
     for name, category, equipment, aliases in EXERCISES:
         await conn.execute(
             "INSERT INTO exercises (organization_id, name, category, equipment, aliases)"
@@ -225,7 +244,7 @@ async def seed_training(
     weeks = {"CrossFit": _CROSSFIT_WEEK, "Barbell Club": _BARBELL_WEEK, "Engine": _ENGINE_WEEK}
     for name, about in PROGRAMS:
         program_id = await _program_id(conn, org_id, name, about)
-        for offset, text in enumerate(weeks[name]):
+        for offset, (title, text) in enumerate(weeks[name]):
             # Barbell Club and Engine train every other day; CrossFit Monday to Friday.
             day = monday + timedelta(days=offset if name == "CrossFit" else offset * 2)
             parts = _link(parse_workout(text)["parts"], library)
@@ -238,7 +257,7 @@ async def seed_training(
                     org_id,
                     program_id,
                     day,
-                    _titles(text, name, day),
+                    title,
                     Jsonb(parts),
                     text,
                     org_id,
