@@ -116,3 +116,33 @@ def test_text_without_headers_is_one_part() -> None:
     parsed = parse_workout("10 burpees\n20 sit-ups")
     assert [p["name"] for p in parsed["parts"]] == ["Workout"]
     assert [m["reps"] for m in movements_of(parsed)] == [10, 20]
+
+
+def test_buy_in_and_cash_out_are_sections_of_the_part() -> None:
+    parts = _read("17_buyin_cashout.txt")["parts"]
+    assert [p["name"] for p in parts] == ["Metcon"]
+    sections = parts[0]["sections"]
+    assert [(s["format"], s.get("note")) for s in sections] == [
+        ("other", "Buy-in"),
+        ("amrap", None),
+        ("other", "Cash-out"),
+    ]
+    assert sections[2]["movements"][0]["distance"] == "800m"
+
+
+def test_advice_lines_are_notes_and_header_words_are_kept() -> None:
+    section = _read("18_hebrew_partner_note.txt")["parts"][0]["sections"][0]
+    assert section["note"] == "partner style\nקצב קבוע, לא לעצור"
+    assert [m["name"] for m in section["movements"]] == [
+        "קפיצות לקופסה",
+        "סנאץ' משקולת",
+        "ריצה ביחד",
+    ]
+    assert section["movements"][1]["load"] == "22.5/15kg"
+    assert section["movements"][0]["height"] == "60/50cm"
+
+
+def test_a_short_first_line_before_any_header_is_the_title() -> None:
+    assert _read("10_hebrew_mixed.txt")["title"] == "אימון יום שלישי"
+    assert _read("06_murph.txt")["title"] == 'Hero WOD "Murph"'
+    assert _read("02_full_day.txt")["title"] is None

@@ -19,8 +19,8 @@ from typing import Any
 
 _PART_WORDS = (
     r"warm[\s-]?up|lift(?:ing)?|strength|skill|conditioning|metcon|wod|optional|accessor(?:y|ies)"
-    r"|cool[\s-]?down|cash[\s-]?out|buy[\s-]?in|mobility|gymnastics|weightlifting|successory"
-    r"|finisher|core|engine|part\s+[a-e]|bonus|חימום|כוח|מטקון|אימון|טכניקה|אופציונלי|שחרור"
+    r"|cool[\s-]?down|mobility|gymnastics|weightlifting|successory"
+    r"|finisher|core|engine|part\s+[a-e]|bonus|חימום|כוח|מטקון|טכניקה|אופציונלי|שחרור"
     r"|מוביליטי|עזר|סיום|בונוס"
 )
 _HEADER = re.compile(
@@ -78,6 +78,8 @@ _SETS_WORD = re.compile(r"^(\d+)\s*sets?\s*(?:of\b)?", re.I)
 _MOVEMENT_SCHEME = re.compile(r"\b(\d+(?:-\d+){2,})\b")
 _ROUNDS_X = re.compile(r"^(\d+)\s*[x×]\s*")
 _REST = re.compile(rf"\brest\s+\d+(?::\d{{2}})?\s*{_MIN}?.*$", re.I)
+# "Buy-in: 50 DU" / "Cash-out: 800m run": a section of its own inside the part.
+_BOOKEND = re.compile(r"^(buy[\s-]?in|cash[\s-]?out)\b\s*:?\s*(.*)$", re.I)
 _NAMED = re.compile(r"^([^\d:]{2,40}):\s*(.+)$")
 _QUANTITY = re.compile(r"\d")
 _LETTER = re.compile(r"[^\W\d_]")
@@ -193,6 +195,8 @@ def _section_header(line: str) -> _Section | None:
     # "AMRAP 12: 10 burpees" carries a movement after the format; a word or two is a name.
     if leftover and _QUANTITY.search(leftover):
         return None
+    if _LETTER.search(leftover):
+        section.notes.insert(0, leftover)  # "AMRAP 20 (partner style)": keep the words
     return section
 
 
@@ -290,7 +294,9 @@ def _is_note(text: str) -> bool:
         return True
     words = text.split()
     has_quantity = bool(_QUANTITY.search(text))
-    return (not has_quantity and len(words) > 4) or len(words) > 16
+    # Without a number, a sentence ("Steady pace, no stopping.") is advice, not a movement.
+    sentence = bool(re.search(r"[,.!?]", text))
+    return (not has_quantity and (len(words) > 4 or sentence)) or len(words) > 16
 
 
 def _complex(text: str) -> tuple[int | None, list[str], str] | None:
@@ -342,6 +348,12 @@ class _Reader:
         if sep and tail.strip() and (part := _header(head)):
             self.parts.append(part)
             self.line(tail)
+            return
+        if bookend := _BOOKEND.match(text):
+            self.part().sections.append(_Section(notes=[bookend.group(1)]))
+            self.seen_content = True
+            if bookend.group(2).strip():
+                self.content(bookend.group(2).strip())
             return
         if section := _section_header(text):
             self.part().sections.append(section)
@@ -421,6 +433,7 @@ def _is_title(text: str) -> bool:
     return len(text.split()) <= 8 and (
         bool(re.search(r"[\"'“”״׳]", text)) or bool(re.search(r"\d", text)) or text.isupper()
         or text.endswith(":") or (len(text.split()) <= 3 and text[:1].isupper())
+        or (len(text.split()) <= 4 and not text.isascii())
     )  # fmt: skip
 
 
