@@ -108,6 +108,15 @@ async def test_set_sections_stores_parts_and_links_the_library(
     assert movements[1] == {"name": "Double-Under", "reps": 30, "exerciseId": str(du)}
     assert movements[2] == {"name": "Sled sprint", "distance": "20m"}
     assert out["unmatchedMovements"] == ["Sled sprint"]
+    assert out["warnings"] == [
+        {
+            "code": "auto_confirmed_movement",
+            "movementKey": None,
+            "mention": "DU",
+            "exercise": "Double-Under",
+            "match": "alias",
+        }
+    ]
     assert out["parts"][0]["window"] == {"start": "0:00", "end": "15:00"}
     got = await _ok(db, coach, "get", {"workoutId": created["id"]})
     assert got["parts"] == out["parts"]

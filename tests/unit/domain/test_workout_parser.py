@@ -146,3 +146,40 @@ def test_a_short_first_line_before_any_header_is_the_title() -> None:
     assert _read("10_hebrew_mixed.txt")["title"] == "אימון יום שלישי"
     assert _read("06_murph.txt")["title"] == 'Hero WOD "Murph"'
     assert _read("02_full_day.txt")["title"] is None
+
+
+def test_any_text_parses_without_error_into_well_formed_parts() -> None:
+    lines = [line for text in TEXTS for line in text.read_text(encoding="utf-8").splitlines()]
+    odd = [
+        "",
+        "   ",
+        ":",
+        "+",
+        "@ 80%",
+        "5x",
+        "x5",
+        "AMRAP",
+        "EMOM x",
+        "1 + 2",
+        "(0:00-)",
+        "–",
+        "100%",
+    ]
+    # Every line, and every line paired with its neighbours, in both orders.
+    samples = odd + lines + [a + "\n" + b for a, b in zip(lines, reversed(lines), strict=True)]
+    for sample in samples:
+        parsed = parse_workout(sample)
+        for part in parsed["parts"]:
+            assert part["name"] and isinstance(part["optional"], bool)
+            for section in part["sections"]:
+                assert section["format"] in {
+                    "amrap",
+                    "emom",
+                    "for_time",
+                    "rounds",
+                    "strength",
+                    "tabata",
+                    "other",
+                }
+                for movement in section["movements"]:
+                    assert movement["name"].strip() and movement["mention"].strip(), sample

@@ -318,6 +318,7 @@ async def _resolve_one(
     by_name: dict[str, Any],
     by_alias: dict[str, Any],
 ) -> None:
+    movement["asked"] = movement["name"]  # what the coach wrote, for the warning
     answer = answers.get(movement.get("key", ""))
     if answer is not None:
         if answer.mention.strip() not in (movement.get("mention"), movement["name"]):
@@ -350,17 +351,18 @@ async def _resolve_one(
 
 def _report(movement: dict[str, Any], result: Resolved) -> None:
     match = movement.pop("match", None)
+    asked = movement.pop("asked")
     if match == "alias":
-        result.warnings.append(_auto_confirmed(movement, "alias"))
+        result.warnings.append(_auto_confirmed(movement, asked, "alias"))
     elif match is None:
         result.unresolved.append(movement)
 
 
-def _auto_confirmed(movement: dict[str, Any], how: str) -> dict[str, Any]:
+def _auto_confirmed(movement: dict[str, Any], asked: str, how: str) -> dict[str, Any]:
     return {
         "code": "auto_confirmed_movement",
         "movementKey": movement.get("key"),
-        "mention": movement.get("mention", movement["name"]),
+        "mention": movement.get("mention", asked),
         "exercise": movement["name"],
         "match": how,
     }
@@ -373,8 +375,9 @@ async def _fuzzy(
     top = candidates[0]["score"] if candidates else 0.0
     runner_up = candidates[1]["score"] if len(candidates) > 1 else 0.0
     if top >= AUTO_CONFIRM_SCORE and top - runner_up >= AUTO_CONFIRM_MARGIN:
+        asked = movement["name"]
         _attach(movement, by_id[str(candidates[0]["id"])])
-        result.warnings.append(_auto_confirmed(movement, "fuzzy"))
+        result.warnings.append(_auto_confirmed(movement, asked, "fuzzy"))
         return
     movement["candidates"] = [
         {"exerciseId": str(c["id"]), "name": c["name"], "score": round(float(c["score"]), 2)}

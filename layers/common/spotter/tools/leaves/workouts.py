@@ -94,12 +94,18 @@ def _parts_json(parts: list[Part]) -> list[dict[str, Any]]:
     return [p.model_dump(mode="json", by_alias=True, exclude_none=True) for p in parts]
 
 
-async def _resolved_parts(ctx: ToolContext, parts: list[Part]) -> tuple[list[Any], list[Any]]:
-    """Parts with library ids attached (exact name or alias); the names left unmatched."""
-    resolved = await domain.resolve_movements(
+async def _resolved_parts(ctx: ToolContext, parts: list[Part]) -> domain.Resolved:
+    """Parts with library ids attached by exact name or alias (alias matches are warned of)."""
+    return await domain.resolve_movements(
         ctx.conn, ctx.caller.org_id, _parts_json(parts), fuzzy=False
     )
-    return resolved.parts, [m["name"] for m in resolved.unresolved]
+
+
+def _matching(resolved: domain.Resolved) -> dict[str, Any]:
+    return {
+        "unmatchedMovements": [m["name"] for m in resolved.unresolved],
+        "warnings": resolved.warnings,
+    }
 
 
 class CreateArgs(Args):
@@ -208,9 +214,11 @@ class SetSectionsArgs(Args):
 )
 async def set_sections(ctx: ToolContext, args: SetSectionsArgs) -> dict[str, Any]:
     _refuse_hand_authored(args.source_text, args.scores, args.parts)
-    parts, unmatched = await _resolved_parts(ctx, args.parts)
-    row = await domain.update_workout(ctx.conn, ctx.caller.org_id, args.workout_id, parts=parts)
-    return domain.workout_out(row) | {"unmatchedMovements": unmatched}
+    resolved = await _resolved_parts(ctx, args.parts)
+    row = await domain.update_workout(
+        ctx.conn, ctx.caller.org_id, args.workout_id, parts=resolved.parts
+    )
+    return domain.workout_out(row) | _matching(resolved)
 
 
 @agent_tool(
@@ -330,7 +338,7 @@ class UpsertArgs(Args):
 )
 async def upsert(ctx: ToolContext, args: UpsertArgs) -> dict[str, Any]:
     _refuse_hand_authored(args.source_text, args.scores, args.parts)
-    parts, unmatched = await _resolved_parts(ctx, args.parts)
+    resolved = await _resolved_parts(ctx, args.parts)
     day = await domain.upsert_day(
         ctx.conn,
         ctx.caller.org_id,
@@ -339,10 +347,7 @@ async def upsert(ctx: ToolContext, args: UpsertArgs) -> dict[str, Any]:
         scheduled_on=args.date,
         title=args.title,
         description=args.description,
-        parts=parts,
+        parts=resolved.parts,
         source_text=None,
     )
-    return domain.workout_out(day.row) | {
-        "replacedTitle": day.replaced_title,
-        "unmatchedMovements": unmatched,
-    }
+    return domain.workout_out(day.row) | {"replacedTitle": day.replaced_title} | _matching(resolved)
