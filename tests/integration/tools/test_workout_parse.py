@@ -364,3 +364,24 @@ async def test_upsert_foreign_program_and_member_role(
         db, member, "upsert", {"programId": theirs, "date": DAY, "title": "T", "parts": parts}
     )
     assert denied.error is not None and denied.error["code"] == "forbidden"
+
+
+async def test_a_parsed_day_round_trips_through_get_and_set_sections(
+    db: Database, org: Org, clean_db: str, library: dict[str, uuid.UUID]
+) -> None:
+    coach = await _coach(db, clean_db, org)
+    program_id = await _program(db, org)
+    text = (TEXTS / "04_complex.txt").read_text(encoding="utf-8")
+    saved = await _ok(
+        db,
+        coach,
+        "parse",
+        {"text": text, "date": DAY, "title": "Complex", "save": {"programId": program_id}},
+    )
+    got = await _ok(db, coach, "get", {"workoutId": saved["id"]})
+    movements = got["parts"][0]["sections"][0]["movements"]
+    assert all("key" not in m for m in movements)
+    assert [m["name"] for m in movements] == ["Power Clean", "Front Squat"]
+    again = await _ok(db, coach, "set_sections", {"workoutId": saved["id"], "parts": got["parts"]})
+    assert again["parts"] == got["parts"]
+    assert again["sourceText"] == text

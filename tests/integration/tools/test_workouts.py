@@ -277,3 +277,17 @@ async def test_undo_of_create_soft_deletes_with_a_linked_audit_row(
         ("workout.deleted", created.output["id"]),
     ]
     assert audits[1][3] == audits[0][0] == created.audit_log_id
+
+
+async def test_archived_program_takes_no_new_workouts(db: Database, org: Org) -> None:
+    owner = await caller_for(db, org, "owner")
+    program = await invoke_tool(
+        db, owner, "programs", {"action": "create", "args": {"name": "Old"}}
+    )
+    archived = await invoke_tool(
+        db, owner, "programs", {"action": "archive", "args": {"programId": program.output["id"]}}
+    )
+    assert archived.ok
+    assert await _code(db, owner, "create", {"title": "X", "programId": program.output["id"]}) == (
+        "conflict"
+    )

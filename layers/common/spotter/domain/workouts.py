@@ -94,8 +94,11 @@ async def list_workouts(
 
 
 async def _check_program(conn: Conn, org_id: UUID, program_id: UUID | None) -> None:
+    """The program exists here and is active: archived programs take no new workouts."""
     if program_id is not None:
-        await get_program(conn, org_id, program_id)
+        program = await get_program(conn, org_id, program_id)
+        if program["status"] != "active":
+            raise DomainError("conflict", f"The program {program['name']!r} is archived.")
 
 
 async def create_workout(
@@ -200,7 +203,7 @@ async def upsert_day(
     source_text: str | None,
 ) -> DayWrite:
     """The program's ONE workout on that date: replaced in place if it exists, else created."""
-    await get_program(conn, org_id, program_id)
+    await _check_program(conn, org_id, program_id)
     # Two writers of the same day must not both insert: serialize them for this transaction.
     await conn.execute(
         "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
@@ -401,3 +404,9 @@ def strip_candidates(parts: list[dict[str, Any]]) -> None:
     """Candidates are for the reply, not the stored workout."""
     for movement in _movements(parts):
         movement.pop("candidates", None)
+
+
+def strip_keys(parts: list[dict[str, Any]]) -> None:
+    """Movement keys only pair a parse with its resolutions; a stored workout has none."""
+    for movement in _movements(parts):
+        movement.pop("key", None)

@@ -50,6 +50,9 @@ class Movement(Args):
     height: Short | None = None
     seconds: Seconds | None = None
     note: Short | None = None
+    # Written by parse; accepted back unchanged so get -> set_sections round-trips.
+    mention: SkipJsonSchema[str | None] = None
+    max: SkipJsonSchema[bool | None] = None
 
 
 class Section(Args):
@@ -61,6 +64,7 @@ class Section(Args):
     time_cap_seconds: Seconds | None = None
     note: Text | None = None
     movements: list[Movement] = Field(default_factory=list, max_length=40)
+    complex: SkipJsonSchema[bool | None] = None  # written by parse, like Movement.mention
     # Hidden from the model: present only to refuse with a clear message (MCP-only).
     scores: SkipJsonSchema[list[Any] | None] = None
 
@@ -300,6 +304,7 @@ async def parse(ctx: ToolContext, args: ParseArgs) -> dict[str, Any]:
     )
     if args.save is None or reasons:
         return _not_saved(preview, reasons, unresolved, warnings)
+    domain.strip_keys(parsed["parts"])
     day = await domain.upsert_day(
         ctx.conn,
         ctx.caller.org_id,
