@@ -111,7 +111,7 @@ def _clock(value: str) -> str:
     return value if ":" in value else f"{int(value)}:00"
 
 
-def _minutes(value: str) -> int:
+def _seconds_in(value: str) -> int:
     if ":" in value:
         minutes, seconds = value.split(":")
         return int(minutes) * 60 + int(seconds)
@@ -149,7 +149,7 @@ def _timed_format(text: str, section: _Section) -> bool:
     elif m := _EVERY.search(text):
         unit = (m.group(2) or "min").lower()
         size = m.group(1) or "1"
-        seconds = _minutes(size) if ":" in size else int(size) * (1 if unit[0] in "sש" else 60)
+        seconds = _seconds_in(size) if ":" in size else int(size) * (1 if unit[0] in "sש" else 60)
         section.format = "emom"
         section.interval_seconds = seconds
         section.rounds = int(m.group(3))
@@ -189,7 +189,7 @@ def _section_header(line: str) -> _Section | None:
         if section.format == "other":
             section.format = "for_time" if _FOR_TIME.search(text) else "rounds"
     if m := _CAP.search(text):
-        section.time_cap_seconds = _minutes(f"{m.group(1)}:{m.group(2) or '00'}")
+        section.time_cap_seconds = _seconds_in(f"{m.group(1)}:{m.group(2) or '00'}")
     leftover = _strip_all(text, (_AMRAP, _EMOM, _EVERY, _TABATA, _FOR_TIME, _ROUNDS, _CAP))
     leftover = _SCHEME.sub("", leftover).strip(" :-–—,.()")
     # "AMRAP 12: 10 burpees" carries a movement after the format; a word or two is a name.
@@ -366,7 +366,7 @@ class _Reader:
             self.content(tail.strip())
             return
         if (m := _CAP.search(text)) and self.part().sections and len(text) < 30:
-            self.section().time_cap_seconds = _minutes(f"{m.group(1)}:{m.group(2) or '00'}")
+            self.section().time_cap_seconds = _seconds_in(f"{m.group(1)}:{m.group(2) or '00'}")
             return
         self.content(text)
 

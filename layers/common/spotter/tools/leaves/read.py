@@ -95,13 +95,10 @@ class FindMembersArgs(Args):
     summary="Find people by name or email (typo-tolerant); active only unless asked.",
 )
 async def find_members(ctx: ToolContext, args: FindMembersArgs) -> dict[str, Any]:
-    roles: tuple[str, ...] = (
-        ("member", *people.STAFF_ROLES)
-        if args.role is None
-        else people.STAFF_ROLES
-        if args.role == "staff"
-        else (args.role,)
-    )
+    if args.role is None:
+        roles: tuple[str, ...] = ("member", *people.STAFF_ROLES)
+    else:
+        roles = people.STAFF_ROLES if args.role == "staff" else (args.role,)
     rows = await people.find_people(
         ctx.conn,
         ctx.caller.org_id,
