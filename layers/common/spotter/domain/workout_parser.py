@@ -112,6 +112,7 @@ def _clock(value: str) -> str:
 
 
 def _seconds_in(value: str) -> int:
+    """Minutes ("12") or minutes:seconds ("1:30") as seconds."""
     if ":" in value:
         minutes, seconds = value.split(":")
         return int(minutes) * 60 + int(seconds)
