@@ -171,6 +171,8 @@ async def test_exercises_match_names_aliases_and_hebrew(
         ("סקוואט", "Back Squat"),
         ("back squats", "Back Squat"),
         ("tos to bar", "Toes-to-Bar"),
+        ("toes to", "Toes-to-Bar"),
+        ("double unders", "Double-Under"),
     ):
         found = await _read(db, coach, "exercises", {"query": query})
         assert found["exercises"][0]["name"] == expected, query

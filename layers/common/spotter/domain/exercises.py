@@ -47,6 +47,8 @@ def _singular(word: str) -> str:
     return word[:-1] if word.endswith("s") else word
 
 
+# A stored name in the form `normalize` gives a query (plurals aside: library names are singular).
+_FOLDED = "regexp_replace(lower({}), '[-_.,]+', ' ', 'g')"
 _SCORE = (
     "greatest(similarity(lower(name), %(q)s),"
     " coalesce((SELECT max(similarity(lower(a), %(q)s)) FROM unnest(aliases) a), 0))"
@@ -62,9 +64,9 @@ async def search_exercises(
         f"SELECT {_COLUMNS}, CASE WHEN %(q)s::text IS NULL THEN 0 ELSE {_SCORE} END AS score"
         " FROM exercises WHERE organization_id = %(org)s AND deleted_at IS NULL"
         " AND (%(category)s::text IS NULL OR lower(category) = lower(%(category)s))"
-        " AND (%(q)s::text IS NULL OR lower(name) LIKE '%%' || %(q)s || '%%'"
+        f" AND (%(q)s::text IS NULL OR strpos({_FOLDED.format('name')}, %(q)s) > 0"
         "      OR EXISTS (SELECT 1 FROM unnest(aliases) a"
-        "                 WHERE lower(a) LIKE '%%' || %(q)s || '%%')"
+        f"                WHERE strpos({_FOLDED.format('a')}, %(q)s) > 0)"
         f"     OR {_SCORE} >= %(min)s)"
         " ORDER BY score DESC, lower(name) LIMIT %(limit)s",
         {"q": q, "org": org_id, "category": category, "min": CANDIDATE_SCORE, "limit": limit},
