@@ -80,3 +80,17 @@ def add_person(
     assert row is not None
     person.membership_id = row[0]
     return person
+
+
+def add_exercise(
+    owner_url: str, org: Org, name: str, *aliases: str, category: str | None = None
+) -> UUID:
+    """One movement in `org`'s exercise library; returns its id."""
+    with psycopg.connect(owner_url) as conn:
+        row = conn.execute(
+            "INSERT INTO exercises (organization_id, name, aliases, category)"
+            " VALUES (%s, %s, %s, %s) RETURNING id",
+            (org.id, name, list(aliases), category),
+        ).fetchone()
+    assert row is not None
+    return UUID(str(row[0]))

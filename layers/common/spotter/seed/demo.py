@@ -11,6 +11,7 @@ from psycopg import AsyncConnection
 
 from spotter.seed.plans import seed_plans
 from spotter.seed.schedule import seed_schedule
+from spotter.seed.training import seed_training
 
 DEMO_CLERK_ORG_ID = "org_demo_box"
 
@@ -57,6 +58,7 @@ async def seed_demo(owner_url: str) -> None:
                 " ON CONFLICT (organization_id, user_id) DO NOTHING",
                 (org[0], user[0], person.role),
             )
+        await seed_training(conn, org[0])
         await seed_schedule(conn, org[0])
     # plans assign programs to the members the schedule seed created
     await seed_plans(owner_url, DEMO_CLERK_ORG_ID, DEMO_STAFF[0].clerk_user_id)

@@ -26,6 +26,9 @@ async def write_audit(
 ) -> UUID | None:
     if spec.audit is None or spec.side_effects != "write":
         return None
+    if isinstance(output, dict) and output.get("saved") is False:
+        # A write tool that answered without writing (workouts.parse before it may save).
+        return None
     cur = await ctx.conn.execute(
         "INSERT INTO audit_logs (organization_id, actor_clerk_id, action, resource, resource_id,"
         " metadata, reverses_audit_log_id) VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id",

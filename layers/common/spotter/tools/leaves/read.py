@@ -1,0 +1,192 @@
+"""read — look-ups that never change anything, and the user picker.
+
+`read.schedule`, `read.class_types` and `read.session` live beside the schedule's own router.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any, Literal
+from uuid import UUID
+
+from pydantic import Field, model_validator
+
+from spotter.domain import exercises, people, programs, workouts
+from spotter.domain.errors import DomainError
+from spotter.tiers import tier
+from spotter.tools.args import Args, NoArgs
+from spotter.tools.catalog import agent_tool, describe_router
+from spotter.tools.context import ToolContext
+
+describe_router("read", "Look-ups; nothing changes. Ids come from here.")
+
+Query = Annotated[str, Field(min_length=1, max_length=100)]
+Label = Annotated[str, Field(min_length=1, max_length=120)]
+
+
+class Candidate(Args):
+    id: Annotated[str, Field(min_length=1, max_length=100)]
+    label: Label
+    sublabel: Label | None = None
+    detail: Annotated[str, Field(max_length=200)] | None = None
+
+
+class PickArgs(Args):
+    kind: Literal[
+        "member", "coach", "program", "workout", "exercise", "class_session", "class_type", "other"
+    ]
+    prompt: Annotated[str, Field(min_length=1, max_length=200)]
+    candidates: Annotated[list[Candidate], Field(min_length=2, max_length=8)]
+
+    @model_validator(mode="after")
+    def _distinct_ids(self) -> PickArgs:
+        if len({c.id for c in self.candidates}) != len(self.candidates):
+            raise ValueError("candidate ids must be distinct")
+        return self
+
+
+@agent_tool(
+    router="read",
+    action="ask_user_to_pick",
+    summary="Ask the user to pick one of 2-8 candidates when several fit; waits for the pick.",
+    kind="user_picker",
+)
+async def ask_user_to_pick(ctx: ToolContext, args: PickArgs) -> dict[str, Any]:
+    # The orchestrator suspends on a picker and never runs it; the runner refuses it too.
+    raise DomainError("needs_user", "read.ask_user_to_pick waits for the user; it never runs.")
+
+
+@agent_tool(router="read", action="org", summary="The gym: name, timezone, tier, features, now.")
+async def org(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
+    cur = await ctx.conn.execute(
+        "SELECT name, timezone, default_locale, platform_tier, org_type, day_grain_programming,"
+        " feature_flags FROM organizations WHERE id = %s",
+        (ctx.caller.org_id,),
+    )
+    row = await cur.fetchone()
+    if row is None:
+        raise DomainError("not_found", "No such organization.")
+    flags = {name for name, on in (row["feature_flags"] or {}).items() if on}
+    local = ctx.local_now
+    return {
+        "name": row["name"],
+        "timezone": row["timezone"],
+        "locale": row["default_locale"],
+        "tier": row["platform_tier"],
+        "orgType": row["org_type"],
+        "dayGrainProgramming": row["day_grain_programming"],
+        "features": sorted(tier(row["platform_tier"]).features | flags),
+        "localDate": local.date().isoformat(),
+        "localTime": local.strftime("%H:%M"),
+        "weekday": local.strftime("%A"),
+    }
+
+
+class FindMembersArgs(Args):
+    query: Query | None = None
+    role: Literal["member", "coach", "admin", "owner", "staff"] | None = None
+    include_inactive: bool = False
+    limit: Annotated[int, Field(ge=1, le=50)] = 10
+
+
+@agent_tool(
+    router="read",
+    action="find_members",
+    summary="Find people by name or email (typo-tolerant); active only unless asked.",
+)
+async def find_members(ctx: ToolContext, args: FindMembersArgs) -> dict[str, Any]:
+    if args.role is None:
+        roles: tuple[str, ...] = ("member", *people.STAFF_ROLES)
+    else:
+        roles = people.STAFF_ROLES if args.role == "staff" else (args.role,)
+    rows = await people.find_people(
+        ctx.conn,
+        ctx.caller.org_id,
+        query=args.query,
+        roles=roles,
+        include_inactive=args.include_inactive,
+        limit=args.limit,
+    )
+    return {"people": [people.person_out(r) for r in rows]}
+
+
+class MemberArgs(Args):
+    membership_id: UUID
+
+
+@agent_tool(router="read", action="member", summary="One person by membershipId.")
+async def member(ctx: ToolContext, args: MemberArgs) -> dict[str, Any]:
+    row = await people.get_person(ctx.conn, ctx.caller.org_id, args.membership_id)
+    return people.person_out(row) | {"since": row["created_at"].date().isoformat()}
+
+
+@agent_tool(router="read", action="coaches", summary="Active staff who coach.")
+async def coaches(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
+    rows = await people.list_coaches(ctx.conn, ctx.caller.org_id)
+    return {"coaches": [people.person_out(r) for r in rows]}
+
+
+class ProgramsArgs(Args):
+    query: Query | None = None
+    include_archived: bool = False
+
+
+@agent_tool(
+    router="read", action="programs", summary="Programs, with their count of upcoming workouts."
+)
+async def read_programs(ctx: ToolContext, args: ProgramsArgs) -> dict[str, Any]:
+    org_id, today = ctx.caller.org_id, ctx.local_now.date()
+    rows = await programs.list_programs(
+        ctx.conn, org_id, include_archived=args.include_archived, query=args.query
+    )
+    return {
+        "programs": [
+            programs.program_out(r)
+            | {"upcoming": await programs.count_upcoming_workouts(ctx.conn, org_id, r["id"], today)}
+            for r in rows
+        ]
+    }
+
+
+class WorkoutsArgs(Args):
+    program_id: UUID | None = None
+    from_: Annotated[date | None, Field(alias="from")] = None
+    to: date | None = None
+    query: Query | None = None
+    limit: Annotated[int, Field(ge=1, le=100)] = 30
+
+
+@agent_tool(
+    router="read",
+    action="workouts",
+    summary="Workouts by date range, program or title, newest first.",
+)
+async def read_workouts(ctx: ToolContext, args: WorkoutsArgs) -> dict[str, Any]:
+    rows = await workouts.list_workouts(
+        ctx.conn,
+        ctx.caller.org_id,
+        program_id=args.program_id,
+        date_from=args.from_,
+        date_to=args.to,
+        query=args.query,
+        limit=args.limit,
+    )
+    return {"workouts": [workouts.workout_out(r, full=False) for r in rows]}
+
+
+class ExercisesArgs(Args):
+    query: Query | None = None
+    category: Query | None = None
+    limit: Annotated[int, Field(ge=1, le=50)] = 20
+
+
+@agent_tool(
+    router="read",
+    action="exercises",
+    summary="Search the exercise library by name or alias (DU, T2B, Hebrew names).",
+)
+async def read_exercises(ctx: ToolContext, args: ExercisesArgs) -> dict[str, Any]:
+    rows = await exercises.search_exercises(
+        ctx.conn, ctx.caller.org_id, query=args.query, category=args.category, limit=args.limit
+    )
+    return {"exercises": [exercises.exercise_out(r) for r in rows]}

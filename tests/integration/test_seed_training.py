@@ -1,0 +1,80 @@
+"""The demo gym's training seed: a library with aliases, three programs, a week of workouts."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import date, timedelta
+
+import psycopg
+
+from spotter.domain.workout_parser import movements_of
+from spotter.seed.demo import DEMO_CLERK_ORG_ID, seed_demo
+from spotter.seed.training import PROGRAMS
+
+
+def _training(owner_url: str) -> tuple[int, int, int, int]:
+    # Other seeds may add programs of their own; count this seed's.
+    names = [name for name, _ in PROGRAMS]
+    with psycopg.connect(owner_url) as conn:
+        row = conn.execute(
+            "SELECT (SELECT count(*) FROM exercises),"
+            " (SELECT count(*) FROM programs WHERE name = ANY(%s)),"
+            " (SELECT count(*) FROM workouts w JOIN programs p ON p.id = w.program_id"
+            "   WHERE p.name = ANY(%s)),"
+            " (SELECT count(*) FROM exercises WHERE cardinality(aliases) > 0)",
+            (names, names),
+        ).fetchone()
+    assert row is not None
+    return (row[0], row[1], row[2], row[3])
+
+
+def test_training_seed_is_idempotent_and_sized(clean_db: str) -> None:
+    asyncio.run(seed_demo(clean_db))
+    first = _training(clean_db)
+    asyncio.run(seed_demo(clean_db))
+    assert _training(clean_db) == first
+    exercises, programs, workouts, with_aliases = first
+    assert exercises >= 100 and with_aliases == exercises
+    assert (programs, workouts) == (3, 10)
+
+
+def test_seeded_library_knows_abbreviations_and_hebrew(clean_db: str) -> None:
+    asyncio.run(seed_demo(clean_db))
+    with psycopg.connect(clean_db) as conn:
+        for alias, name in (
+            ("DU", "Double-Under"),
+            ("T2B", "Toes-to-Bar"),
+            ("C2B", "Chest-to-Bar Pull-up"),
+            ("HSPU", "Handstand Push-up"),
+            ("C&J", "Clean and Jerk"),
+            ("KB swing", "Kettlebell Swing"),
+            ("סקוואט", "Back Squat"),
+            ("דדליפט", "Deadlift"),
+            ("מתח", "Pull-up"),
+            ("שכיבות סמיכה", "Push-up"),
+            ("חתירה", "Row"),
+        ):
+            row = conn.execute(
+                "SELECT name FROM exercises WHERE %s = ANY(aliases)", (alias,)
+            ).fetchone()
+            assert row == (name,), alias
+
+
+def test_seeded_week_is_linked_to_the_library_and_keeps_its_text(clean_db: str) -> None:
+    asyncio.run(seed_demo(clean_db))
+    monday = date.today() - timedelta(days=date.today().weekday())
+    with psycopg.connect(clean_db) as conn:
+        rows = conn.execute(
+            "SELECT w.title, w.scheduled_on, w.parts, w.source_text, p.name FROM workouts w"
+            " JOIN programs p ON p.id = w.program_id JOIN organizations o"
+            " ON o.id = w.organization_id WHERE o.clerk_org_id = %s",
+            (DEMO_CLERK_ORG_ID,),
+        ).fetchall()
+        ids = {r[0] for r in conn.execute("SELECT id::text FROM exercises").fetchall()}
+    ours = [r for r in rows if r[4] in {name for name, _ in PROGRAMS}]
+    crossfit_days = sorted(r[1] for r in ours if r[4] == "CrossFit")
+    assert crossfit_days == [monday + timedelta(days=i) for i in range(5)]
+    for title, _day, parts, source_text, _program in ours:
+        assert title and source_text
+        movements = movements_of({"parts": parts})
+        assert movements and all(m["exerciseId"] in ids for m in movements), title
