@@ -108,7 +108,13 @@ def without_cache_markers(value: Any) -> Any:
     return value
 
 
-def prefix_bytes(body: dict[str, Any]) -> list[bytes]:
-    """tools, system, then each message, as the bytes the request carried (markers removed)."""
+def compact(value: Any) -> bytes:
+    """JSON as the SDK puts it on the wire."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def prefix_parts(body: dict[str, Any]) -> list[bytes]:
+    """What the provider renders, in its order — tools, system, each message — as wire bytes,
+    with the moving cache markers removed."""
     parts = [body["tools"], body["system"], *body["messages"]]
-    return [json.dumps(without_cache_markers(p), ensure_ascii=False).encode() for p in parts]
+    return [compact(without_cache_markers(p)) for p in parts]

@@ -10,6 +10,7 @@ from anthropic.types import ContentBlock, Usage
 
 from spotter.agent import events as ev
 from spotter.agent.context import system_blocks, with_cached_tail
+from spotter.agent.replay import canonical
 from spotter.agent.run_state import RunState
 from spotter.agent.usage import CallUsage
 
@@ -42,7 +43,7 @@ def build_request(state: RunState) -> dict[str, Any]:
         "max_tokens": state.call.max_tokens,
         "system": system_blocks(state.caller),
         "tools": state.registry.definitions,
-        "messages": with_cached_tail(state.messages),
+        "messages": with_cached_tail(canonical(state.messages)),
     }
     if state.call.thinking is not None:
         request["thinking"] = state.call.thinking

@@ -43,6 +43,17 @@ def replay_messages(stored: list[StoredMessage], call: ModelCall) -> list[dict[s
     return messages
 
 
+def canonical(value: Any) -> Any:
+    """Keys sorted at every depth. Postgres jsonb does not keep key order, so a turn fresh from
+    the model and the same turn read back from a row only serialize alike in a canonical form —
+    which the prompt cache needs, byte for byte."""
+    if isinstance(value, dict):
+        return {k: canonical(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [canonical(v) for v in value]
+    return value
+
+
 def tool_result_block(tool_use_id: str, ok: bool, payload: Any) -> dict[str, Any]:
     block: dict[str, Any] = {
         "type": "tool_result",
