@@ -8,6 +8,7 @@ Each phase lives in its own module; this one only sequences them.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -59,8 +60,9 @@ async def send_message(
             yield ev.Error(code="agent_budget_exceeded", message=message, trace_id=state.trace_id)
             yield ev.Done(conversation_id=str(state.conversation_id))
             return
-        async for event in _drive_model_loop(state, end):
-            yield event
+        async with aclosing(_drive_model_loop(state, end)) as loop:
+            async for event in loop:
+                yield event
     except Exception as exc:
         end.code = classify(exc)
         state.telemetry.failure(exc, end.code, **state.ids)
@@ -82,11 +84,13 @@ async def _drive_model_loop(state: RunState, end: _LoopEnd) -> AsyncIterator[ev.
     for _ in range(MAX_TURNS):
         state.model_turns += 1
         reply: ModelReply | None = None
-        async for item in stream_reply(state):
-            if isinstance(item, ModelReply):
-                reply = item
-            else:
-                yield item
+        # aclosing: a client that goes away closes the provider stream now, not at GC
+        async with aclosing(stream_reply(state)) as replies:
+            async for item in replies:
+                if isinstance(item, ModelReply):
+                    reply = item
+                else:
+                    yield item
         assert reply is not None
         tool_uses = reply.tool_uses
         ends_run = not tool_uses or (reply.truncated and state.truncated_once)
@@ -105,8 +109,10 @@ async def _drive_model_loop(state: RunState, end: _LoopEnd) -> AsyncIterator[ev.
         if not tool_uses:
             return
         results: list[dict[str, Any]] = []
-        async for event in run_tool_calls(state, message_id, plan_calls(state, tool_uses), results):
-            yield event
+        batch = run_tool_calls(state, message_id, plan_calls(state, tool_uses), results)
+        async with aclosing(batch) as tool_events:
+            async for event in tool_events:
+                yield event
         await _store_results(state, results)
     end.code = "max_turns_reached"
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
+from contextlib import aclosing
 from dataclasses import dataclass, replace
 from typing import Any
 from uuid import UUID
@@ -169,8 +170,9 @@ async def run_tool_calls(
             yield _started(p)
             yield _settle(state, await _run_one(state, message_id, p), results)
         return
-    async for event in _run_reads_concurrently(state, message_id, planned, results):
-        yield event
+    async with aclosing(_run_reads_concurrently(state, message_id, planned, results)) as events:
+        async for event in events:
+            yield event
 
 
 async def _run_reads_concurrently(

@@ -197,25 +197,35 @@ class _Transport(httpx2.AsyncBaseTransport):
         return httpx2.Response(
             200,
             headers={"content-type": "text/event-stream", "request-id": "req_fake"},
-            content=self._stream(self.model.events(step, body), step.delay_s),
+            stream=_EventStream(self.model, self.model.events(step, body), step.delay_s),
         )
 
-    async def _stream(
-        self, events: list[tuple[str, dict[str, Any]]], delay_s: float
-    ) -> AsyncIterator[bytes]:
-        finished = False
-        try:
-            for name, data in events:
-                if delay_s:
-                    await asyncio.sleep(delay_s)
-                yield _sse(name, data)
-            finished = True
-        finally:
-            # Also runs when the SDK closes the response early: a test can prove the stream stopped.
-            if finished:
-                self.model.streams_finished += 1
-            else:
-                self.model.streams_cut += 1
+
+class _EventStream(httpx2.AsyncByteStream):
+    """The response body, one SSE event per chunk; knows whether the client read it all."""
+
+    def __init__(
+        self, model: ScriptedModel, events: list[tuple[str, dict[str, Any]]], delay_s: float
+    ) -> None:
+        self.model, self.events, self.delay_s = model, events, delay_s
+        self.finished = self.closed = False
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        for name, data in self.events:
+            if self.delay_s:
+                await asyncio.sleep(self.delay_s)
+            yield _sse(name, data)
+        self.finished = True
+
+    async def aclose(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        # a test can prove a disconnect stopped the model mid-answer
+        if self.finished:
+            self.model.streams_finished += 1
+        else:
+            self.model.streams_cut += 1
 
 
 def echo_model() -> ScriptedModel:
