@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,7 +74,7 @@ def finished_content(
     return content
 
 
-async def stream_reply(state: RunState) -> AsyncIterator[ev.TextDelta | ModelReply]:
+async def stream_reply(state: RunState) -> AsyncGenerator[ev.TextDelta | ModelReply, None]:
     """Yield text deltas as they arrive, then the reply. Closing this generator (a client
     disconnect) closes the provider stream; the tokens already reported are still counted."""
     reported: Usage | None = None

@@ -7,7 +7,7 @@ Each phase lives in its own module; this one only sequences them.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any
@@ -80,7 +80,7 @@ async def _record_usage_alone(state: RunState) -> None:
         await record_usage(conn, state)
 
 
-async def _drive_model_loop(state: RunState, end: _LoopEnd) -> AsyncIterator[ev.AgentEvent]:
+async def _drive_model_loop(state: RunState, end: _LoopEnd) -> AsyncGenerator[ev.AgentEvent, None]:
     for _ in range(MAX_TURNS):
         state.model_turns += 1
         reply: ModelReply | None = None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from contextlib import aclosing
 from dataclasses import dataclass, replace
 from typing import Any
@@ -163,7 +163,7 @@ def _settle(state: RunState, settled: Settled, results: list[dict[str, Any]]) ->
 
 async def run_tool_calls(
     state: RunState, message_id: UUID, planned: list[PlannedCall], results: list[dict[str, Any]]
-) -> AsyncIterator[ev.AgentEvent]:
+) -> AsyncGenerator[ev.AgentEvent, None]:
     """Run the batch, yielding tool_started / tool_completed; fill `results` in tool_use order."""
     if not runs_concurrently(planned):
         for p in planned:
@@ -177,7 +177,7 @@ async def run_tool_calls(
 
 async def _run_reads_concurrently(
     state: RunState, message_id: UUID, planned: list[PlannedCall], results: list[dict[str, Any]]
-) -> AsyncIterator[ev.AgentEvent]:
+) -> AsyncGenerator[ev.AgentEvent, None]:
     gate = asyncio.Semaphore(MAX_PARALLEL_READS)
     notices: asyncio.Queue[int] = asyncio.Queue()  # positions whose handler just started
 
