@@ -48,10 +48,8 @@ class Settings(BaseSettings):
     # Dev only: answer with the scripted fake model instead of a provider (refused in production).
     spotter_fake_model: bool = False
 
-    # Observability fan-out beyond the JSON log: both optional.
+    # Observability beyond the JSON log: Sentry breadcrumbs and soft-terminal reports.
     sentry_dsn: str | None = Field(default=None, repr=False)
-    posthog_api_key: str | None = Field(default=None, repr=False)
-    posthog_host: str = "https://us.i.posthog.com"
 
     @property
     def authorized_parties(self) -> frozenset[str]:

@@ -7,12 +7,21 @@ imported on first use, only when a DSN is configured, so a cold start without on
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from spotter.config import Settings
 from spotter.errors import ErrorCode
 from spotter.observability import current_trace_id, log_event, scrub
 
+AgentEventName = Literal[
+    "agent.budget_exceeded",
+    "agent.replay.repaired_tail",
+    "agent.replay.violation",
+    "agent.terminal_error",
+    "agent.tool.executed",
+    "agent.turn.finished",
+    "agent.turn_failed",
+]
 SOFT_TERMINAL: frozenset[str] = frozenset({"provider_output_truncated", "max_turns_reached"})
 
 
@@ -38,7 +47,7 @@ class AgentTelemetry:
             self._sentry = sentry_sdk
         return self._sentry
 
-    def emit(self, event: str, *, level: str = "info", **fields: Any) -> None:
+    def emit(self, event: AgentEventName, *, level: str = "info", **fields: Any) -> None:
         log_event(event, level=level, **fields)
         if sdk := self._sentry_sdk():
             sdk.add_breadcrumb(category="agent", message=event, data=scrub(fields), level=level)
