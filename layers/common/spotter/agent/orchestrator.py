@@ -93,20 +93,15 @@ async def _drive_model_loop(state: RunState, end: _LoopEnd) -> AsyncGenerator[ev
                     yield item
         assert reply is not None
         tool_uses = reply.tool_uses
-        ends_run = not tool_uses or (reply.truncated and state.truncated_once)
-        message_id = await _store_reply(state, reply, record=ends_run and not reply.truncated)
+        final = not tool_uses and not reply.truncated
+        message_id = await _store_reply(state, reply, record=final)
         yield ev.MessageDone(message_id=str(message_id), stop_reason=reply.stop_reason)
         if reply.truncated:
-            if not tool_uses or state.truncated_once:
-                if tool_uses:
-                    await _discard_batch(state, message_id, tool_uses)
-                end.code = "provider_output_truncated"
-                return
-            # first cut-off batch of the run: nothing runs; the model is told to redo it smaller
-            state.truncated_once = True
-            await _discard_batch(state, message_id, tool_uses)
-            continue
-        if not tool_uses:
+            if await _recover_truncated(state, message_id, tool_uses):
+                continue
+            end.code = "provider_output_truncated"
+            return
+        if final:
             return
         results: list[dict[str, Any]] = []
         batch = run_tool_calls(state, message_id, plan_calls(state, tool_uses), results)
@@ -115,6 +110,19 @@ async def _drive_model_loop(state: RunState, end: _LoopEnd) -> AsyncGenerator[ev
                 yield event
         await _store_results(state, results)
     end.code = "max_turns_reached"
+
+
+async def _recover_truncated(
+    state: RunState, message_id: UUID, tool_uses: list[dict[str, Any]]
+) -> bool:
+    """A cut-off batch never runs. The first one of a run is answered with errors and the loop
+    goes on (True); a second one, or a cut-off reply without a complete call, ends the run."""
+    if tool_uses:
+        await _discard_batch(state, message_id, tool_uses)
+    if not tool_uses or state.truncated_once:
+        return False
+    state.truncated_once = True
+    return True
 
 
 async def _store_reply(state: RunState, reply: ModelReply, *, record: bool) -> UUID:
