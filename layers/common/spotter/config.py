@@ -48,8 +48,11 @@ class Settings(BaseSettings):
     # Dev only: answer with the scripted fake model instead of a provider (refused in production).
     spotter_fake_model: bool = False
 
-    # Observability beyond the JSON log: Sentry breadcrumbs and soft-terminal reports.
+    # Observability beyond the JSON log: Sentry breadcrumbs and soft-terminal reports; PostHog
+    # product analytics (sent only when ENVIRONMENT=production).
     sentry_dsn: str | None = Field(default=None, repr=False)
+    posthog_api_key: str | None = Field(default=None, repr=False)
+    posthog_host: str = "https://us.i.posthog.com"
 
     @property
     def authorized_parties(self) -> frozenset[str]:

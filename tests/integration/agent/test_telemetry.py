@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import types
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
+import httpx2
 import pytest
 
 from spotter.agent.run_state import MAX_TURNS
 from spotter.config import Settings
 from spotter.db import Database
-from spotter.providers.fake import ScriptedModel, ToolUse, tool_reply
+from spotter.providers.fake import Reply, ScriptedModel, Text, ToolUse, tool_reply
 from tests.support.agent import deps_for, run_turn
 from tests.support.callers import caller_for
 from tests.support.world import Org
@@ -84,3 +87,56 @@ async def test_without_a_dsn_sentry_is_never_imported(
     )
     await run_turn(deps_for(db, model), await caller_for(db, org, "owner"), "hi")
     assert sentry.inits == [] and sentry.messages == [] and sentry.breadcrumbs == []
+
+
+def _posthog(sent: list[dict[str, Any]], status: int = 200) -> httpx2.MockTransport:
+    def handle(request: httpx2.Request) -> httpx2.Response:
+        sent.append({"url": str(request.url), "body": json.loads(request.content)})
+        return httpx2.Response(status, json={"status": 1})
+
+    return httpx2.MockTransport(handle)
+
+
+async def test_production_sends_scrubbed_events_to_posthog_after_done(
+    db: Database, org: Org
+) -> None:
+    sent: list[dict[str, Any]] = []
+    secret = "my-very-private-words"
+    model = ScriptedModel(
+        [
+            tool_reply(ToolUse("programs", {"action": "list", "args": {"query": secret}})),
+            Reply([Text(secret)]),
+        ]
+    )
+    settings = Settings(
+        environment="production", posthog_api_key="phc_test", posthog_host="https://ph.test"
+    )
+    deps = replace(deps_for(db, model, settings=settings), analytics_transport=_posthog(sent))
+    owner = await caller_for(db, org, "owner")
+    events = await run_turn(deps, owner, secret)
+    assert events[-1].type == "done"
+    [request] = sent
+    assert request["url"] == "https://ph.test/batch/"
+    assert request["body"]["api_key"] == "phc_test"
+    batch = request["body"]["batch"]
+    assert [e["event"] for e in batch] == ["agent.tool.executed", "agent.turn.finished"]
+    assert {e["distinct_id"] for e in batch} == {str(owner.user_id)}
+    assert batch[1]["properties"]["cost_usd_micros"] == events[-1].usage.cost_usd_micros  # type: ignore[union-attr]
+    assert secret not in json.dumps(request)
+
+
+async def test_posthog_is_quiet_outside_production_and_its_failures_never_break_a_run(
+    db: Database, org: Org
+) -> None:
+    sent: list[dict[str, Any]] = []
+    owner = await caller_for(db, org, "owner")
+    dev = Settings(environment="dev", posthog_api_key="phc_test")
+    model = ScriptedModel([Reply([Text("a")]), Reply([Text("b")])])
+    await run_turn(
+        replace(deps_for(db, model, settings=dev), analytics_transport=_posthog(sent)), owner
+    )
+    assert sent == []
+    prod = Settings(environment="production", posthog_api_key="phc_test")
+    failing = replace(deps_for(db, model, settings=prod), analytics_transport=_posthog(sent, 500))
+    events = await run_turn(failing, owner)
+    assert events[-1].type == "done" and len(sent) == 1

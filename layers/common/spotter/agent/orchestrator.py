@@ -59,6 +59,7 @@ async def send_message(
             state.telemetry.emit("agent.budget_exceeded", **state.ids)
             yield ev.Error(code="agent_budget_exceeded", message=message, trace_id=state.trace_id)
             yield ev.Done(conversation_id=str(state.conversation_id))
+            await state.telemetry.flush()
             return
         async with aclosing(_drive_model_loop(state, end)) as loop:
             async for event in loop:
@@ -73,6 +74,8 @@ async def send_message(
                 await _record_usage_alone(state)
     for event in finish(state, end.code):
         yield event
+    # after `done` reached the client, so analytics never delays the answer
+    await state.telemetry.flush()
 
 
 async def _record_usage_alone(state: RunState) -> None:

@@ -10,6 +10,8 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
+import httpx2
+
 from spotter.agent.model_policy import ModelCall, model_policy
 from spotter.agent.telemetry import AgentTelemetry
 from spotter.agent.usage import RunUsage
@@ -36,10 +38,12 @@ class AgentDeps:
     settings: Settings
     registry_for: Callable[[Caller], ToolRegistry] = registry_for_caller
     clock: Callable[[], datetime] = utc_now
+    analytics_transport: httpx2.AsyncBaseTransport | None = None  # tests: a PostHog stand-in
 
-    @property
-    def telemetry(self) -> AgentTelemetry:
-        return AgentTelemetry(self.settings)
+    def telemetry_for(self, caller: Caller) -> AgentTelemetry:
+        return AgentTelemetry(
+            self.settings, distinct_id=str(caller.user_id), transport=self.analytics_transport
+        )
 
 
 @dataclass
@@ -68,7 +72,7 @@ class RunState:
             caller=caller,
             call=model_policy(deps.settings)["spotterLoop"],
             registry=deps.registry_for(caller),
-            telemetry=deps.telemetry,
+            telemetry=deps.telemetry_for(caller),
             now=deps.clock(),
         )
 
