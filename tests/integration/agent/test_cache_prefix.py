@@ -81,3 +81,18 @@ async def test_day_grain_orgs_get_the_day_grain_block_in_the_static_prompt(
     plain, grain = (body["system"][0]["text"] for body in model.requests)
     assert grain.startswith(plain) and "Day-grain programming" in grain
     assert "Day-grain programming" not in plain
+
+
+async def test_a_run_only_appends_to_the_stored_history(
+    db: Database, org: Org, clean_db: str
+) -> None:
+    list_call = ToolUse("programs", {"action": "list", "args": {}}, id="t1")
+    model = ScriptedModel([tool_reply(list_call), Reply([Text("a")]), Reply([Text("b")])])
+    owner = await caller_for(db, org, "owner")
+    deps = deps_for(db, model)
+    cid = conversation_id_of(await run_turn(deps, owner, "first"))
+    before = stored_messages(clean_db, cid)
+    await run_turn(deps, owner, "second", conversation_id=cid)
+    after = stored_messages(clean_db, cid)
+    assert after[: len(before)] == before
+    assert [m["role"] for m in after[len(before) :]] == ["user", "assistant"]
