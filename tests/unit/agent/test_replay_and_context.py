@@ -9,6 +9,7 @@ from typing import Any
 from spotter.agent.context import CACHE_5M, build_turn_context, system_blocks, with_cached_tail
 from spotter.agent.history import StoredMessage
 from spotter.agent.model_policy import ModelCall
+from spotter.agent.model_turn import finished_content
 from spotter.agent.replay import block_types, repair_replay, replay_messages, validate_replay
 from spotter.agent.turn_context import is_turn_context
 from spotter.auth import Caller
@@ -104,3 +105,15 @@ def test_only_the_tail_block_is_marked_and_the_input_is_not_touched() -> None:
     assert marked[-1]["content"][1]["cache_control"] == CACHE_5M
     assert "cache_control" not in marked[-1]["content"][0]
     assert all("cache_control" not in b for m in messages for b in m["content"])
+
+
+def test_a_capped_reply_loses_its_unfinished_block_and_is_never_empty() -> None:
+    text = {"type": "text", "text": "Making them"}
+    call = {"type": "tool_use", "id": "t", "name": "programs", "input": {}}
+    signed = {"type": "thinking", "thinking": "x", "signature": "s"}
+    assert finished_content([text, call], "max_tokens") == [text]
+    assert finished_content([text, call], "tool_use") == [text, call]
+    assert finished_content([signed, call], "max_tokens") == [
+        {"type": "text", "text": "(reply cut off)"}
+    ]
+    assert finished_content([], "end_turn") == [{"type": "text", "text": "(no reply)"}]

@@ -15,6 +15,7 @@ from spotter.agent.run_state import RunState
 from spotter.agent.usage import CallUsage
 
 CUT_OFF_TEXT = "(reply cut off)"
+NO_REPLY_TEXT = "(no reply)"
 # A capped reply's last block is unfinished when it is one of these (thinking has no signature yet).
 _UNFINISHABLE = frozenset({"tool_use", "thinking", "redacted_thinking"})
 TRUNCATED_STOPS = frozenset({"max_tokens", "model_context_window_exceeded"})
@@ -67,10 +68,12 @@ def finished_content(
     content: list[dict[str, Any]], stop_reason: str | None
 ) -> list[dict[str, Any]]:
     """Drop a capped reply's unfinished last block; never store an empty or thinking-only turn."""
-    if stop_reason in TRUNCATED_STOPS and content and content[-1]["type"] in _UNFINISHABLE:
+    truncated = stop_reason in TRUNCATED_STOPS
+    if truncated and content and content[-1]["type"] in _UNFINISHABLE:
         content = content[:-1]
     if not any(b["type"] not in ("thinking", "redacted_thinking") for b in content):
-        return [{"type": "text", "text": CUT_OFF_TEXT}]
+        # the API refuses an assistant turn without a visible block on replay
+        return [{"type": "text", "text": CUT_OFF_TEXT if truncated else NO_REPLY_TEXT}]
     return content
 
 
