@@ -116,7 +116,7 @@ async def test_error_message_is_localized(client: httpx.AsyncClient) -> None:
     assert response.json()["message"] == "התחברו כדי להשתמש ב-Spotter."
 
 
-async def test_send_streams_a_clear_not_implemented_error_until_the_orchestrator_lands(
+async def test_send_without_a_provider_streams_a_clear_error(
     client: httpx.AsyncClient, staff_headers: dict[str, str]
 ) -> None:
     body = {
@@ -128,5 +128,5 @@ async def test_send_streams_a_clear_not_implemented_error_until_the_orchestrator
     assert response.headers["content-type"].startswith("text/event-stream")
     events = [block.split("\n")[0] for block in response.text.strip().split("\n\n")]
     assert events == ["event: error", "event: done"]
-    assert '"code":"not_implemented"' in response.text
+    assert '"code":"provider_not_configured"' in response.text
     assert response.headers["x-trace-id"] in response.text

@@ -40,6 +40,24 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=64 * 1024, ge=1024)
     log_level: str = "INFO"
 
+    # The model provider. Bedrock when AWS_BEDROCK_REGION is set, else the Anthropic API.
+    anthropic_api_key: str | None = Field(default=None, repr=False)
+    anthropic_base_url: str | None = None
+    anthropic_max_retries: int = Field(default=2, ge=0, le=10)
+    anthropic_timeout_seconds: float = Field(default=120.0, gt=0)
+    aws_bedrock_region: str | None = None
+    # Model policy overrides (spotter.agent.model_policy): the loop, and the small calls.
+    spotter_loop_model: str | None = None
+    spotter_fast_model: str | None = None
+    # Dev only: answer with the scripted fake model instead of a provider (refused in production).
+    spotter_fake_model: bool = False
+
+    # Observability beyond the JSON log: Sentry breadcrumbs and soft-terminal reports; PostHog
+    # product analytics (sent only when ENVIRONMENT=production).
+    sentry_dsn: str | None = Field(default=None, repr=False)
+    posthog_api_key: str | None = Field(default=None, repr=False)
+    posthog_host: str = "https://us.i.posthog.com"
+
     @property
     def authorized_parties(self) -> frozenset[str]:
         return frozenset(p.strip() for p in self.clerk_authorized_parties.split(",") if p.strip())

@@ -22,6 +22,7 @@ ErrorCode = Literal[
     "provider_rate_limited",
     "provider_unavailable",
     "provider_output_truncated",
+    "provider_not_configured",
     "max_turns_reached",
     "internal",
     # HTTP surface

@@ -59,9 +59,11 @@ async def get_conversation(
         for row in await cur.fetchall()
     ]
     cur = await conn.execute(
-        "SELECT message_id, tool_use_id, router, action, status, output, error, discarded"
-        " FROM ai_tool_executions WHERE conversation_id = %s AND organization_id = %s"
-        " ORDER BY created_at, position",
+        # in the conversation's order: concurrent reads commit in any order, positions do not
+        "SELECT e.message_id, e.tool_use_id, e.router, e.action, e.status, e.output, e.error,"
+        " e.discarded FROM ai_tool_executions e JOIN ai_messages m"
+        " ON m.id = e.message_id AND m.organization_id = e.organization_id"
+        " WHERE e.conversation_id = %s AND e.organization_id = %s ORDER BY m.ordinal, e.position",
         (conversation_id, org_id),
     )
     tools = [

@@ -15,6 +15,7 @@ from uuid import UUID
 from psycopg.types.json import Jsonb
 
 from spotter.agent.claims import close_abandoned, orgs_with_abandoned_claims
+from spotter.agent.message_log import append_message
 from spotter.db import Conn, Database
 from spotter.observability import log_event
 
@@ -34,17 +35,26 @@ def tool_result_block(tool_use_id: str, status: str, output: Any, error: Any) ->
 
 async def settle_message(conn: Conn, org_id: UUID, message_id: UUID) -> bool:
     """Append the merged tool_result turn if the message is complete and has none yet."""
+    # Lock the message first, then read its calls in a NEW statement: under READ COMMITTED a
+    # statement that waited for the lock would still read the calls as of before the wait, and
+    # two settlers (a resolution and the sweep) could each see the other's call unfinished.
     cur = await conn.execute(
-        "SELECT e.tool_use_id, e.status, e.output, e.error, m.conversation_id, m.run_id"
-        " FROM ai_tool_executions e JOIN ai_messages m"
-        "   ON m.id = e.message_id AND m.organization_id = e.organization_id"
-        " WHERE e.organization_id = %s AND e.message_id = %s ORDER BY e.position FOR UPDATE OF m",
+        "SELECT conversation_id, run_id FROM ai_messages"
+        " WHERE id = %s AND organization_id = %s FOR UPDATE",
+        (message_id, org_id),
+    )
+    message = await cur.fetchone()
+    if message is None:
+        return False
+    cur = await conn.execute(
+        "SELECT tool_use_id, status, output, error FROM ai_tool_executions"
+        " WHERE organization_id = %s AND message_id = %s ORDER BY position",
         (org_id, message_id),
     )
     rows = await cur.fetchall()
     if not rows or any(r["status"] not in FINAL_STATUSES for r in rows):
         return False
-    conversation_id, run_id = rows[0]["conversation_id"], rows[0]["run_id"]
+    conversation_id, run_id = message["conversation_id"], message["run_id"]
     first_id = rows[0]["tool_use_id"]
     cur = await conn.execute(
         "SELECT 1 FROM ai_messages WHERE organization_id = %s AND conversation_id = %s"
@@ -56,11 +66,8 @@ async def settle_message(conn: Conn, org_id: UUID, message_id: UUID) -> bool:
     blocks = [
         tool_result_block(r["tool_use_id"], r["status"], r["output"], r["error"]) for r in rows
     ]
-    await conn.execute(
-        "INSERT INTO ai_messages (organization_id, conversation_id, run_id, ordinal, role, content)"
-        " SELECT %s, %s, %s, coalesce(max(ordinal), -1) + 1, 'tool_result', %s"
-        " FROM ai_messages WHERE organization_id = %s AND conversation_id = %s",
-        (org_id, conversation_id, run_id, Jsonb(blocks), org_id, conversation_id),
+    await append_message(
+        conn, org_id, conversation_id, run_id=run_id, role="tool_result", content=blocks
     )
     return True
 

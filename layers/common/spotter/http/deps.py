@@ -6,11 +6,14 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from spotter.agent.run_state import AgentDeps
 from spotter.auth import Caller, TokenVerifier, resolve_caller
+from spotter.config import Settings
 from spotter.db import Database
 from spotter.errors import AuthError, ForbiddenError
 from spotter.http.locale import resolve_locale
 from spotter.i18n import Locale
+from spotter.providers.anthropic import build_client
 
 
 def get_db(request: Request) -> Database:
@@ -46,6 +49,17 @@ async def get_staff_caller(caller: Annotated[Caller, Depends(get_caller)]) -> Ca
     return caller
 
 
+def get_agent_deps(request: Request, db: Annotated[Database, Depends(get_db)]) -> AgentDeps:
+    """The run's dependencies, built once per process (tests put their own on app.state)."""
+    deps: AgentDeps | None = getattr(request.app.state, "agent_deps", None)
+    if deps is None:
+        settings: Settings = request.app.state.settings
+        deps = AgentDeps(db=db, client=build_client(settings), settings=settings)
+        request.app.state.agent_deps = deps
+    return deps
+
+
 AnyCaller = Annotated[Caller, Depends(get_caller)]
 StaffCaller = Annotated[Caller, Depends(get_staff_caller)]
 Db = Annotated[Database, Depends(get_db)]
+Agent = Annotated[AgentDeps, Depends(get_agent_deps)]

@@ -6,17 +6,20 @@ from collections.abc import AsyncIterator
 from typing import Any
 from uuid import UUID
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from starlette.responses import StreamingResponse
 
 from spotter.agent import events as ev
 from spotter.agent.budget import usage_snapshot
 from spotter.agent.conversations import get_conversation, list_conversations
+from spotter.agent.orchestrator import SendMessage
+from spotter.agent.orchestrator import send_message as run_send_message
 from spotter.http.bodies import ConfirmBatchBody, ConfirmBody, PickBody, SendMessageBody
-from spotter.http.deps import AnyCaller, Db, StaffCaller
+from spotter.http.deps import AnyCaller, Db, StaffCaller, get_agent_deps
 from spotter.http.sse import sse_response
 from spotter.i18n import Locale, error_message
 from spotter.observability import current_trace_id
+from spotter.providers.anthropic import ProviderNotConfigured
 
 router = APIRouter(prefix="/agent")
 
@@ -30,9 +33,31 @@ async def _not_implemented(locale: Locale) -> AsyncIterator[ev.AgentEvent]:
     yield ev.Done(conversation_id=None)
 
 
+async def _provider_missing(locale: Locale) -> AsyncIterator[ev.AgentEvent]:
+    yield ev.Error(
+        code="provider_not_configured",
+        message=error_message("provider_not_configured", locale),
+        trace_id=current_trace_id(),
+    )
+    yield ev.Done(conversation_id=None)
+
+
 @router.post("/messages")
-async def send_message(caller: StaffCaller, body: SendMessageBody) -> StreamingResponse:
-    return sse_response(_not_implemented(caller.locale))
+async def send_message(
+    request: Request, caller: StaffCaller, body: SendMessageBody
+) -> StreamingResponse:
+    try:
+        deps = get_agent_deps(request, request.app.state.db)
+    except ProviderNotConfigured:
+        # `make dev` without a key: say so on the stream instead of failing the request
+        return sse_response(_provider_missing(caller.locale))
+    message = SendMessage(
+        text=body.text,
+        pathname=body.page_context.pathname,
+        selection=body.page_context.selection,
+        conversation_id=body.conversation_id,
+    )
+    return sse_response(run_send_message(deps, caller, message))
 
 
 @router.post("/conversations/{conversation_id}/confirm/{tool_use_id}")

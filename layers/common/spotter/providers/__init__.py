@@ -1,1 +1,1 @@
-"""Outside services: the model (Anthropic or Bedrock), embeddings (Voyage), and their fakes."""
+"""Outside services: the model (Anthropic, Bedrock, the scripted fake) and embeddings (Voyage)."""

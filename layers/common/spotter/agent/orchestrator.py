@@ -1,0 +1,189 @@
+"""Sending a message: the run's state machine, as an async generator of SSE events.
+
+conversation_started (new) → budget pre-check → user turn → model loop (≤ MAX_TURNS round
+trips: stream, store the reply, run its tools, feed the results back) → finalize → done.
+Each phase lives in its own module; this one only sequences them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import aclosing
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+import anyio
+
+from spotter.agent import events as ev
+from spotter.agent.error_classifier import classify
+from spotter.agent.finalize import finish, record_usage
+from spotter.agent.history import ExecutionRow, append_message, insert_executions
+from spotter.agent.model_turn import ModelReply, stream_reply
+from spotter.agent.replay import tool_result_block
+from spotter.agent.run_state import MAX_TURNS, AgentDeps, RunState
+from spotter.agent.tool_execution import plan_calls, run_tool_calls
+from spotter.agent.turn_preparation import SendMessage, prepare_run
+from spotter.auth.caller import Caller
+from spotter.errors import ErrorCode
+from spotter.i18n import translate
+
+__all__ = ["SendMessage", "send_message"]
+
+TRUNCATED_BATCH_INSTRUCTION = (
+    "Your reply hit the output limit before it was complete, so NONE of its tool calls ran. "
+    "Redo the work with fewer calls: use a bulk tool (class_sessions.create_many, replicate_day, "
+    "copy_week, program_templates.apply, the *.bulk_* tools) or at most 8 calls per reply."
+)
+NOT_RUN = "Not run: the reply was cut off at the output limit (see the first result)."
+
+
+@dataclass
+class _LoopEnd:
+    code: ErrorCode | None = None
+
+
+async def send_message(
+    deps: AgentDeps, caller: Caller, request: SendMessage
+) -> AsyncIterator[ev.AgentEvent]:
+    state = RunState.begin(deps, caller)
+    end = _LoopEnd()
+    try:
+        prepared = await prepare_run(state, request)
+        if prepared.new_conversation:
+            assert state.conversation_id is not None
+            yield ev.ConversationStarted(conversation_id=str(state.conversation_id))
+        if prepared.budget.exceeded:
+            amount = f"{prepared.budget.cap_usd_micros / 1_000_000:.2f}"
+            message = translate("agent.budget.exceeded", caller.locale).replace("{amount}", amount)
+            state.telemetry.emit("agent.budget_exceeded", **state.ids)
+            yield ev.Error(code="agent_budget_exceeded", message=message, trace_id=state.trace_id)
+            yield ev.Done(conversation_id=str(state.conversation_id))
+            await state.telemetry.flush()
+            return
+        async with aclosing(_drive_model_loop(state, end)) as loop:
+            async for event in loop:
+                yield event
+    except Exception as exc:
+        end.code = classify(exc)
+        state.telemetry.failure(exc, end.code, **state.ids)
+    finally:
+        if not state.usage_recorded and state.usage.calls:
+            # also on a disconnect: the tokens were spent; a cancelled scope must not stop this
+            with anyio.CancelScope(shield=True):
+                await _record_usage_alone(state)
+    for event in finish(state, end.code):
+        yield event
+    # after `done` reached the client, so analytics never delays the answer
+    await state.telemetry.flush()
+
+
+async def _record_usage_alone(state: RunState) -> None:
+    async with state.deps.db.org_tx(state.caller.org_id) as conn:
+        await record_usage(conn, state)
+
+
+async def _drive_model_loop(state: RunState, end: _LoopEnd) -> AsyncGenerator[ev.AgentEvent, None]:
+    for _ in range(MAX_TURNS):
+        state.model_turns += 1
+        reply: ModelReply | None = None
+        # aclosing: a client that goes away closes the provider stream now, not at GC
+        async with aclosing(stream_reply(state)) as replies:
+            async for item in replies:
+                if isinstance(item, ModelReply):
+                    reply = item
+                else:
+                    yield item
+        assert reply is not None
+        tool_uses = reply.tool_uses
+        final = not tool_uses and not reply.truncated
+        message_id = await _store_reply(state, reply, record=final)
+        yield ev.MessageDone(message_id=str(message_id), stop_reason=reply.stop_reason)
+        if reply.truncated:
+            if await _recover_truncated(state, message_id, tool_uses):
+                continue
+            end.code = "provider_output_truncated"
+            return
+        if final:
+            return
+        results: list[dict[str, Any]] = []
+        batch = run_tool_calls(state, message_id, plan_calls(state, tool_uses), results)
+        async with aclosing(batch) as tool_events:
+            async for event in tool_events:
+                yield event
+        await _store_results(state, results)
+    end.code = "max_turns_reached"
+
+
+async def _recover_truncated(
+    state: RunState, message_id: UUID, tool_uses: list[dict[str, Any]]
+) -> bool:
+    """A cut-off batch never runs. The first one of a run is answered with errors and the loop
+    goes on (True); a second one, or a cut-off reply without a complete call, ends the run."""
+    if tool_uses:
+        await _discard_batch(state, message_id, tool_uses)
+    if not tool_uses or state.truncated_once:
+        return False
+    state.truncated_once = True
+    return True
+
+
+async def _store_reply(state: RunState, reply: ModelReply, *, record: bool) -> UUID:
+    """Persist the assistant turn; when it ends the run, record usage in the same transaction."""
+    assert state.conversation_id is not None
+    async with state.deps.db.org_tx(state.caller.org_id) as conn:
+        message_id = await append_message(
+            conn, state.caller, state.conversation_id, state.run_id, state.take_ordinal(),
+            "assistant", reply.content, model=reply.model, stop_reason=reply.stop_reason,
+            usage=reply.usage.as_json(),
+        )  # fmt: skip
+        if record:
+            await record_usage(conn, state)
+    state.messages.append({"role": "assistant", "content": reply.content})
+    return message_id
+
+
+async def _store_results(state: RunState, results: list[dict[str, Any]]) -> None:
+    assert state.conversation_id is not None
+    async with state.deps.db.org_tx(state.caller.org_id) as conn:
+        await append_message(
+            conn, state.caller, state.conversation_id, state.run_id, state.take_ordinal(),
+            "tool_result", results,
+        )  # fmt: skip
+    state.messages.append({"role": "user", "content": results})
+
+
+async def _discard_batch(
+    state: RunState, message_id: UUID, tool_uses: list[dict[str, Any]]
+) -> None:
+    """A cut-off batch never runs: failed + discarded rows, and error results the model reads
+    (the first carries the instruction), in one transaction. The client is told nothing more."""
+    assert state.conversation_id is not None
+    results, rows = [], []
+    for position, block in enumerate(tool_uses):
+        error = {
+            "code": "output_truncated",
+            "message": TRUNCATED_BATCH_INSTRUCTION if position == 0 else NOT_RUN,
+        }
+        results.append(tool_result_block(block["id"], False, error))
+        action = block["input"].get("action") if isinstance(block["input"], dict) else None
+        rows.append(
+            ExecutionRow(
+                message_id=message_id,
+                position=position,
+                tool_use_id=block["id"],
+                router=block["name"],
+                action=action if isinstance(action, str) else "",
+                input=block["input"],
+                status="failed",
+                error=error,
+                discarded=True,
+            )
+        )
+    async with state.deps.db.org_tx(state.caller.org_id) as conn:
+        await insert_executions(conn, state.caller, state.conversation_id, rows)
+        await append_message(
+            conn, state.caller, state.conversation_id, state.run_id, state.take_ordinal(),
+            "tool_result", results,
+        )  # fmt: skip
+    state.messages.append({"role": "user", "content": results})

@@ -1,0 +1,117 @@
+"""Before the model: the conversation, the budget pre-check, the user turn, a valid replay."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from spotter.agent.budget import UsageSnapshot, usage_snapshot
+from spotter.agent.context import build_turn_context, user_turn
+from spotter.agent.history import (
+    StoredMessage,
+    append_message,
+    load_history,
+    settled_outcomes,
+    start_conversation,
+)
+from spotter.agent.replay import (
+    INTERRUPTED,
+    block_types,
+    repair_replay,
+    replay_messages,
+    tool_result_block,
+    validate_replay,
+)
+from spotter.agent.run_state import RunState
+from spotter.db import Conn
+
+
+@dataclass(frozen=True)
+class SendMessage:
+    text: str
+    pathname: str
+    selection: dict[str, Any] | None = None
+    conversation_id: UUID | None = None
+
+
+@dataclass(frozen=True)
+class Prepared:
+    new_conversation: bool
+    budget: UsageSnapshot
+
+
+async def prepare_run(state: RunState, request: SendMessage) -> Prepared:
+    """One transaction: conversation row (new) or history (existing), budget, user turn."""
+    caller = state.caller
+    async with state.deps.db.org_tx(caller.org_id) as conn:
+        if request.conversation_id is None:
+            state.conversation_id = await start_conversation(conn, caller)
+            stored: list[StoredMessage] = []
+        else:
+            stored = await load_history(conn, caller, request.conversation_id)
+            state.conversation_id = request.conversation_id
+        budget = await usage_snapshot(conn, caller.org_id, caller.platform_tier, state.now)
+        if budget.exceeded:
+            return Prepared(request.conversation_id is None, budget)
+        state.next_ordinal = stored[-1].ordinal + 1 if stored else 0
+        stored += await _answer_orphaned_tail(conn, state, stored)
+        content = user_turn(
+            request.text,
+            build_turn_context(caller, state.now, request.pathname, request.selection),
+        )
+        page = {"pathname": request.pathname, "selection": request.selection}
+        ordinal = state.take_ordinal()
+        message_id = await append_message(
+            conn, caller, state.conversation_id, state.run_id, ordinal, "user", content,
+            page_context=page,
+        )  # fmt: skip
+        stored.append(StoredMessage(message_id, ordinal, "user", content, None))
+    state.messages = _valid_replay(state, stored)
+    return Prepared(request.conversation_id is None, budget)
+
+
+async def _answer_orphaned_tail(
+    conn: Conn, state: RunState, stored: list[StoredMessage]
+) -> list[StoredMessage]:
+    """A run cut off between its tool calls and their results left the last assistant turn
+    unanswered: append the results its execution rows recorded (or an `interrupted` error),
+    so the stored history is valid from here on — appended, never rewritten."""
+    if not stored or stored[-1].role != "assistant":
+        return []
+    ids = [b["id"] for b in stored[-1].content if b.get("type") == "tool_use"]
+    if not ids:
+        return []
+    assert state.conversation_id is not None
+    known = await settled_outcomes(conn, state.caller, state.conversation_id, ids)
+    content = [
+        tool_result_block(tid, *known[tid])
+        if tid in known
+        else tool_result_block(tid, False, INTERRUPTED)
+        for tid in ids
+    ]
+    state.telemetry.emit(
+        "agent.replay.repaired_tail", orphans=len(ids), recovered=len(known), **state.ids
+    )
+    ordinal = state.take_ordinal()
+    message_id = await append_message(
+        conn, state.caller, state.conversation_id, state.run_id, ordinal, "tool_result", content
+    )
+    return [StoredMessage(message_id, ordinal, "tool_result", content, None)]
+
+
+def _valid_replay(state: RunState, stored: list[StoredMessage]) -> list[dict[str, Any]]:
+    messages = replay_messages(stored, state.call)
+    check = validate_replay(messages)
+    if check.ok:
+        return messages
+    # Older damage cannot be fixed by appending; the repair is a pure function of the stored
+    # rows, so it replays byte-identically every run (the cached prefix survives).
+    state.telemetry.emit(
+        "agent.replay.violation",
+        level="warning",
+        orphans=sum(len(v.orphaned_tool_use_ids) for v in check.violations),
+        shape=block_types(messages),
+        **state.ids,
+    )
+    return repair_replay(messages, check)

@@ -1,0 +1,39 @@
+"""The one way to build the model client: the Anthropic API, Bedrock, or (dev only) the fake."""
+
+from __future__ import annotations
+
+from anthropic import AsyncAnthropic, AsyncAnthropicBedrock
+
+from spotter.config import Settings
+
+ModelClient = AsyncAnthropic | AsyncAnthropicBedrock
+
+
+class ProviderNotConfigured(RuntimeError):
+    """No key, no Bedrock region, no fake: sending a message cannot reach any model."""
+
+
+def build_client(settings: Settings) -> ModelClient:
+    if settings.spotter_fake_model:
+        if settings.environment == "production":
+            raise ProviderNotConfigured("SPOTTER_FAKE_MODEL is refused in production")
+        from spotter.providers.fake import echo_model
+
+        return echo_model().client()
+    if settings.aws_bedrock_region:
+        # Credentials come from the Lambda role (the default AWS chain), never from settings.
+        return AsyncAnthropicBedrock(
+            aws_region=settings.aws_bedrock_region,
+            max_retries=settings.anthropic_max_retries,
+            timeout=settings.anthropic_timeout_seconds,
+        )
+    if not settings.anthropic_api_key:
+        raise ProviderNotConfigured(
+            "set ANTHROPIC_API_KEY, AWS_BEDROCK_REGION or SPOTTER_FAKE_MODEL"
+        )
+    return AsyncAnthropic(
+        api_key=settings.anthropic_api_key,
+        base_url=settings.anthropic_base_url,
+        max_retries=settings.anthropic_max_retries,
+        timeout=settings.anthropic_timeout_seconds,
+    )

@@ -1,0 +1,120 @@
+"""Driving the orchestrator in tests: a scripted model, one call per run, stored rows."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+import psycopg
+from psycopg.rows import dict_row
+
+from spotter.agent import events as ev
+from spotter.agent.orchestrator import SendMessage, send_message
+from spotter.agent.run_state import AgentDeps, utc_now
+from spotter.auth import Caller
+from spotter.config import Settings
+from spotter.db import Database
+from spotter.providers.fake import ScriptedModel
+from spotter.tools.registry import ToolRegistry, registry_for_caller
+
+
+def deps_for(
+    db: Database,
+    model: ScriptedModel,
+    *,
+    registry_for: Callable[[Caller], ToolRegistry] = registry_for_caller,
+    clock: Callable[[], datetime] = utc_now,
+    settings: Settings | None = None,
+) -> AgentDeps:
+    return AgentDeps(
+        db=db,
+        client=model.client(),
+        settings=settings or Settings(environment="test"),
+        registry_for=registry_for,
+        clock=clock,
+    )
+
+
+async def run_turn(
+    deps: AgentDeps,
+    caller: Caller,
+    text: str = "hello",
+    *,
+    conversation_id: UUID | str | None = None,
+    pathname: str = "/dashboard",
+    selection: dict[str, Any] | None = None,
+) -> list[ev.AgentEvent]:
+    request = SendMessage(
+        text=text,
+        pathname=pathname,
+        selection=selection,
+        conversation_id=UUID(str(conversation_id)) if conversation_id else None,
+    )
+    return [event async for event in send_message(deps, caller, request)]
+
+
+def kinds(events: list[ev.AgentEvent]) -> list[str]:
+    """Event types, with consecutive text_deltas folded into one (chunking is the model's)."""
+    out: list[str] = []
+    for event in events:
+        if event.type == "text_delta" and out and out[-1] == "text_delta":
+            continue
+        out.append(event.type)
+    return out
+
+
+def text_of(events: list[ev.AgentEvent]) -> str:
+    return "".join(e.delta for e in events if isinstance(e, ev.TextDelta))
+
+
+def conversation_id_of(events: list[ev.AgentEvent]) -> str:
+    done = events[-1]
+    assert isinstance(done, ev.Done) and done.conversation_id
+    return done.conversation_id
+
+
+def stored_messages(owner_url: str, conversation_id: str) -> list[dict[str, Any]]:
+    with psycopg.connect(owner_url, row_factory=dict_row) as conn:
+        return conn.execute(
+            "SELECT id, ordinal, role, content, model, stop_reason, usage, run_id FROM ai_messages"
+            " WHERE conversation_id = %s ORDER BY ordinal",
+            (conversation_id,),
+        ).fetchall()
+
+
+def stored_executions(owner_url: str, conversation_id: str) -> list[dict[str, Any]]:
+    with psycopg.connect(owner_url, row_factory=dict_row) as conn:
+        return conn.execute(
+            "SELECT e.tool_use_id, e.router, e.action, e.status, e.discarded, e.error, e.output,"
+            " e.position, e.input FROM ai_tool_executions e JOIN ai_messages m ON m.id = e.message_id"
+            " WHERE e.conversation_id = %s ORDER BY m.ordinal, e.position",
+            (conversation_id,),
+        ).fetchall()
+
+
+def roles(owner_url: str, conversation_id: str) -> list[str]:
+    return [m["role"] for m in stored_messages(owner_url, conversation_id)]
+
+
+def without_cache_markers(value: Any) -> Any:
+    """The cacheable content of a request part: cache_control markers move, content must not."""
+    if isinstance(value, dict):
+        return {k: without_cache_markers(v) for k, v in value.items() if k != "cache_control"}
+    if isinstance(value, list):
+        return [without_cache_markers(v) for v in value]
+    return value
+
+
+def compact(value: Any) -> bytes:
+    """JSON as the SDK puts it on the wire."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def prefix_parts(body: dict[str, Any]) -> list[bytes]:
+    """What the provider renders, in its order — tools, system, each message — as wire bytes,
+    with the moving cache markers removed."""
+    parts = [body["tools"], body["system"], *body["messages"]]
+    return [compact(without_cache_markers(p)) for p in parts]
