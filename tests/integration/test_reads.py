@@ -9,7 +9,7 @@ import httpx
 import psycopg
 
 from tests.support.tokens import TokenFactory
-from tests.support.world import Org, create_org
+from tests.support.world import Org, create_org, sync_next_ordinals
 
 
 def _auth(tokens: TokenFactory, org: Org, role: str) -> dict[str, str]:
@@ -83,6 +83,7 @@ async def test_conversation_detail_shows_visible_text_only(
             " VALUES (%s, %s, %s, 0, 'user', %s)",
             (org.id, cid, run, psycopg.types.json.Jsonb(user_content)),
         )
+        sync_next_ordinals(conn)
     body = (
         await client.get(f"/agent/conversations/{cid}", headers=_auth(tokens, org, "owner"))
     ).json()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 from uuid import UUID
 
 import psycopg
@@ -94,3 +95,11 @@ def add_exercise(
         ).fetchone()
     assert row is not None
     return UUID(str(row[0]))
+
+
+def sync_next_ordinals(conn: psycopg.Connection[Any]) -> None:
+    """After writing ai_messages rows directly (as fixtures do), let appends continue after them."""
+    conn.execute(
+        "UPDATE ai_conversations c SET next_ordinal = coalesce("
+        "(SELECT max(m.ordinal) + 1 FROM ai_messages m WHERE m.conversation_id = c.id), 0)"
+    )

@@ -6,6 +6,7 @@ import itertools
 
 import psycopg
 
+from spotter.agent.day_grain_prompt import DAY_GRAIN_PROMPT
 from spotter.agent.replay import canonical
 from spotter.db import Database
 from spotter.providers.fake import Reply, ScriptedModel, Text, ToolUse, tool_reply
@@ -79,8 +80,8 @@ async def test_day_grain_orgs_get_the_day_grain_block_in_the_static_prompt(
     day_grain_owner = await caller_for(db, org, "owner")
     await run_turn(deps_for(db, model), day_grain_owner, "hi")
     plain, grain = (body["system"][0]["text"] for body in model.requests)
-    assert grain.startswith(plain) and "Day-grain programming" in grain
-    assert "Day-grain programming" not in plain
+    assert grain == f"{plain}\n\n{DAY_GRAIN_PROMPT}"
+    assert DAY_GRAIN_PROMPT not in plain
 
 
 async def test_a_run_only_appends_to_the_stored_history(

@@ -17,7 +17,7 @@ from spotter.agent.compaction_plan import plan_compaction
 from spotter.agent.context_size import projection
 from spotter.agent.conversations import list_conversations
 from spotter.db import Database
-from tests.support.world import Org
+from tests.support.world import Org, sync_next_ordinals
 
 
 def stored_conversation(url: str, org: Org, exchanges: int = 13) -> uuid.UUID:
@@ -38,6 +38,7 @@ def stored_conversation(url: str, org: Org, exchanges: int = 13) -> uuid.UUID:
                      "end_turn" if role == "assistant" else None),
                 )  # fmt: skip
                 ordinal += 1
+        sync_next_ordinals(conn)
     return conversation_id
 
 

@@ -25,7 +25,7 @@ from tests.support.agent import (
     stored_messages,
 )
 from tests.support.callers import caller_for
-from tests.support.world import Org
+from tests.support.world import Org, sync_next_ordinals
 
 
 async def test_client_disconnect_stops_the_model_stream_and_keeps_history_valid(
@@ -85,6 +85,7 @@ async def _orphaned_conversation(clean_db: str, org: Org, recorded: bool) -> uui
                 " 'list', 'succeeded', %s)",
                 (org.id, cid, message_id, Jsonb({"programs": []})),
             )
+        sync_next_ordinals(conn)
     return cid
 
 

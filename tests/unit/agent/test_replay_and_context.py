@@ -61,12 +61,18 @@ def test_orphans_are_repaired_with_error_results_where_the_model_needs_them() ->
 
 def test_thinking_is_kept_only_for_a_thinking_call_on_the_same_model() -> None:
     thinking = {"type": "thinking", "thinking": "hmm", "signature": "s"}
+    run = uuid.uuid4()
     stored = [
-        StoredMessage(uuid.uuid4(), 0, "user", [{"type": "text", "text": "q"}], None),
+        StoredMessage(uuid.uuid4(), 0, "user", [{"type": "text", "text": "q"}], None, run),
         StoredMessage(
-            uuid.uuid4(), 1, "assistant", [thinking, {"type": "text", "text": "a"}], "m-1-20250101"
+            uuid.uuid4(),
+            1,
+            "assistant",
+            [thinking, {"type": "text", "text": "a"}],
+            "m-1-20250101",
+            run,
         ),
-        StoredMessage(uuid.uuid4(), 2, "tool_result", [_result("x")], None),
+        StoredMessage(uuid.uuid4(), 2, "tool_result", [_result("x")], None, run),
     ]
     thinks = ModelCall("spotterLoop", "m-1", 100, {"type": "adaptive"})
     quiet = ModelCall("spotterLoop", "m-1", 100)

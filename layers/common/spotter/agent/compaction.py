@@ -98,7 +98,7 @@ async def _store_summary(
         {"type": "text", "text": f"<conversation_summary>\n{summary}\n</conversation_summary>"}
     ]
     async with db.org_tx(org_id) as conn:
-        note_id = await append_message(
+        note = await append_message(
             conn,
             org_id,
             conversation_id,
@@ -116,4 +116,4 @@ async def _store_summary(
             (plan.through_message_id, conversation_id, org_id),
         )
     log_event("compaction.done", messages=len(plan.summarize))
-    return Compacted(note_id, plan.through_message_id, len(plan.summarize))
+    return Compacted(note.id, plan.through_message_id, len(plan.summarize))

@@ -26,6 +26,20 @@ class StoredMessage:
     role: MessageRole
     content: list[dict[str, Any]]
     model: str | None
+    run_id: UUID
+    page_context: dict[str, Any] | None = None
+
+    def as_row(self) -> dict[str, Any]:
+        """The mapping the projection and slimming functions read."""
+        return {
+            "id": self.id,
+            "ordinal": self.ordinal,
+            "role": self.role,
+            "content": self.content,
+            "model": self.model,
+            "run_id": self.run_id,
+            "page_context": self.page_context,
+        }
 
 
 async def start_conversation(conn: Conn, caller: Caller) -> UUID:
@@ -45,7 +59,8 @@ async def load_history(conn: Conn, caller: Caller, conversation_id: UUID) -> lis
     One round trip: the conversation row decides ownership, its messages ride along.
     """
     cur = await conn.execute(
-        "SELECT c.id AS conversation_id, m.id, m.ordinal, m.role, m.content, m.model"
+        "SELECT c.id AS conversation_id, m.id, m.ordinal, m.role, m.content, m.model, m.run_id,"
+        " m.page_context"
         " FROM ai_conversations c LEFT JOIN ai_messages m"
         " ON m.conversation_id = c.id AND m.organization_id = c.organization_id"
         " WHERE c.id = %s AND c.organization_id = %s AND c.user_id = %s ORDER BY m.ordinal",
@@ -55,52 +70,18 @@ async def load_history(conn: Conn, caller: Caller, conversation_id: UUID) -> lis
     if not rows:
         raise NotFoundError("No such conversation.")
     return [
-        StoredMessage(r["id"], r["ordinal"], r["role"], r["content"], r["model"])
+        StoredMessage(
+            r["id"],
+            r["ordinal"],
+            r["role"],
+            r["content"],
+            r["model"],
+            r["run_id"],
+            r["page_context"],
+        )
         for r in rows
         if r["id"] is not None
     ]
-
-
-async def append_message(
-    conn: Conn,
-    caller: Caller,
-    conversation_id: UUID,
-    run_id: UUID,
-    ordinal: int,
-    role: MessageRole,
-    content: list[dict[str, Any]],
-    *,
-    model: str | None = None,
-    stop_reason: str | None = None,
-    usage: dict[str, Any] | None = None,
-    page_context: dict[str, Any] | None = None,
-) -> UUID:
-    """Append one message and touch the conversation, in one statement."""
-    cur = await conn.execute(
-        "WITH touched AS (UPDATE ai_conversations SET updated_at = now()"
-        " WHERE id = %s AND organization_id = %s)"
-        " INSERT INTO ai_messages (organization_id, conversation_id, run_id, ordinal, role,"
-        " content, model, stop_reason, usage, page_context)"
-        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
-        (
-            conversation_id,
-            caller.org_id,
-            caller.org_id,
-            conversation_id,
-            run_id,
-            ordinal,
-            role,
-            Jsonb(content),
-            model,
-            stop_reason,
-            Jsonb(usage) if usage is not None else None,
-            Jsonb(page_context) if page_context is not None else None,
-        ),
-    )
-    row = await cur.fetchone()
-    assert row is not None
-    message_id: UUID = row["id"]
-    return message_id
 
 
 @dataclass(frozen=True)

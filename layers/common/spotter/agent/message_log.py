@@ -1,18 +1,41 @@
 """Appending to a conversation's message log: the one place that allocates ordinals.
 
-Every append locks the conversation row first, so concurrent writers (a live run, a resolution,
-the sweep, compaction) take turns and the next ordinal is always free.
+One statement: the conversation row's `next_ordinal` is incremented (which locks the row, so
+concurrent writers take turns and each gets the next free ordinal), `updated_at` is touched, and
+the message is inserted with the allocated ordinal. Rows are only ever appended.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
 from psycopg.types.json import Jsonb
 
 from spotter.db import Conn
+from spotter.errors import NotFoundError
+
+_APPEND_SQL = """
+WITH slot AS (
+  UPDATE ai_conversations SET next_ordinal = next_ordinal + 1, updated_at = now()
+   WHERE id = %(conversation)s AND organization_id = %(org)s
+  RETURNING next_ordinal - 1 AS ordinal
+)
+INSERT INTO ai_messages (organization_id, conversation_id, run_id, ordinal, role, content,
+                         page_context, model, stop_reason, usage)
+SELECT %(org)s, %(conversation)s, %(run)s, slot.ordinal, %(role)s, %(content)s,
+       %(page)s, %(model)s, %(stop)s, %(usage)s
+  FROM slot
+RETURNING id, ordinal
+"""
+
+
+@dataclass(frozen=True)
+class Appended:
+    id: UUID
+    ordinal: int
 
 
 async def append_message(
@@ -27,31 +50,22 @@ async def append_message(
     model: str | None = None,
     stop_reason: str | None = None,
     usage: dict[str, Any] | None = None,
-) -> UUID:
-    await conn.execute(
-        "SELECT 1 FROM ai_conversations WHERE id = %s AND organization_id = %s FOR NO KEY UPDATE",
-        (conversation_id, org_id),
-    )
+) -> Appended:
     cur = await conn.execute(
-        "INSERT INTO ai_messages (organization_id, conversation_id, run_id, ordinal, role, content,"
-        " page_context, model, stop_reason, usage)"
-        " SELECT %s, %s, %s, coalesce(max(ordinal), -1) + 1, %s, %s, %s, %s, %s, %s"
-        " FROM ai_messages WHERE organization_id = %s AND conversation_id = %s"
-        " RETURNING id",
-        (
-            org_id,
-            conversation_id,
-            run_id,
-            role,
-            Jsonb(list(content)),
-            Jsonb(page_context) if page_context is not None else None,
-            model,
-            stop_reason,
-            Jsonb(usage) if usage is not None else None,
-            org_id,
-            conversation_id,
-        ),
+        _APPEND_SQL,
+        {
+            "conversation": conversation_id,
+            "org": org_id,
+            "run": run_id,
+            "role": role,
+            "content": Jsonb(list(content)),
+            "page": Jsonb(page_context) if page_context is not None else None,
+            "model": model,
+            "stop": stop_reason,
+            "usage": Jsonb(usage) if usage is not None else None,
+        },
     )
     row = await cur.fetchone()
-    assert row is not None
-    return UUID(str(row["id"]))
+    if row is None:
+        raise NotFoundError("No such conversation.")
+    return Appended(row["id"], row["ordinal"])

@@ -18,7 +18,8 @@ import anyio
 from spotter.agent import events as ev
 from spotter.agent.error_classifier import classify
 from spotter.agent.finalize import finish, record_usage
-from spotter.agent.history import ExecutionRow, append_message, insert_executions
+from spotter.agent.history import ExecutionRow, insert_executions
+from spotter.agent.message_log import append_message
 from spotter.agent.model_turn import ModelReply, stream_reply
 from spotter.agent.replay import tool_result_block
 from spotter.agent.run_state import MAX_TURNS, AgentDeps, RunState
@@ -132,23 +133,23 @@ async def _store_reply(state: RunState, reply: ModelReply, *, record: bool) -> U
     """Persist the assistant turn; when it ends the run, record usage in the same transaction."""
     assert state.conversation_id is not None
     async with state.deps.db.org_tx(state.caller.org_id) as conn:
-        message_id = await append_message(
-            conn, state.caller, state.conversation_id, state.run_id, state.take_ordinal(),
-            "assistant", reply.content, model=reply.model, stop_reason=reply.stop_reason,
-            usage=reply.usage.as_json(),
+        appended = await append_message(
+            conn, state.caller.org_id, state.conversation_id, run_id=state.run_id,
+            role="assistant", content=reply.content, model=reply.model,
+            stop_reason=reply.stop_reason, usage=reply.usage.as_json(),
         )  # fmt: skip
         if record:
             await record_usage(conn, state)
     state.messages.append({"role": "assistant", "content": reply.content})
-    return message_id
+    return appended.id
 
 
 async def _store_results(state: RunState, results: list[dict[str, Any]]) -> None:
     assert state.conversation_id is not None
     async with state.deps.db.org_tx(state.caller.org_id) as conn:
         await append_message(
-            conn, state.caller, state.conversation_id, state.run_id, state.take_ordinal(),
-            "tool_result", results,
+            conn, state.caller.org_id, state.conversation_id, run_id=state.run_id,
+            role="tool_result", content=results,
         )  # fmt: skip
     state.messages.append({"role": "user", "content": results})
 
@@ -183,7 +184,7 @@ async def _discard_batch(
     async with state.deps.db.org_tx(state.caller.org_id) as conn:
         await insert_executions(conn, state.caller, state.conversation_id, rows)
         await append_message(
-            conn, state.caller, state.conversation_id, state.run_id, state.take_ordinal(),
-            "tool_result", results,
+            conn, state.caller.org_id, state.conversation_id, run_id=state.run_id,
+            role="tool_result", content=results,
         )  # fmt: skip
     state.messages.append({"role": "user", "content": results})

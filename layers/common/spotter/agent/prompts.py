@@ -1,11 +1,12 @@
 """The static system prompt: the same bytes for every org and caller of a tool surface.
 
-DAY_GRAIN_PROMPT is the import point for the day-grain programming rules; the day-grain helper's
-`spotter.agent.day_grain_prompt.DAY_GRAIN_PROMPT` replaces the placeholder text below when it
-lands (one import line). Anything per org, per caller or per turn stays out of this module.
+Day-grain orgs get DAY_GRAIN_PROMPT after it. Anything per org, per caller or per turn stays out
+of this module.
 """
 
 from __future__ import annotations
+
+from spotter.agent.day_grain_prompt import DAY_GRAIN_PROMPT
 
 STATIC_SYSTEM_PROMPT = """\
 You are Spotter, the assistant inside a gym-management dashboard. You help owners, admins and \
@@ -33,12 +34,6 @@ meant, ask the user to pick.
 failing call.
 - Some actions need the user's approval before they run; say what you are about to do, plainly.
 - Keep replies short and concrete: what was done, what was not, and why."""
-
-# Placeholder until spotter.agent.day_grain_prompt lands; the lead swaps this for that import.
-DAY_GRAIN_PROMPT = """\
-Day-grain programming: a coach day is ONE workout per program and date whose parts (Warm-up, \
-Lift, Conditioning, Optional) are sections of that workout, never one workout per part. Coach \
-text, pasted or typed, always goes verbatim through workouts.parse."""
 
 
 def static_prompt(*, day_grain: bool) -> str:

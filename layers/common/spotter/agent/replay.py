@@ -10,9 +10,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from spotter.agent.context_size import projection
 from spotter.agent.history import StoredMessage
 from spotter.agent.model_policy import ModelCall
 from spotter.agent.pricing import base_model_id
+from spotter.agent.replay_slimming import slim_for_replay
 
 THINKING_TYPES = frozenset({"thinking", "redacted_thinking"})
 INTERRUPTED = {
@@ -28,18 +30,18 @@ def _api_role(role: str) -> str:
 
 
 def replay_messages(stored: list[StoredMessage], call: ModelCall) -> list[dict[str, Any]]:
-    """Stored rows as API messages. Thinking blocks are signed by the model that wrote them: a
-    turn keeps them only when this call thinks and the turn came from the same model."""
+    """Stored rows as API messages: from the newest compaction summary on (the projection),
+    old runs slimmed, and thinking blocks — signed by the model that wrote them — kept only when
+    this call thinks and the turn came from the same model."""
+    rows = projection([m.as_row() for m in stored])
     messages: list[dict[str, Any]] = []
-    for row in stored:
-        content = row.content
-        if row.role == "assistant":
-            same_model = row.model is not None and base_model_id(row.model) == base_model_id(
-                call.model
-            )
+    for row, content in zip(rows, slim_for_replay(rows), strict=True):
+        if row["role"] == "assistant":
+            model = row["model"]
+            same_model = model is not None and base_model_id(model) == base_model_id(call.model)
             if not (call.thinks and same_model):
                 content = [b for b in content if b.get("type") not in THINKING_TYPES]
-        messages.append({"role": _api_role(row.role), "content": content})
+        messages.append({"role": _api_role(row["role"]), "content": content})
     return messages
 
 

@@ -58,7 +58,6 @@ class RunState:
     trace_id: str = field(default_factory=current_trace_id)
     started: float = field(default_factory=time.perf_counter)
     conversation_id: UUID | None = None
-    next_ordinal: int = 0
     messages: list[dict[str, Any]] = field(default_factory=list)
     usage: RunUsage = field(default_factory=RunUsage)
     usage_recorded: bool = False
@@ -75,11 +74,6 @@ class RunState:
             telemetry=deps.telemetry_for(caller),
             now=deps.clock(),
         )
-
-    def take_ordinal(self) -> int:
-        ordinal = self.next_ordinal
-        self.next_ordinal += 1
-        return ordinal
 
     @property
     def ids(self) -> dict[str, Any]:

@@ -7,30 +7,18 @@ messages that thereby became complete, so the conversation replays validly after
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from typing import Any
 from uuid import UUID
 
 from psycopg.types.json import Jsonb
 
 from spotter.agent.claims import close_abandoned, orgs_with_abandoned_claims
 from spotter.agent.message_log import append_message
+from spotter.agent.replay import tool_result_block
 from spotter.db import Conn, Database
 from spotter.observability import log_event
 
 FINAL_STATUSES = frozenset({"succeeded", "failed", "rejected_by_user"})
-
-
-def tool_result_block(tool_use_id: str, status: str, output: Any, error: Any) -> dict[str, Any]:
-    """The block the model reads for one finished call."""
-    ok = status == "succeeded"
-    payload = output if ok else (error or {"code": status, "message": f"The call {status}."})
-    text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
-    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": tool_use_id, "content": text}
-    if not ok:
-        block["is_error"] = True
-    return block
 
 
 async def settle_message(conn: Conn, org_id: UUID, message_id: UUID) -> bool:
@@ -64,7 +52,12 @@ async def settle_message(conn: Conn, org_id: UUID, message_id: UUID) -> bool:
     if await cur.fetchone() is not None:
         return False
     blocks = [
-        tool_result_block(r["tool_use_id"], r["status"], r["output"], r["error"]) for r in rows
+        tool_result_block(
+            r["tool_use_id"],
+            r["status"] == "succeeded",
+            r["output"] if r["status"] == "succeeded" else r["error"],
+        )
+        for r in rows
     ]
     await append_message(
         conn, org_id, conversation_id, run_id=run_id, role="tool_result", content=blocks

@@ -10,11 +10,11 @@ from spotter.agent.budget import UsageSnapshot, usage_snapshot
 from spotter.agent.context import build_turn_context, user_turn
 from spotter.agent.history import (
     StoredMessage,
-    append_message,
     load_history,
     settled_outcomes,
     start_conversation,
 )
+from spotter.agent.message_log import append_message
 from spotter.agent.replay import (
     INTERRUPTED,
     block_types,
@@ -54,19 +54,19 @@ async def prepare_run(state: RunState, request: SendMessage) -> Prepared:
         budget = await usage_snapshot(conn, caller.org_id, caller.platform_tier, state.now)
         if budget.exceeded:
             return Prepared(request.conversation_id is None, budget)
-        state.next_ordinal = stored[-1].ordinal + 1 if stored else 0
         stored += await _answer_orphaned_tail(conn, state, stored)
         content = user_turn(
             request.text,
             build_turn_context(caller, state.now, request.pathname, request.selection),
         )
         page = {"pathname": request.pathname, "selection": request.selection}
-        ordinal = state.take_ordinal()
-        message_id = await append_message(
-            conn, caller, state.conversation_id, state.run_id, ordinal, "user", content,
-            page_context=page,
+        appended = await append_message(
+            conn, caller.org_id, state.conversation_id, run_id=state.run_id, role="user",
+            content=content, page_context=page,
         )  # fmt: skip
-        stored.append(StoredMessage(message_id, ordinal, "user", content, None))
+        stored.append(
+            StoredMessage(appended.id, appended.ordinal, "user", content, None, state.run_id, page)
+        )
     state.messages = _valid_replay(state, stored)
     return Prepared(request.conversation_id is None, budget)
 
@@ -93,11 +93,13 @@ async def _answer_orphaned_tail(
     state.telemetry.emit(
         "agent.replay.repaired_tail", orphans=len(ids), recovered=len(known), **state.ids
     )
-    ordinal = state.take_ordinal()
-    message_id = await append_message(
-        conn, state.caller, state.conversation_id, state.run_id, ordinal, "tool_result", content
-    )
-    return [StoredMessage(message_id, ordinal, "tool_result", content, None)]
+    appended = await append_message(
+        conn, state.caller.org_id, state.conversation_id, run_id=state.run_id,
+        role="tool_result", content=content,
+    )  # fmt: skip
+    return [
+        StoredMessage(appended.id, appended.ordinal, "tool_result", content, None, state.run_id)
+    ]
 
 
 def _valid_replay(state: RunState, stored: list[StoredMessage]) -> list[dict[str, Any]]:
