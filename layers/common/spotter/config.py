@@ -36,6 +36,19 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=64 * 1024, ge=1024)
     log_level: str = "INFO"
 
+    # Lambda: where `spotter.aws.secrets.load_secrets` finds credentials (Secrets Manager ARNs),
+    # filled into DATABASE_URL, ANTHROPIC_API_KEY and VOYAGE_API_KEY before Settings is built.
+    # The database secret holds {username, password}; host, port and name come from here.
+    database_secret_arn: str | None = None
+    database_host: str | None = None
+    database_port: int = 5432
+    database_name: str = "spotter"
+    anthropic_secret_arn: str | None = None
+    voyage_secret_arn: str | None = None
+    # Which endpoint serves Anthropic models: the Anthropic API (key from ANTHROPIC_SECRET_ARN)
+    # or Amazon Bedrock (the function role's IAM permission, no key).
+    model_provider: Literal["anthropic", "bedrock"] = "anthropic"
+
     @property
     def authorized_parties(self) -> frozenset[str]:
         return frozenset(p.strip() for p in self.clerk_authorized_parties.split(",") if p.strip())
