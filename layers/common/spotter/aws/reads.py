@@ -37,6 +37,15 @@ class BufferedHandler:
         response: dict[str, Any] = self._mangum(event, context)
         return response
 
+    def close(self) -> None:
+        """Close the pool (Lambda never needs this; a test or tool that built a handler does)."""
+        if self._loop is not None and self.db is not None:
+            self._loop.run_until_complete(self.db.close())
+            self._loop.close()
+            # Leave no closed loop behind as the thread's current one.
+            asyncio.set_event_loop(None)
+        self._loop = self._mangum = self.db = None
+
     def _start(self) -> tuple[asyncio.AbstractEventLoop, Mangum]:
         if self._settings is None:
             load_secrets()
