@@ -62,7 +62,9 @@ def test_explicit_values_win_and_missing_arns_are_skipped(
     aws: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("DATABASE_URL", "postgresql://local/spotter")
-    monkeypatch.setenv("DATABASE_SECRET_ARN", "arn:aws:secretsmanager:eu-west-1:1:secret:never-read")
+    monkeypatch.setenv(
+        "DATABASE_SECRET_ARN", "arn:aws:secretsmanager:eu-west-1:1:secret:never-read"
+    )
     monkeypatch.delenv("ANTHROPIC_SECRET_ARN", raising=False)
     monkeypatch.setenv("VOYAGE_SECRET_ARN", _secret(aws, "pa-voyage-test"))
     assert load_secrets() == ["VOYAGE_API_KEY"]
