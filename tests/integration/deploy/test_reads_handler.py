@@ -128,3 +128,20 @@ def test_mangum_lifespan_auto_would_open_a_pool_per_invocation(
         status, _, _ = _invoke(naive, with_bearer(load_event("reads-usage"), token))
         assert status == 200
     assert pool_calls == {"open": 2, "close": 2}
+
+
+def test_connections_dropped_while_frozen_are_replaced(
+    handler: BufferedHandler, tokens: TokenFactory, org: Org, clean_db: str
+) -> None:
+    """Between events Lambda freezes the container; a proxy or server may close idle connections
+    meanwhile. The pool tests each connection it hands out, so the next event still succeeds."""
+    token = tokens.token(org["admin"].clerk_user_id, org.clerk_org_id)
+    event = with_bearer(load_event("reads-usage"), token)
+    assert _invoke(handler, event)[0] == 200
+    with psycopg.connect(clean_db, autocommit=True) as conn:
+        killed = conn.execute(
+            "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()) AS t"
+        ).fetchone()
+    assert killed is not None and killed[0] >= 1
+    assert _invoke(handler, event)[0] == 200

@@ -2,8 +2,9 @@
 migrations and catalogs, each function's entry point, and a total size Lambda accepts.
 
 The test runs exactly `make build` (same build dir, same cache, so each reuses the other's work):
-about a minute on a fresh clone or after a change under layers/common (the layer's pip install),
-a few seconds when nothing changed.
+30-60 s on a fresh clone or after layers/common/requirements.txt changes (the layer's pip
+install), a few seconds otherwise (SAM keeps the installed dependencies in .aws-sam/deps and only
+copies changed source).
 """
 
 from __future__ import annotations

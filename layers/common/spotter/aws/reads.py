@@ -52,7 +52,13 @@ class BufferedHandler:
         settings = self._settings or get_settings()
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
-        self.db = loop.run_until_complete(
-            Database.open(app_database_url(settings), max_size=settings.db_pool_max_size)
-        )
+        try:
+            self.db = loop.run_until_complete(
+                Database.open(app_database_url(settings), max_size=settings.db_pool_max_size)
+            )
+        except BaseException:
+            # The next event starts over (the database may be back by then).
+            loop.close()
+            asyncio.set_event_loop(None)
+            raise
         return loop, Mangum(create_app(settings, db=self.db), lifespan="off")
