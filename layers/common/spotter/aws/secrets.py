@@ -57,11 +57,13 @@ def load_secrets(settings: Settings | None = None) -> list[str]:
     if settings.database_secret_arn and not os.environ.get("DATABASE_URL"):
         secret = json.loads(_fetch(settings.database_secret_arn))
         filled["DATABASE_URL"] = database_url_from_secret(secret, settings)
-    keys = {"ANTHROPIC_API_KEY": settings.anthropic_secret_arn}
-    keys["VOYAGE_API_KEY"] = settings.voyage_secret_arn
-    if settings.model_provider == "bedrock":
+    keys = {
         # Bedrock authenticates with the function's role; no Anthropic key is read.
-        keys.pop("ANTHROPIC_API_KEY")
+        "ANTHROPIC_API_KEY": None
+        if settings.model_provider == "bedrock"
+        else settings.anthropic_secret_arn,
+        "VOYAGE_API_KEY": settings.voyage_secret_arn,
+    }
     for env_name, arn in keys.items():
         if arn and not os.environ.get(env_name):
             filled[env_name] = _fetch(arn).strip()
