@@ -4,8 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
+# Deployment tools (SAM CLI, cfn-lint) live in their own venv: their pins would fight the app's.
+TOOLS := .venv-tools
+TOOLS_STAMP := $(TOOLS)/.installed
+export SAM_CLI_TELEMETRY := 0
 
-.PHONY: install dev test lint typecheck unit stop-db clean
+.PHONY: install tools dev test lint lint-template typecheck build unit stop-db clean
 
 $(STAMP): pyproject.toml layers/common/requirements.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,6 +18,14 @@ $(STAMP): pyproject.toml layers/common/requirements.txt
 	@touch $(STAMP)
 
 install: $(STAMP)
+
+$(TOOLS_STAMP): requirements-tools.txt
+	@test -x $(TOOLS)/bin/python || $(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/python -m pip install --quiet --upgrade pip
+	$(TOOLS)/bin/python -m pip install --quiet -r requirements-tools.txt
+	@touch $(TOOLS_STAMP)
+
+tools: $(TOOLS_STAMP)
 
 dev: install
 	$(BIN)/spotter dev --port $(PORT)
@@ -25,11 +37,20 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-test: lint typecheck
+lint-template: tools
+	$(TOOLS)/bin/cfn-lint template.yaml
+	$(TOOLS)/bin/sam validate --lint
+
+# The tests need the tools venv too: tests/deploy runs `sam build` (cached) and checks artifacts.
+test: lint typecheck lint-template
 	$(BIN)/pytest -n 2
+
+# `sam build` without a container needs python3.12 on PATH: the interpreter find-python found.
+build: tools
+	PATH="$(dir $(PYTHON)):$$PATH" $(TOOLS)/bin/sam build
 
 stop-db: install
 	$(BIN)/spotter stop-db
 
 clean:
-	rm -rf $(VENV) .spotter .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) $(TOOLS) .aws-sam .spotter .mypy_cache .ruff_cache .pytest_cache

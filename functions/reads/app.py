@@ -1,7 +1,5 @@
 """Buffered entry point for the JSON reads (conversations, conversation, usage), through Mangum."""
 
-from mangum import Mangum
+from spotter.aws.reads import BufferedHandler
 
-from spotter.http.app import create_app
-
-handler = Mangum(create_app(), lifespan="auto")
+handler = BufferedHandler()

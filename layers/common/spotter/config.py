@@ -40,12 +40,14 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=64 * 1024, ge=1024)
     log_level: str = "INFO"
 
-    # The model provider. Bedrock when AWS_BEDROCK_REGION is set, else the Anthropic API.
+    # The Anthropic API's client settings (MODEL_PROVIDER below chooses the API or Bedrock).
     anthropic_api_key: str | None = Field(default=None, repr=False)
     anthropic_base_url: str | None = None
     anthropic_max_retries: int = Field(default=2, ge=0, le=10)
     anthropic_timeout_seconds: float = Field(default=120.0, gt=0)
+    # Bedrock's region: AWS_BEDROCK_REGION if set, else the function's own AWS_REGION.
     aws_bedrock_region: str | None = None
+    aws_region: str | None = None
     # Model policy overrides (spotter.agent.model_policy): the loop, and the small calls.
     spotter_loop_model: str | None = None
     spotter_fast_model: str | None = None
@@ -57,6 +59,18 @@ class Settings(BaseSettings):
     sentry_dsn: str | None = Field(default=None, repr=False)
     posthog_api_key: str | None = Field(default=None, repr=False)
     posthog_host: str = "https://us.i.posthog.com"
+    # Lambda: where `spotter.aws.secrets.load_secrets` finds credentials (Secrets Manager ARNs),
+    # filled into DATABASE_URL, ANTHROPIC_API_KEY and VOYAGE_API_KEY before Settings is built.
+    # The database secret holds {username, password}; host, port and name come from here.
+    database_secret_arn: str | None = None
+    database_host: str | None = None
+    database_port: int = 5432
+    database_name: str = "spotter"
+    anthropic_secret_arn: str | None = None
+    voyage_secret_arn: str | None = None
+    # Which endpoint serves Anthropic models: the Anthropic API (key from ANTHROPIC_SECRET_ARN)
+    # or Amazon Bedrock (the function role's IAM permission, no key).
+    model_provider: Literal["anthropic", "bedrock"] = "anthropic"
 
     @property
     def authorized_parties(self) -> frozenset[str]:

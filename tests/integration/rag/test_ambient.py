@@ -39,7 +39,9 @@ async def test_lexical_search_finds_both_people_named_alike(
     db: Database, org: Org, clean_db: str
 ) -> None:
     seed(clean_db, org)
-    hits = await find_ambient(db, org.id, "please book Saar into tomorrow's 7am class", None)
+    hits = await find_ambient(
+        db, org.id, "please book Saar into tomorrow's 7am class", None, budget_seconds=10
+    )
     assert {h.label for h in hits if h.entity == "member"} == {"Saar Cohen", "Saar Levi"}
 
 
@@ -47,13 +49,17 @@ async def test_full_name_ranks_the_exact_person_first(
     db: Database, org: Org, clean_db: str
 ) -> None:
     seed(clean_db, org)
-    hits = await find_ambient(db, org.id, "move Saar Levi to the evening session please", None)
+    hits = await find_ambient(
+        db, org.id, "move Saar Levi to the evening session please", None, budget_seconds=10
+    )
     assert hits[0].label == "Saar Levi"
 
 
 async def test_hebrew_names_are_found(db: Database, org: Org, clean_db: str) -> None:
     add_person(clean_db, org, "דנה לוי")
-    hits = await find_ambient(db, org.id, "תרשום את דנה לוי לאימון של מחר בבוקר בבקשה", None)
+    hits = await find_ambient(
+        db, org.id, "תרשום את דנה לוי לאימון של מחר בבוקר בבקשה", None, budget_seconds=10
+    )
     assert [h.label for h in hits] == ["דנה לוי"]
 
 
@@ -61,7 +67,12 @@ async def test_other_orgs_records_are_never_hits(
     db: Database, org: Org, other_org: Org, clean_db: str
 ) -> None:
     seed(clean_db, other_org)
-    assert await find_ambient(db, org.id, "please book Saar into tomorrow's 7am class", None) == []
+    assert (
+        await find_ambient(
+            db, org.id, "please book Saar into tomorrow's 7am class", None, budget_seconds=10
+        )
+        == []
+    )
 
 
 async def test_semantic_path_finds_a_movement_named_in_another_language(
@@ -86,7 +97,9 @@ async def test_without_an_embedder_it_runs_lexical_only(
     db: Database, org: Org, clean_db: str
 ) -> None:
     seed(clean_db, org)
-    hits = await find_ambient(db, org.id, "добавь приседания в разминку на следующей неделе", None)
+    hits = await find_ambient(
+        db, org.id, "добавь приседания в разминку на следующей неделе", None, budget_seconds=10
+    )
     assert hits == []
 
 

@@ -38,6 +38,9 @@ class Database:
             connection_class=AsyncConnection[dict[str, Any]],
             kwargs={"autocommit": True, "row_factory": dict_row},
             configure=_configure,
+            # Lambda freezes the process between events, long enough for a proxy or server to
+            # drop idle connections: test each one as it is handed out (one round trip).
+            check=AsyncConnectionPool.check_connection,
         )
         await pool.open(wait=True)
         return cls(pool)

@@ -53,6 +53,14 @@ async def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(_error_body(request, "internal", None), status_code=500)
 
 
+def app_database_url(settings: Settings) -> str:
+    """The URL the app's pool logs in with (its own login when set, else the owner's)."""
+    url = settings.app_database_url or settings.database_url
+    if not url:
+        raise RuntimeError("DATABASE_URL is not set (`spotter dev` sets it for you)")
+    return url
+
+
 def create_app(settings: Settings | None = None, *, db: Database | None = None) -> FastAPI:
     """Build the app. Pass `db` to share a pool (tests); otherwise the lifespan opens one."""
     settings = settings or get_settings()
@@ -63,10 +71,9 @@ def create_app(settings: Settings | None = None, *, db: Database | None = None) 
             app.state.db = db
             yield
             return
-        url = settings.app_database_url or settings.database_url
-        if not url:
-            raise RuntimeError("DATABASE_URL is not set (`spotter dev` sets it for you)")
-        app.state.db = await Database.open(url, max_size=settings.db_pool_max_size)
+        app.state.db = await Database.open(
+            app_database_url(settings), max_size=settings.db_pool_max_size
+        )
         try:
             yield
         finally:

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from fastapi import Depends, Request
 
-from spotter.agent.run_state import AgentDeps
 from spotter.auth import Caller, TokenVerifier, resolve_caller
 from spotter.config import Settings
 from spotter.db import Database
 from spotter.errors import AuthError, ForbiddenError
 from spotter.http.locale import resolve_locale
 from spotter.i18n import Locale
-from spotter.providers.anthropic import build_client
+
+if TYPE_CHECKING:
+    # The model SDK is a second of cold start: only the streaming routes pay for it.
+    from spotter.agent.run_state import AgentDeps
 
 
 def get_db(request: Request) -> Database:
@@ -51,6 +53,9 @@ async def get_staff_caller(caller: Annotated[Caller, Depends(get_caller)]) -> Ca
 
 def get_agent_deps(request: Request, db: Annotated[Database, Depends(get_db)]) -> AgentDeps:
     """The run's dependencies, built once per process (tests put their own on app.state)."""
+    from spotter.agent.run_state import AgentDeps
+    from spotter.providers.anthropic import build_client
+
     deps: AgentDeps | None = getattr(request.app.state, "agent_deps", None)
     if deps is None:
         settings: Settings = request.app.state.settings
@@ -62,4 +67,3 @@ def get_agent_deps(request: Request, db: Annotated[Database, Depends(get_db)]) -
 AnyCaller = Annotated[Caller, Depends(get_caller)]
 StaffCaller = Annotated[Caller, Depends(get_staff_caller)]
 Db = Annotated[Database, Depends(get_db)]
-Agent = Annotated[AgentDeps, Depends(get_agent_deps)]

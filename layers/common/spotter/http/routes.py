@@ -12,14 +12,11 @@ from starlette.responses import StreamingResponse
 from spotter.agent import events as ev
 from spotter.agent.budget import usage_snapshot
 from spotter.agent.conversations import get_conversation, list_conversations
-from spotter.agent.orchestrator import SendMessage
-from spotter.agent.orchestrator import send_message as run_send_message
 from spotter.http.bodies import ConfirmBatchBody, ConfirmBody, PickBody, SendMessageBody
 from spotter.http.deps import AnyCaller, Db, StaffCaller, get_agent_deps
 from spotter.http.sse import sse_response
 from spotter.i18n import Locale, error_message
 from spotter.observability import current_trace_id
-from spotter.providers.anthropic import ProviderNotConfigured
 
 router = APIRouter(prefix="/agent")
 
@@ -46,6 +43,11 @@ async def _provider_missing(locale: Locale) -> AsyncIterator[ev.AgentEvent]:
 async def send_message(
     request: Request, caller: StaffCaller, body: SendMessageBody
 ) -> StreamingResponse:
+    # Imported here: the model SDK costs a second of cold start that the reads never need.
+    from spotter.agent.orchestrator import SendMessage
+    from spotter.agent.orchestrator import send_message as run_send_message
+    from spotter.providers.anthropic import ProviderNotConfigured
+
     try:
         deps = get_agent_deps(request, request.app.state.db)
     except ProviderNotConfigured:

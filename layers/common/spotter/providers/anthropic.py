@@ -10,7 +10,7 @@ ModelClient = AsyncAnthropic | AsyncAnthropicBedrock
 
 
 class ProviderNotConfigured(RuntimeError):
-    """No key, no Bedrock region, no fake: sending a message cannot reach any model."""
+    """No key, no Bedrock, no fake: sending a message cannot reach any model."""
 
 
 def build_client(settings: Settings) -> ModelClient:
@@ -20,16 +20,19 @@ def build_client(settings: Settings) -> ModelClient:
         from spotter.providers.fake import echo_model
 
         return echo_model().client()
-    if settings.aws_bedrock_region:
+    if settings.model_provider == "bedrock":
+        region = settings.aws_bedrock_region or settings.aws_region
+        if not region:
+            raise ProviderNotConfigured("MODEL_PROVIDER=bedrock needs AWS_REGION")
         # Credentials come from the Lambda role (the default AWS chain), never from settings.
         return AsyncAnthropicBedrock(
-            aws_region=settings.aws_bedrock_region,
+            aws_region=region,
             max_retries=settings.anthropic_max_retries,
             timeout=settings.anthropic_timeout_seconds,
         )
     if not settings.anthropic_api_key:
         raise ProviderNotConfigured(
-            "set ANTHROPIC_API_KEY, AWS_BEDROCK_REGION or SPOTTER_FAKE_MODEL"
+            "set ANTHROPIC_API_KEY, MODEL_PROVIDER=bedrock or SPOTTER_FAKE_MODEL"
         )
     return AsyncAnthropic(
         api_key=settings.anthropic_api_key,
