@@ -14,7 +14,7 @@ from mangum import Mangum
 
 from spotter.aws.reads import BufferedHandler
 from spotter.config import Settings
-from spotter.db import Database
+from spotter.db import Database, pool
 from spotter.http.app import create_app
 from tests.support.events import READS_EVENTS, load_event, with_bearer
 from tests.support.tokens import TokenFactory
@@ -131,10 +131,16 @@ def test_mangum_lifespan_auto_would_open_a_pool_per_invocation(
 
 
 def test_connections_dropped_while_frozen_are_replaced(
-    handler: BufferedHandler, tokens: TokenFactory, org: Org, clean_db: str
+    handler: BufferedHandler,
+    tokens: TokenFactory,
+    org: Org,
+    clean_db: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Between events Lambda freezes the container; a proxy or server may close idle connections
-    meanwhile. The pool tests each connection it hands out, so the next event still succeeds."""
+    meanwhile. The pool tests a connection idle longer than a few seconds before handing it out,
+    so the next event still succeeds (here every connection counts as idle that long)."""
+    monkeypatch.setattr(pool, "IDLE_BEFORE_CHECK_SECONDS", 0.0)
     token = tokens.token(org["admin"].clerk_user_id, org.clerk_org_id)
     event = with_bearer(load_event("reads-usage"), token)
     assert _invoke(handler, event)[0] == 200

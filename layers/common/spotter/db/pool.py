@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -16,10 +18,29 @@ Conn = AsyncConnection[dict[str, Any]]
 APP_ROLE = "spotter_app"
 
 
+# Lambda freezes the process between events, long enough for a proxy or server to drop idle
+# connections, so a connection idle longer than this is tested before it is handed out. One
+# used moments ago (the next transaction of the same request) is not: that would add a round
+# trip to every transaction of a turn.
+IDLE_BEFORE_CHECK_SECONDS = 5.0
+_returned_at: weakref.WeakKeyDictionary[Conn, float] = weakref.WeakKeyDictionary()
+
+
 async def _configure(conn: Conn) -> None:
     # Row-level security binds only non-superusers, so every pooled connection acts as the
     # app role whatever the login user is (a no-op when it already is spotter_app).
     await conn.execute(f"SET ROLE {APP_ROLE}; SET statement_timeout = '30s'")
+    _returned_at[conn] = time.monotonic()
+
+
+async def _note_return(conn: Conn) -> None:
+    _returned_at[conn] = time.monotonic()
+
+
+async def _check_if_idle(conn: Conn) -> None:
+    idle = time.monotonic() - _returned_at.get(conn, 0.0)
+    if idle > IDLE_BEFORE_CHECK_SECONDS:
+        await AsyncConnectionPool.check_connection(conn)
 
 
 class Database:
@@ -38,9 +59,8 @@ class Database:
             connection_class=AsyncConnection[dict[str, Any]],
             kwargs={"autocommit": True, "row_factory": dict_row},
             configure=_configure,
-            # Lambda freezes the process between events, long enough for a proxy or server to
-            # drop idle connections: test each one as it is handed out (one round trip).
-            check=AsyncConnectionPool.check_connection,
+            reset=_note_return,
+            check=_check_if_idle,
         )
         await pool.open(wait=True)
         return cls(pool)
