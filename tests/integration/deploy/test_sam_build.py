@@ -9,6 +9,7 @@ copies changed source).
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 from pathlib import Path
@@ -45,10 +46,14 @@ def built() -> Path:
         "PATH": f"{Path(python).parent}{os.pathsep}{os.environ.get('PATH', '')}",
         "SAM_CLI_TELEMETRY": "0",
     }
-    # samconfig.toml turns on cached and parallel builds.
-    result = subprocess.run(
-        [str(SAM), "build"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
-    )
+    # samconfig.toml turns on cached and parallel builds. Test workers may reach this fixture
+    # at once and SAM cannot share a build dir, so builds take turns (the second is cached).
+    (ROOT / ".aws-sam").mkdir(exist_ok=True)
+    with open(ROOT / ".aws-sam" / "test-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        result = subprocess.run(
+            [str(SAM), "build"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+        )
     assert result.returncode == 0, result.stdout + result.stderr
     return ROOT / ".aws-sam" / "build"
 
