@@ -7,6 +7,9 @@ from typing import Any
 import httpx
 import pytest
 
+from spotter.config import Settings
+from spotter.db import Database
+from spotter.http.app import create_app
 from tests.support.tokens import TokenFactory
 from tests.support.world import Org
 
@@ -130,3 +133,22 @@ async def test_send_without_a_provider_streams_a_clear_error(
     assert events == ["event: error", "event: done"]
     assert '"code":"provider_not_configured"' in response.text
     assert response.headers["x-trace-id"] in response.text
+
+
+async def test_an_unexpected_error_is_a_500_internal_with_the_trace_id(
+    settings: Settings, db: Database
+) -> None:
+    app = create_app(settings, db=db)
+
+    @app.get("/boom")
+    async def boom() -> None:
+        raise RuntimeError("secret internals")
+
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://spotter.test") as c:
+        response = await c.get("/boom")
+    assert response.status_code == 500
+    body = response.json()
+    assert body["code"] == "internal"
+    assert body["traceId"] == response.headers["x-trace-id"]
+    assert "secret internals" not in response.text

@@ -48,11 +48,6 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(_error_body(request, "invalid_request", problems), status_code=400)
 
 
-async def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:
-    log_event("http.internal", level="exception", path=request.url.path, error=type(exc).__name__)
-    return JSONResponse(_error_body(request, "internal", None), status_code=500)
-
-
 def app_database_url(settings: Settings) -> str:
     """The URL the app's pool logs in with (its own login when set, else the owner's)."""
     url = settings.app_database_url or settings.database_url
@@ -86,7 +81,6 @@ def create_app(settings: Settings | None = None, *, db: Database | None = None) 
         app.state.db = db
     app.add_exception_handler(SpotterError, _spotter_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
-    app.add_exception_handler(Exception, _unexpected_error)
     app.include_router(agent_router)
 
     @app.get("/healthz")

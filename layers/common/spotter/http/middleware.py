@@ -8,7 +8,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from spotter.http.locale import resolve_locale
 from spotter.i18n import error_message
-from spotter.observability import new_trace_id
+from spotter.observability import log_event, new_trace_id
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -18,8 +18,35 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+async def send_json_error(
+    scope: Scope, send: Send, status: int, code: str, detail: str | None
+) -> None:
+    """An error answered before (or instead of) the app: the same body the app's handlers give."""
+    locale = resolve_locale(_header(scope, b"x-locale"), _header(scope, b"accept-language"))
+    body = json.dumps(
+        {
+            "code": code,
+            "message": error_message(code, locale),
+            "detail": detail,
+            "traceId": scope.get("state", {}).get("trace_id", ""),
+        }
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json")],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
 class TraceIdMiddleware:
-    """A server-generated trace id per request: in every log line, error, and `x-trace-id`."""
+    """A server-generated trace id per request: in every log line, error, and `x-trace-id`.
+
+    It also answers unexpected exceptions (500 `internal`): Starlette's own error middleware sits
+    outside every other one, where the trace id header would be lost.
+    """
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -31,12 +58,24 @@ class TraceIdMiddleware:
         trace_id = new_trace_id()
         scope.setdefault("state", {})["trace_id"] = trace_id
 
+        started = False
+
         async def send_with_trace(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 message.setdefault("headers", []).append((b"x-trace-id", trace_id.encode()))
             await send(message)
 
-        await self.app(scope, receive, send_with_trace)
+        try:
+            await self.app(scope, receive, send_with_trace)
+        except Exception as exc:
+            log_event(
+                "http.internal", level="exception", path=scope.get("path"), error=type(exc).__name__
+            )
+            if started:
+                raise
+            await send_json_error(scope, send_with_trace, 500, "internal", None)
 
 
 class BodyLimitMiddleware:
@@ -81,21 +120,10 @@ class BodyLimitMiddleware:
         await self.app(scope, counting_receive, guarded_send)
 
     async def _refuse(self, scope: Scope, send: Send) -> None:
-        locale = resolve_locale(_header(scope, b"x-locale"), _header(scope, b"accept-language"))
-        trace_id = scope.get("state", {}).get("trace_id", "")
-        body = json.dumps(
-            {
-                "code": "payload_too_large",
-                "message": error_message("payload_too_large", locale),
-                "detail": f"The body must be at most {self.max_bytes} bytes.",
-                "traceId": trace_id,
-            }
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [(b"content-type", b"application/json")],
-            }
+        await send_json_error(
+            scope,
+            send,
+            413,
+            "payload_too_large",
+            f"The body must be at most {self.max_bytes} bytes.",
         )
-        await send({"type": "http.response.body", "body": body})
