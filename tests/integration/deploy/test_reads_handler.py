@@ -45,9 +45,13 @@ def pool_calls(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     return calls
 
 
+READS_APP = "spotter-reads-test"
+
+
 @pytest.fixture
 def reads_settings(settings: Settings, clean_db: str) -> Settings:
-    return settings.model_copy(update={"database_url": clean_db})
+    # Named, so a test can drop exactly this handler's connections and no other test's.
+    return settings.model_copy(update={"database_url": f"{clean_db} application_name={READS_APP}"})
 
 
 @pytest.fixture
@@ -147,7 +151,8 @@ def test_connections_dropped_while_frozen_are_replaced(
     with psycopg.connect(clean_db, autocommit=True) as conn:
         killed = conn.execute(
             "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()) AS t"
+            " WHERE application_name = %s) AS t",
+            (READS_APP,),
         ).fetchone()
     assert killed is not None and killed[0] >= 1
     assert _invoke(handler, event)[0] == 200
