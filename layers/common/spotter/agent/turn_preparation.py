@@ -117,3 +117,12 @@ def _valid_replay(state: RunState, stored: list[StoredMessage]) -> list[dict[str
         **state.ids,
     )
     return repair_replay(messages, check)
+
+
+async def prepare_resume(state: RunState) -> None:
+    """A resumed run's history: the stored conversation (its tool results just settled) as a
+    valid replay. No user turn, no ambient retrieval: nothing new was said."""
+    assert state.conversation_id is not None
+    async with state.deps.db.org_tx(state.caller.org_id) as conn:
+        stored = await load_history(conn, state.caller, state.conversation_id)
+    state.messages = _valid_replay(state, stored)

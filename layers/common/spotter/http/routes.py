@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 from uuid import UUID
 
@@ -10,10 +10,13 @@ from fastapi import APIRouter, Request
 from starlette.responses import StreamingResponse
 
 from spotter.agent import events as ev
+from spotter.agent import resolution
 from spotter.agent.budget import usage_snapshot
 from spotter.agent.conversations import get_conversation, list_conversations
 from spotter.agent.orchestrator import SendMessage
 from spotter.agent.orchestrator import send_message as run_send_message
+from spotter.agent.run_state import AgentDeps
+from spotter.auth.caller import Caller
 from spotter.http.bodies import ConfirmBatchBody, ConfirmBody, PickBody, SendMessageBody
 from spotter.http.deps import AnyCaller, Db, StaffCaller, get_agent_deps
 from spotter.http.sse import sse_response
@@ -60,25 +63,52 @@ async def send_message(
     return sse_response(run_send_message(deps, caller, message))
 
 
+def _resolution(
+    request: Request, caller: Caller, start: Callable[[AgentDeps], AsyncIterator[ev.AgentEvent]]
+) -> StreamingResponse:
+    try:
+        deps = get_agent_deps(request, request.app.state.db)
+    except ProviderNotConfigured:
+        return sse_response(_provider_missing(caller.locale))
+    return sse_response(start(deps))
+
+
 @router.post("/conversations/{conversation_id}/confirm/{tool_use_id}")
 async def confirm(
-    caller: StaffCaller, conversation_id: UUID, tool_use_id: str, body: ConfirmBody
+    request: Request,
+    caller: StaffCaller,
+    conversation_id: UUID,
+    tool_use_id: str,
+    body: ConfirmBody,
 ) -> StreamingResponse:
-    return sse_response(_not_implemented(caller.locale))
+    return _resolution(
+        request,
+        caller,
+        lambda deps: resolution.confirm(deps, caller, conversation_id, tool_use_id, body.approved),
+    )
 
 
 @router.post("/conversations/{conversation_id}/confirm-batch")
 async def confirm_batch(
-    caller: StaffCaller, conversation_id: UUID, body: ConfirmBatchBody
+    request: Request, caller: StaffCaller, conversation_id: UUID, body: ConfirmBatchBody
 ) -> StreamingResponse:
-    return sse_response(_not_implemented(caller.locale))
+    decisions = [resolution.Decision(d.tool_use_id, d.approved) for d in body.decisions]
+    return _resolution(
+        request,
+        caller,
+        lambda deps: resolution.confirm_batch(deps, caller, conversation_id, decisions),
+    )
 
 
 @router.post("/conversations/{conversation_id}/pick/{tool_use_id}")
 async def pick(
-    caller: StaffCaller, conversation_id: UUID, tool_use_id: str, body: PickBody
+    request: Request, caller: StaffCaller, conversation_id: UUID, tool_use_id: str, body: PickBody
 ) -> StreamingResponse:
-    return sse_response(_not_implemented(caller.locale))
+    return _resolution(
+        request,
+        caller,
+        lambda deps: resolution.pick(deps, caller, conversation_id, tool_use_id, body.id),
+    )
 
 
 @router.post("/conversations/{conversation_id}/undo/{tool_use_id}")
