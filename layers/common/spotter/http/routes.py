@@ -16,6 +16,7 @@ from spotter.agent.conversations import get_conversation, list_conversations
 from spotter.agent.orchestrator import SendMessage
 from spotter.agent.orchestrator import send_message as run_send_message
 from spotter.agent.run_state import AgentDeps
+from spotter.agent.undo import claim_undo, run_undo
 from spotter.auth.caller import Caller
 from spotter.http.bodies import ConfirmBatchBody, ConfirmBody, PickBody, SendMessageBody
 from spotter.http.deps import AnyCaller, Db, StaffCaller, get_agent_deps
@@ -23,17 +24,9 @@ from spotter.http.sse import sse_response
 from spotter.i18n import Locale, error_message
 from spotter.observability import current_trace_id
 from spotter.providers.anthropic import ProviderNotConfigured
+from spotter.tools.registry import registry_for_caller
 
 router = APIRouter(prefix="/agent")
-
-
-async def _not_implemented(locale: Locale) -> AsyncIterator[ev.AgentEvent]:
-    yield ev.Error(
-        code="not_implemented",
-        message=error_message("not_implemented", locale),
-        trace_id=current_trace_id(),
-    )
-    yield ev.Done(conversation_id=None)
 
 
 async def _provider_missing(locale: Locale) -> AsyncIterator[ev.AgentEvent]:
@@ -112,8 +105,14 @@ async def pick(
 
 
 @router.post("/conversations/{conversation_id}/undo/{tool_use_id}")
-async def undo(caller: StaffCaller, conversation_id: UUID, tool_use_id: str) -> StreamingResponse:
-    return sse_response(_not_implemented(caller.locale))
+async def undo(
+    caller: StaffCaller, db: Db, conversation_id: UUID, tool_use_id: str
+) -> StreamingResponse:
+    # refusals (404, 422) are JSON, before the stream; the claim is taken here too
+    claimed = await claim_undo(
+        db, caller, registry_for_caller(caller), conversation_id, tool_use_id
+    )
+    return sse_response(run_undo(db, caller, claimed))
 
 
 @router.get("/conversations")
