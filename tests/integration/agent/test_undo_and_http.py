@@ -159,3 +159,34 @@ async def test_undo_refuses_what_cannot_be_undone_and_foreign_conversations(
     assert (pending.status_code, pending.json()["code"]) == (422, "undo_not_available")
     assert program_status(clean_db, a) == "active"
     assert [x[0] for x in _audits(clean_db)] == ["program.created"], "nothing was undone"
+
+
+async def test_the_loader_shows_waiting_cards_abandoned_claims_as_failed_and_undos(
+    api: httpx.AsyncClient, model: ScriptedModel, tokens: TokenFactory, org: Org, clean_db: str
+) -> None:
+    a, b = add_program(clean_db, org, "A"), add_program(clean_db, org, "B")
+    model.script += [
+        tool_reply(create("Engine", "t0"), archive(a, "t1"), ask("t2", "X", "Y"), archive(b, "t3"))
+    ]
+    headers = _auth(tokens, org)
+    cid, _ = await _send(api, headers)
+    assert (await api.post(f"/agent/conversations/{cid}/undo/t0", headers=headers)).is_success
+    with psycopg.connect(clean_db) as conn:  # t3 was claimed by a stream that died
+        conn.execute(
+            "UPDATE ai_tool_executions SET status = 'running',"
+            " claimed_at = now() - interval '3 minutes' WHERE tool_use_id = 't3'"
+        )
+    detail = (await api.get(f"/agent/conversations/{cid}", headers=headers)).json()
+    shown = {t["toolUseId"]: t for t in detail["toolExecutions"]}
+    assert (shown["t0"]["status"], shown["t0"]["undone"]) == ("succeeded", True)
+    card = shown["t1"]
+    assert (card["status"], card["awaitingUser"], card["confirm"]) == (
+        "pending", True, "destructive",
+    )  # fmt: skip
+    assert card["confirmation"]["target"] == "A"
+    picker = shown["t2"]
+    assert picker["awaitingUser"] and picker["kind"] == "user_picker"
+    assert [c["label"] for c in picker["input"]["args"]["candidates"]] == ["X", "Y"]
+    assert (shown["t3"]["status"], shown["t3"]["error"]["code"]) == (
+        "failed", "interrupted_not_applied",
+    )  # fmt: skip
