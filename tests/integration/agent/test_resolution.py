@@ -14,6 +14,7 @@ from spotter.agent import events as ev
 from spotter.agent import resolution
 from spotter.agent.replay import validate_replay
 from spotter.agent.resolution import Decision
+from spotter.agent.settle import sweep
 from spotter.auth import Caller
 from spotter.db import Database
 from spotter.providers.fake import Reply, ScriptedModel, Text
@@ -317,3 +318,43 @@ async def test_overlapping_batches_never_run_a_call_twice_nor_deadlock(
         ran = [t for t, s in statuses(clean_db, conversation).items() if s == "succeeded"]
         assert ran in (["t0", "t1"], ["t1", "t2"])
     assert audit_count(clean_db, "program.archived") == 10
+
+
+async def test_a_resumed_run_checks_the_spend_cap_before_calling_the_model(
+    db: Database, org: Org, owner: Caller, clean_db: str
+) -> None:
+    a = add_program(clean_db, org, "A")
+    model = ScriptedModel()
+    conversation, _ = await suspend(db, owner, model, archive(a, "t1"))
+    with psycopg.connect(clean_db) as conn:  # growth tier: $5.00 a day, now spent
+        conn.execute(
+            "UPDATE ai_usage_daily SET cost_usd_micros = 5000000 WHERE organization_id = %s",
+            (org.id,),
+        )
+    events = await collect(resolution.confirm(deps_for(db, model), owner, conversation, "t1", True))
+    assert kinds(events) == ["tool_started", "tool_completed", "error", "done"]
+    assert error_code(events) == "agent_budget_exceeded"
+    assert len(model.requests) == 1, "no model call over the cap"
+    assert program_status(clean_db, a) == "archived", "the approved write still ran"
+    assert roles(clean_db, str(conversation)) == ["user", "assistant", "tool_result"]
+
+
+async def test_two_sweeps_and_a_resolution_at_once_settle_once(
+    db: Database, org: Org, owner: Caller, clean_db: str
+) -> None:
+    a, b = add_program(clean_db, org, "A"), add_program(clean_db, org, "B")
+    model = ScriptedModel([Reply([Text("One was interrupted.")])])
+    conversation, _ = await suspend(db, owner, model, archive(a, "t1"), archive(b, "t2"))
+    with psycopg.connect(clean_db) as conn:  # t1: claimed by a stream that died
+        conn.execute(
+            "UPDATE ai_tool_executions SET status = 'running',"
+            " claimed_at = now() - interval '3 minutes' WHERE tool_use_id = 't1'"
+        )
+    deps = deps_for(db, model)
+    _, _, events = await asyncio.gather(
+        sweep(db), sweep(db), collect(resolution.confirm(deps, owner, conversation, "t2", True))
+    )
+    assert isinstance(events[-1], ev.Done) and not of_type(events, ev.Error)
+    assert statuses(clean_db, conversation) == {"t1": "failed", "t2": "succeeded"}
+    assert roles(clean_db, str(conversation)).count("tool_result") == 1
+    assert len(model.requests) <= 2 and program_status(clean_db, a) == "active"

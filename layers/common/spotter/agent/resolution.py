@@ -115,6 +115,7 @@ async def resolve_message(
             yield ev.Error(code=code, message=message, trace_id=state.trace_id)
         # nothing was asked of the model: zero usage
         yield ev.Done(conversation_id=str(conversation_id))
+        await state.telemetry.flush()
         return
     async with aclosing(resume_model_loop(state)) as loop:
         async for event in loop:
