@@ -187,7 +187,8 @@ async def _run_held(state: RunState, message_id: UUID) -> AsyncGenerator[ev.Agen
             continue
         claims = await claim_all(state.deps.db, org_id, [call.execution_id])
         if claims is None:
-            continue  # another stream claimed it and reports it
+            # another stream won it: it runs this and the ones after it, in order
+            return
         if declined and call.position > min(declined):
             yield await _record(state, call, claims[0], "failed", error=SKIPPED)
             continue
