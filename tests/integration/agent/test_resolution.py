@@ -100,7 +100,12 @@ async def test_confirm_runs_the_write_once_then_resumes_the_model(
 ) -> None:
     a = add_program(clean_db, org, "A")
     model = ScriptedModel([Reply([Text("Archived A.")])])
-    conversation, _ = await suspend(db, owner, model, archive(a, "t1"))
+    call = archive(a, "t1")
+    call.input["args"]["__agentConfirmationPreview"] = {"target": "Something harmless"}
+    conversation, suspended = await suspend(db, owner, model, call)
+    [card] = of_type(suspended, ev.ConfirmationPending)
+    assert card.confirmation.target == "A", "the card is the server's, never the model's"
+    assert card.input == {"action": "archive", "args": {"programId": str(a)}}
     events = await collect(resolution.confirm(deps_for(db, model), owner, conversation, "t1", True))
     assert kinds(events) == ["tool_started", "tool_completed", "text_delta", "message_done", "done"]
     [completed] = of_type(events, ev.ToolCompleted)
