@@ -15,6 +15,7 @@ EVENTS_DIR = Path(__file__).resolve().parents[2] / "events"
 STREAMING_EVENTS = ("send-message", "confirm", "confirm-batch", "pick", "undo")
 READS_EVENTS = ("reads-conversations", "reads-conversation", "reads-usage")
 MIGRATION_EVENTS = ("migrate-create", "migrate-update", "migrate-delete")
+SCHEDULED_EVENTS = ("sweep-scheduled",)
 
 
 def load_event(name: str) -> dict[str, Any]:

@@ -72,6 +72,13 @@ class Settings(BaseSettings):
     # or Amazon Bedrock (the function role's IAM permission, no key).
     model_provider: Literal["anthropic", "bedrock"] = "anthropic"
 
+    def app_pool_url(self) -> str:
+        """The URL the app's pool logs in with (its own login when set, else the owner's)."""
+        url = self.app_database_url or self.database_url
+        if not url:
+            raise RuntimeError("DATABASE_URL is not set (`spotter dev` sets it for you)")
+        return url
+
     @property
     def authorized_parties(self) -> frozenset[str]:
         return frozenset(p.strip() for p in self.clerk_authorized_parties.split(",") if p.strip())

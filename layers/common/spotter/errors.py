@@ -15,6 +15,8 @@ ErrorCode = Literal[
     "tool_not_awaiting_approval",
     "confirm_batch_mixed_messages",
     "invalid_pick",
+    "undo_not_available",
+    "undo_already_done",
     "aborted",
     "provider_invalid_request",
     "provider_unauthorized",

@@ -150,7 +150,7 @@ async def test_tool_turn_runs_calls_and_feeds_results_back(
     assert "is_error" not in result and "Engine" in result["content"]
 
 
-async def test_bad_calls_become_error_results_and_confirmable_tools_never_run(
+async def test_bad_calls_become_error_results_and_a_confirmable_call_suspends(
     db: Database, org: Org, clean_db: str
 ) -> None:
     with psycopg.connect(clean_db) as conn:
@@ -166,24 +166,26 @@ async def test_bad_calls_become_error_results_and_confirmable_tools_never_run(
                 ToolUse("programs", {"action": "create", "args": {"name": ""}}, id="t2"),
                 ToolUse("programs", archive, id="t3"),
             ),
-            Reply([Text("Some of that failed.")]),
         ]
     )
     owner = await caller_for(db, org, "owner")
     events = await run_turn(deps_for(db, model), owner, "do things")
     completed = [e for e in events if isinstance(e, ev.ToolCompleted)]
     assert [(c.ok, (c.error or {}).get("code")) for c in completed] == [
-        (False, "unknown_tool"), (False, "invalid_args"), (False, "confirmation_required"),
+        (False, "unknown_tool"), (False, "invalid_args"),
     ]  # fmt: skip
-    results = model.requests[1]["messages"][-1]["content"]
-    assert [r["is_error"] for r in results] == [True, True, True]
-    assert "approval is not available yet" in results[2]["content"]
+    [pending] = [e for e in events if isinstance(e, ev.ConfirmationPending)]
+    assert (pending.tool_use_id, pending.confirm) == ("t3", "destructive")
+    assert pending.confirmation is not None and pending.confirmation.target == "Keep"
+    assert kinds(events)[-2:] == ["confirmation_pending", "done"]
+    assert len(model.requests) == 1, "the run suspended: no second model call"
     rows = stored_executions(clean_db, conversation_id_of(events))
     assert [(r["status"], r["position"]) for r in rows] == [
         ("failed", 0),
         ("failed", 1),
-        ("failed", 2),
+        ("pending", 2),
     ]
+    assert roles(clean_db, conversation_id_of(events)) == ["user", "assistant"]
     with psycopg.connect(clean_db) as conn:
         assert conn.execute(
             "SELECT status FROM programs WHERE id = %s", (program_id,)

@@ -15,9 +15,20 @@ from spotter.tools.catalog import ToolCatalog
 from spotter.tools.context import ToolContext
 from spotter.tools.registry import ToolRegistry
 from spotter.tools.spec import id_inverse
-from tests.support.agent import conversation_id_of, deps_for, run_turn, stored_executions
+from tests.support.agent import conversation_id_of, deps_for, kinds, run_turn, stored_executions
 from tests.support.callers import caller_for
 from tests.support.world import Org
+
+
+class PickCandidateArgs(Args):
+    id: str
+    label: str
+
+
+class PickArgs(Args):
+    kind: str
+    prompt: str
+    candidates: list[PickCandidateArgs]
 
 
 class SlowArgs(Args):
@@ -62,7 +73,7 @@ def _catalog(probe: Probe) -> ToolCatalog:
         return {**(await probe.run(args.name, args.seconds)), "id": args.name}
 
     @catalog.tool(router="slow", action="pick", summary="Ask the user.", kind="user_picker")
-    async def pick(ctx: ToolContext, args: SlowArgs) -> dict[str, Any]:
+    async def pick(ctx: ToolContext, args: PickArgs) -> dict[str, Any]:
         raise AssertionError("a picker handler never runs")
 
     return catalog
@@ -145,14 +156,39 @@ async def test_a_batch_with_a_write_runs_one_call_at_a_time(db: Database, org: O
     assert not read.inverse_available
 
 
-async def test_a_picker_never_runs_and_fails_clearly(db: Database, org: Org, clean_db: str) -> None:
+async def test_a_picker_suspends_the_run_and_never_runs(
+    db: Database, org: Org, clean_db: str
+) -> None:
     probe = Probe()
-    model = ScriptedModel([tool_reply(_call("pick", "p1", 0)), Reply([Text("ok")])])
+    pick = ToolUse(
+        "slow",
+        {
+            "action": "pick",
+            "args": {
+                "kind": "member",
+                "prompt": "Which Saar?",
+                "candidates": [{"id": "a", "label": "Saar A"}, {"id": "b", "label": "Saar B"}],
+            },
+        },
+        id="p1",
+    )
+    model = ScriptedModel([tool_reply(_call("read", "r1", 0), pick, _call("write", "w1", 0))])
     events = await run_turn(
         deps_for(db, model, registry_for=_registry(probe)), await _owner(db, org)
     )
-    completed = next(e for e in events if isinstance(e, ev.ToolCompleted))
-    assert not completed.ok and completed.error is not None
-    assert completed.error["code"] == "confirmation_required"
-    [row] = stored_executions(clean_db, conversation_id_of(events))
-    assert row["status"] == "failed"
+    assert kinds(events)[-4:] == [
+        "tool_started",
+        "tool_completed",
+        "disambiguation_pending",
+        "done",
+    ]
+    [asked] = [e for e in events if isinstance(e, ev.DisambiguationPending)]
+    assert (asked.prompt, [c.label for c in asked.candidates]) == (
+        "Which Saar?",
+        ["Saar A", "Saar B"],
+    )
+    rows = stored_executions(clean_db, conversation_id_of(events))
+    assert [(r["tool_use_id"], r["status"]) for r in rows] == [
+        ("r1", "succeeded"), ("p1", "pending"), ("w1", "pending"),
+    ]  # fmt: skip
+    assert "w1" not in probe.spans, "a held sibling waits for the pick"

@@ -13,7 +13,7 @@ FUNCTIONS = Path(__file__).resolve().parents[3] / "functions"
 HEAVY = ("anthropic", "voyageai", "numpy", "boto3")
 
 
-@pytest.mark.parametrize("function", ["reads", "migrate"])
+@pytest.mark.parametrize("function", ["reads", "migrate", "sweep"])
 def test_light_entry_points_import_no_model_sdk(function: str) -> None:
     probe = f"import sys, app; print(','.join(m for m in {HEAVY!r} if m in sys.modules))"
     result = subprocess.run(

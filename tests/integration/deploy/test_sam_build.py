@@ -28,6 +28,7 @@ ENTRY_POINTS = {
     "UndoFunction": "run.sh",
     "ReadsFunction": "app.py",
     "MigrationFunction": "app.py",
+    "SweepFunction": "app.py",
 }
 
 

@@ -10,6 +10,7 @@ from tests.support.events import (
     EVENTS_DIR,
     MIGRATION_EVENTS,
     READS_EVENTS,
+    SCHEDULED_EVENTS,
     STREAMING_EVENTS,
     as_http,
     load_event,
@@ -20,7 +21,7 @@ URL_EVENTS = STREAMING_EVENTS + READS_EVENTS
 
 def test_every_event_file_is_replayed_by_a_test() -> None:
     files = {p.stem for p in EVENTS_DIR.glob("*.json")} - {"local-env"}
-    assert files == set(URL_EVENTS + MIGRATION_EVENTS)
+    assert files == set(URL_EVENTS + MIGRATION_EVENTS + SCHEDULED_EVENTS)
 
 
 @pytest.mark.parametrize("name", URL_EVENTS)
@@ -43,3 +44,10 @@ def test_custom_resource_events_match_their_request_type(name: str) -> None:
     assert event["ResponseURL"].startswith("https://")
     assert event["ResourceProperties"]["LayerVersion"]
     assert ("PhysicalResourceId" in event) == (event["RequestType"] != "Create")
+
+
+@pytest.mark.parametrize("name", SCHEDULED_EVENTS)
+def test_scheduled_events_come_from_the_scheduler(name: str) -> None:
+    event = load_event(name)
+    assert event["source"] == "aws.scheduler"
+    assert event["detail-type"] == "Scheduled Event"

@@ -36,6 +36,11 @@ _INTERRUPTED = {
 }
 
 
+def interrupted_error(external_effects: bool) -> dict[str, str]:
+    """The error an abandoned claim is closed with (what readers show before the sweep ran)."""
+    return dict(_INTERRUPTED[OUTCOME_UNKNOWN if external_effects else NOT_APPLIED])
+
+
 @dataclass(frozen=True)
 class Claim:
     execution_id: UUID

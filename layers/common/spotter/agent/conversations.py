@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from spotter.agent.claims import CLAIM_TTL, interrupted_error
 from spotter.agent.turn_context import visible_text
 from spotter.db import Conn
 from spotter.errors import NotFoundError
@@ -60,25 +61,18 @@ async def get_conversation(
     ]
     cur = await conn.execute(
         # in the conversation's order: concurrent reads commit in any order, positions do not
-        "SELECT e.message_id, e.tool_use_id, e.router, e.action, e.status, e.output, e.error,"
-        " e.discarded FROM ai_tool_executions e JOIN ai_messages m"
+        "SELECT e.message_id, e.tool_use_id, e.router, e.action, e.status, e.input, e.output,"
+        " e.error, e.confirmation, e.confirm_policy, e.kind, e.discarded, e.external_effects,"
+        " e.status = 'running' AND e.claimed_at < clock_timestamp() - %s AS abandoned,"
+        " u.status = 'succeeded' AS undone"
+        " FROM ai_tool_executions e JOIN ai_messages m"
         " ON m.id = e.message_id AND m.organization_id = e.organization_id"
+        " LEFT JOIN ai_tool_undos u"
+        " ON u.execution_id = e.id AND u.organization_id = e.organization_id"
         " WHERE e.conversation_id = %s AND e.organization_id = %s ORDER BY m.ordinal, e.position",
-        (conversation_id, org_id),
+        (CLAIM_TTL, conversation_id, org_id),
     )
-    tools = [
-        {
-            "messageId": str(row["message_id"]),
-            "toolUseId": row["tool_use_id"],
-            "router": row["router"],
-            "action": row["action"],
-            "status": row["status"],
-            "output": row["output"],
-            "error": row["error"],
-            "discarded": row["discarded"],
-        }
-        for row in await cur.fetchall()
-    ]
+    tools = [_tool_execution(row) for row in await cur.fetchall()]
     return {
         "id": str(conversation["id"]),
         "title": conversation["title"],
@@ -88,3 +82,34 @@ async def get_conversation(
         "messages": messages,
         "toolExecutions": tools,
     }
+
+
+def _tool_execution(row: dict[str, Any]) -> dict[str, Any]:
+    """One call as a person sees it: an abandoned claim is a failure, not a spinner; a call
+    waiting for the user carries what its card needs."""
+    status, error = row["status"], row["error"]
+    if row["abandoned"]:
+        # no live stream is behind it; the sweep will close it exactly like this
+        status, error = "failed", interrupted_error(row["external_effects"])
+    awaiting = status == "pending" and (
+        row["kind"] == "user_picker" or row["confirm_policy"] != "never"
+    )
+    shown: dict[str, Any] = {
+        "messageId": str(row["message_id"]),
+        "toolUseId": row["tool_use_id"],
+        "router": row["router"],
+        "action": row["action"],
+        "status": status,
+        "output": row["output"],
+        "error": error,
+        "discarded": row["discarded"],
+        "awaitingUser": awaiting,
+        "undone": bool(row["undone"]),
+    }
+    if awaiting:
+        shown["input"] = row["input"]
+        shown["kind"] = row["kind"]
+        if row["kind"] != "user_picker":
+            shown["confirm"] = row["confirm_policy"]
+            shown["confirmation"] = row["confirmation"]
+    return shown

@@ -86,7 +86,8 @@ async def load_history(conn: Conn, caller: Caller, conversation_id: UUID) -> lis
 
 @dataclass(frozen=True)
 class ExecutionRow:
-    """One `ai_tool_executions` row as the orchestrator settles it (never pending here)."""
+    """One `ai_tool_executions` row as the orchestrator stores it: settled, or `pending` (awaiting
+    the user, or held behind a call that does) with no finish time."""
 
     message_id: UUID
     position: int
@@ -94,18 +95,21 @@ class ExecutionRow:
     router: str
     action: str
     input: Any
-    status: str  # 'succeeded' | 'failed'
+    status: str  # 'succeeded' | 'failed' | 'pending'
     output: Any = None
     error: dict[str, Any] | None = None
     confirm_policy: str = "never"
     kind: str = "normal"
     discarded: bool = False
     audit_log_id: UUID | None = None
+    confirmation: dict[str, Any] | None = None  # the server-built card of a pending approval
+    external_effects: bool = False
 
 
 _EXECUTION_COLUMNS = (
     "organization_id, conversation_id, message_id, position, tool_use_id, router, action, input,"
-    " output, error, status, confirm_policy, kind, discarded, audit_log_id, finished_at"
+    " output, error, status, confirm_policy, kind, discarded, audit_log_id, confirmation,"
+    " external_effects, finished_at"
 )
 
 
@@ -126,16 +130,19 @@ def _execution_values(caller: Caller, conversation_id: UUID, row: ExecutionRow) 
         row.kind,
         row.discarded,
         row.audit_log_id,
+        Jsonb(row.confirmation) if row.confirmation is not None else None,
+        row.external_effects,
+        row.status != "pending",
     ]
 
 
 async def insert_executions(
     conn: Conn, caller: Caller, conversation_id: UUID, rows: list[ExecutionRow]
 ) -> None:
-    """Insert settled execution rows (finished now) in one statement."""
+    """Insert execution rows in one statement (settled ones finished now, pending ones not)."""
     if not rows:
         return
-    one = "(" + ", ".join(["%s"] * 15) + ", now())"
+    one = "(" + ", ".join(["%s"] * 17) + ", CASE WHEN %s THEN now() END)"
     params = [v for row in rows for v in _execution_values(caller, conversation_id, row)]
     await conn.execute(
         f"INSERT INTO ai_tool_executions ({_EXECUTION_COLUMNS}) VALUES "
@@ -151,7 +158,7 @@ async def settled_outcomes(
     cur = await conn.execute(
         "SELECT tool_use_id, status, output, error FROM ai_tool_executions"
         " WHERE organization_id = %s AND conversation_id = %s AND tool_use_id = ANY(%s)"
-        " AND status IN ('succeeded', 'failed')",
+        " AND status IN ('succeeded', 'failed', 'rejected_by_user')",
         (caller.org_id, conversation_id, tool_use_ids),
     )
     return {

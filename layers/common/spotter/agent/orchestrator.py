@@ -23,13 +23,13 @@ from spotter.agent.message_log import append_message
 from spotter.agent.model_turn import ModelReply, stream_reply
 from spotter.agent.replay import tool_result_block
 from spotter.agent.run_state import MAX_TURNS, AgentDeps, RunState
-from spotter.agent.tool_execution import plan_calls, run_tool_calls
+from spotter.agent.tool_execution import ToolBatch, plan_calls, run_tool_calls
 from spotter.agent.turn_preparation import SendMessage, prepare_run
 from spotter.auth.caller import Caller
 from spotter.errors import ErrorCode
 from spotter.i18n import translate
 
-__all__ = ["SendMessage", "send_message"]
+__all__ = ["SendMessage", "resume_model_loop", "send_message"]
 
 TRUNCATED_BATCH_INSTRUCTION = (
     "Your reply hit the output limit before it was complete, so NONE of its tool calls ran. "
@@ -86,6 +86,10 @@ async def _record_usage_alone(state: RunState) -> None:
 
 async def _drive_model_loop(state: RunState, end: _LoopEnd) -> AsyncGenerator[ev.AgentEvent, None]:
     for _ in range(MAX_TURNS):
+        if state.resumed and await state.spend_cap_reached():
+            # a resumed run never passed the send's pre-check: check before every call
+            end.code = "agent_budget_exceeded"
+            return
         state.model_turns += 1
         reply: ModelReply | None = None
         # aclosing: a client that goes away closes the provider stream now, not at GC
@@ -107,12 +111,14 @@ async def _drive_model_loop(state: RunState, end: _LoopEnd) -> AsyncGenerator[ev
             return
         if final:
             return
-        results: list[dict[str, Any]] = []
-        batch = run_tool_calls(state, message_id, plan_calls(state, tool_uses), results)
-        async with aclosing(batch) as tool_events:
+        batch = ToolBatch()
+        calls = run_tool_calls(state, message_id, plan_calls(state, tool_uses), batch)
+        async with aclosing(calls) as tool_events:
             async for event in tool_events:
                 yield event
-        await _store_results(state, results)
+        if batch.suspended:
+            return  # the user decides; resolving the message resumes the loop
+        await _store_results(state, batch.results)
     end.code = "max_turns_reached"
 
 
@@ -188,3 +194,23 @@ async def _discard_batch(
             role="tool_result", content=results,
         )  # fmt: skip
     state.messages.append({"role": "user", "content": results})
+
+
+async def resume_model_loop(state: RunState) -> AsyncGenerator[ev.AgentEvent, None]:
+    """The run a resolved message resumes: the model loop over the settled history (already in
+    `state.messages`), recorded and finished like a send."""
+    end = _LoopEnd()
+    try:
+        async with aclosing(_drive_model_loop(state, end)) as loop:
+            async for event in loop:
+                yield event
+    except Exception as exc:
+        end.code = classify(exc)
+        state.telemetry.failure(exc, end.code, **state.ids)
+    finally:
+        if not state.usage_recorded and state.usage.calls:
+            with anyio.CancelScope(shield=True):
+                await _record_usage_alone(state)
+    for event in finish(state, end.code):
+        yield event
+    await state.telemetry.flush()

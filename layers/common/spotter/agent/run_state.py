@@ -12,6 +12,7 @@ from uuid import UUID
 
 import httpx2
 
+from spotter.agent.budget import usage_snapshot
 from spotter.agent.model_policy import ModelCall, model_policy
 from spotter.agent.telemetry import AgentTelemetry
 from spotter.agent.usage import RunUsage
@@ -63,6 +64,7 @@ class RunState:
     usage_recorded: bool = False
     model_turns: int = 0
     truncated_once: bool = False
+    resumed: bool = False  # a run resumed by resolving a suspended message
 
     @classmethod
     def begin(cls, deps: AgentDeps, caller: Caller) -> RunState:
@@ -73,6 +75,17 @@ class RunState:
             registry=deps.registry_for(caller),
             telemetry=deps.telemetry_for(caller),
             now=deps.clock(),
+        )
+
+    async def spend_cap_reached(self) -> bool:
+        """Today's recorded spend plus this run's unrecorded calls against the tier's cap."""
+        async with self.deps.db.org_tx(self.caller.org_id) as conn:
+            snapshot = await usage_snapshot(
+                conn, self.caller.org_id, self.caller.platform_tier, self.now
+            )
+        unrecorded = 0 if self.usage_recorded else self.usage.cost_usd_micros
+        return not snapshot.unmetered and (
+            snapshot.spent_usd_micros + unrecorded >= snapshot.cap_usd_micros
         )
 
     @property

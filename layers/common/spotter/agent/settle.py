@@ -19,6 +19,11 @@ from spotter.db import Conn, Database
 from spotter.observability import log_event
 
 FINAL_STATUSES = frozenset({"succeeded", "failed", "rejected_by_user"})
+SUPERSEDED = {
+    "code": "superseded",
+    "message": "The user sent a new message instead of answering; this call did not run and"
+    " never will. Ask again if it is still wanted.",
+}
 
 
 async def settle_message(conn: Conn, org_id: UUID, message_id: UUID) -> bool:
@@ -71,6 +76,20 @@ async def close_and_settle(conn: Conn, org_id: UUID, *, message_id: UUID | None 
     for closed_message in closed:
         await settle_message(conn, org_id, closed_message)
     return len(closed)
+
+
+async def close_for_new_message(conn: Conn, org_id: UUID, message_id: UUID) -> None:
+    """Before a new user turn answers the tail message: its stale claims are closed, and every
+    call still pending (an approval or pick the user typed past, a held sibling) is closed as
+    `superseded`, so it can never run later. A call running under a live claim is left alone
+    (its result is recorded on its row; the turn appended now says it has none)."""
+    await close_abandoned(conn, org_id, message_id=message_id)
+    await conn.execute(
+        "UPDATE ai_tool_executions SET status = 'failed', error = %s,"
+        " finished_at = clock_timestamp()"
+        " WHERE organization_id = %s AND message_id = %s AND status = 'pending'",
+        (Jsonb(SUPERSEDED), org_id, message_id),
+    )
 
 
 @dataclass(frozen=True)

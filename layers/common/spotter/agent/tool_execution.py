@@ -11,7 +11,7 @@ import asyncio
 import time
 from collections.abc import AsyncGenerator
 from contextlib import aclosing
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 from uuid import UUID
 
@@ -19,6 +19,7 @@ from spotter.agent import events as ev
 from spotter.agent.history import ExecutionRow, insert_executions
 from spotter.agent.replay import tool_result_block
 from spotter.agent.run_state import RunState
+from spotter.agent.suspension import confirmation_card, needs_user, store_suspended
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import DomainError
 from spotter.tools.runner import ResolvedCall, ToolOutcome, execute, resolve_call
@@ -48,28 +49,15 @@ class PlannedCall:
         return action if isinstance(action, str) else ""
 
     @property
+    def needs_user(self) -> bool:
+        """An approval or a pick: the run suspends here (unless the card cannot be built)."""
+        return self.call is not None and self.refusal is None and needs_user(self.call.spec)
+
+    @property
     def shown_input(self) -> dict[str, Any]:
         if self.call:
             return self.call.executable_input
         return self.raw_input if isinstance(self.raw_input, dict) else {}
-
-
-def approval_unavailable(spec: ToolSpec) -> dict[str, Any] | None:
-    """Calls that need a person (approval or a pick) never run unconfirmed. Until suspension
-    exists they fail clearly; this is the one branch the suspension work replaces."""
-    if spec.kind == "user_picker":
-        return {
-            "code": "confirmation_required",
-            "message": f"{spec.name} asks the user to pick, and picking is not available yet."
-            " Nothing ran. Ask the user in plain text instead.",
-        }
-    if spec.needs_confirmation:
-        return {
-            "code": "confirmation_required",
-            "message": f"{spec.name} needs the user's approval, and approval is not available yet."
-            " Nothing ran. Tell the user this cannot be done from Spotter yet.",
-        }
-    return None
 
 
 def plan_calls(state: RunState, tool_uses: list[dict[str, Any]]) -> list[PlannedCall]:
@@ -81,8 +69,7 @@ def plan_calls(state: RunState, tool_uses: list[dict[str, Any]]) -> list[Planned
         except DomainError as exc:
             planned.append(replace(base, refusal=exc.as_result()))
             continue
-        refusal = approval_unavailable(call.spec)
-        planned.append(replace(base, call=call, refusal=refusal))
+        planned.append(replace(base, call=call))
     return planned
 
 
@@ -91,6 +78,15 @@ def runs_concurrently(planned: list[PlannedCall]) -> bool:
     return len(planned) >= 2 and all(
         p.spec is not None and p.refusal is None and p.spec.parallel_safe for p in planned
     )
+
+
+@dataclass
+class ToolBatch:
+    """What a batch hands back: results in tool_use order, or suspended (results go back to the
+    model only when the message is resolved and settled)."""
+
+    results: list[dict[str, Any]] = field(default_factory=list)
+    suspended: bool = False
 
 
 @dataclass(frozen=True)
@@ -162,17 +158,48 @@ def _settle(state: RunState, settled: Settled, results: list[dict[str, Any]]) ->
 
 
 async def run_tool_calls(
-    state: RunState, message_id: UUID, planned: list[PlannedCall], results: list[dict[str, Any]]
+    state: RunState, message_id: UUID, planned: list[PlannedCall], batch: ToolBatch
 ) -> AsyncGenerator[ev.AgentEvent, None]:
-    """Run the batch, yielding tool_started / tool_completed; fill `results` in tool_use order."""
+    """Run the batch, yielding tool_started / tool_completed; fill `batch.results` in tool_use
+    order, or stop at the first call that needs the user (`batch.suspended`)."""
+    results = batch.results
     if not runs_concurrently(planned):
-        for p in planned:
+        for index, p in enumerate(planned):
+            if p.needs_user:
+                suspension = await _suspend_at(state, message_id, planned, index)
+                if isinstance(suspension, list):
+                    batch.suspended = True
+                    for event in suspension:
+                        yield event
+                    return
+                # its card could not be built: a failed call the model reads, and on we go
+                p = replace(p, refusal=suspension)
             yield _started(p)
             yield _settle(state, await _run_one(state, message_id, p), results)
         return
     async with aclosing(_run_reads_concurrently(state, message_id, planned, results)) as events:
         async for event in events:
             yield event
+
+
+async def _suspend_at(
+    state: RunState, message_id: UUID, planned: list[PlannedCall], index: int
+) -> list[ev.AgentEvent] | dict[str, Any]:
+    """Suspend at `planned[index]`: its card (a picker has none) and the pending rows in one
+    transaction, returning the announcements; the card's error, storing nothing, when it cannot
+    be built (nobody is asked to approve a call that cannot succeed)."""
+    first = planned[index]
+    assert first.call is not None
+    async with state.deps.db.org_tx(state.caller.org_id) as conn:
+        card = None
+        if first.call.spec.kind != "user_picker":
+            try:
+                card = await confirmation_card(
+                    ToolContext(state.caller, conn, state.now), first.call
+                )
+            except DomainError as exc:
+                return exc.as_result()
+        return await store_suspended(state, conn, message_id, first, card, planned[index + 1 :])
 
 
 async def _run_reads_concurrently(

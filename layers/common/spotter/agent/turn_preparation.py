@@ -24,6 +24,7 @@ from spotter.agent.replay import (
     validate_replay,
 )
 from spotter.agent.run_state import RunState
+from spotter.agent.settle import close_for_new_message
 from spotter.db import Conn
 
 
@@ -74,15 +75,18 @@ async def prepare_run(state: RunState, request: SendMessage) -> Prepared:
 async def _answer_orphaned_tail(
     conn: Conn, state: RunState, stored: list[StoredMessage]
 ) -> list[StoredMessage]:
-    """A run cut off between its tool calls and their results left the last assistant turn
-    unanswered: append the results its execution rows recorded (or an `interrupted` error),
-    so the stored history is valid from here on — appended, never rewritten."""
+    """The last assistant turn has no results — a suspended run the user typed past, or a run
+    cut off between its calls and their results: close what may not run any more
+    (`close_for_new_message`), then append the results its execution rows recorded (or an
+    `interrupted` error), so the stored history is valid from here on — appended, never
+    rewritten. The one way a message is answered before a new user turn."""
     if not stored or stored[-1].role != "assistant":
         return []
     ids = [b["id"] for b in stored[-1].content if b.get("type") == "tool_use"]
     if not ids:
         return []
     assert state.conversation_id is not None
+    await close_for_new_message(conn, state.caller.org_id, stored[-1].id)
     known = await settled_outcomes(conn, state.caller, state.conversation_id, ids)
     content = [
         tool_result_block(tid, *known[tid])
@@ -117,3 +121,12 @@ def _valid_replay(state: RunState, stored: list[StoredMessage]) -> list[dict[str
         **state.ids,
     )
     return repair_replay(messages, check)
+
+
+async def prepare_resume(state: RunState) -> None:
+    """A resumed run's history: the stored conversation (its tool results just settled) as a
+    valid replay. No user turn, no ambient retrieval: nothing new was said."""
+    assert state.conversation_id is not None
+    async with state.deps.db.org_tx(state.caller.org_id) as conn:
+        stored = await load_history(conn, state.caller, state.conversation_id)
+    state.messages = _valid_replay(state, stored)

@@ -16,7 +16,7 @@ from mangum import Mangum
 from spotter.aws.secrets import load_secrets
 from spotter.config import Settings, get_settings
 from spotter.db import Database
-from spotter.http.app import app_database_url, create_app
+from spotter.http.app import create_app
 
 
 class BufferedHandler:
@@ -54,11 +54,11 @@ class BufferedHandler:
         asyncio.set_event_loop(loop)
         try:
             self.db = loop.run_until_complete(
-                Database.open(app_database_url(settings), max_size=settings.db_pool_max_size)
+                Database.open(settings.app_pool_url(), max_size=settings.db_pool_max_size)
             )
         except BaseException:
             # The next event starts over (the database may be back by then).
             loop.close()
             asyncio.set_event_loop(None)
             raise
-        return loop, Mangum(create_app(settings, db=self.db), lifespan="off")
+        return loop, Mangum(create_app(settings, db=self.db, streaming=False), lifespan="off")

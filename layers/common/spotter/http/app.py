@@ -16,7 +16,7 @@ from spotter.db import Database
 from spotter.errors import SpotterError
 from spotter.http.locale import resolve_locale
 from spotter.http.middleware import BodyLimitMiddleware, TraceIdMiddleware
-from spotter.http.routes import router as agent_router
+from spotter.http.routes import router as reads_router
 from spotter.i18n import error_message
 from spotter.observability import current_trace_id, log_event
 
@@ -48,16 +48,11 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(_error_body(request, "invalid_request", problems), status_code=400)
 
 
-def app_database_url(settings: Settings) -> str:
-    """The URL the app's pool logs in with (its own login when set, else the owner's)."""
-    url = settings.app_database_url or settings.database_url
-    if not url:
-        raise RuntimeError("DATABASE_URL is not set (`spotter dev` sets it for you)")
-    return url
-
-
-def create_app(settings: Settings | None = None, *, db: Database | None = None) -> FastAPI:
-    """Build the app. Pass `db` to share a pool (tests); otherwise the lifespan opens one."""
+def create_app(
+    settings: Settings | None = None, *, db: Database | None = None, streaming: bool = True
+) -> FastAPI:
+    """Build the app. Pass `db` to share a pool (tests); otherwise the lifespan opens one.
+    `streaming=False` leaves out the SSE routes and with them the model SDK (the reads Lambda)."""
     settings = settings or get_settings()
 
     @asynccontextmanager
@@ -67,7 +62,7 @@ def create_app(settings: Settings | None = None, *, db: Database | None = None) 
             yield
             return
         app.state.db = await Database.open(
-            app_database_url(settings), max_size=settings.db_pool_max_size
+            settings.app_pool_url(), max_size=settings.db_pool_max_size
         )
         try:
             yield
@@ -81,7 +76,11 @@ def create_app(settings: Settings | None = None, *, db: Database | None = None) 
         app.state.db = db
     app.add_exception_handler(SpotterError, _spotter_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
-    app.include_router(agent_router)
+    app.include_router(reads_router)
+    if streaming:
+        from spotter.http.agent_routes import router as agent_router
+
+        app.include_router(agent_router)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:

@@ -1,91 +1,17 @@
-"""The agent's HTTP surface (paths fixed in docs/architecture.md)."""
+"""The agent's JSON reads: conversations, one conversation, usage (see docs/architecture.md)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 from uuid import UUID
 
-from fastapi import APIRouter, Request
-from starlette.responses import StreamingResponse
+from fastapi import APIRouter
 
-from spotter.agent import events as ev
 from spotter.agent.budget import usage_snapshot
 from spotter.agent.conversations import get_conversation, list_conversations
-from spotter.http.bodies import ConfirmBatchBody, ConfirmBody, PickBody, SendMessageBody
-from spotter.http.deps import AnyCaller, Db, StaffCaller, get_agent_deps
-from spotter.http.sse import sse_response
-from spotter.i18n import Locale, error_message
-from spotter.observability import current_trace_id
+from spotter.http.deps import AnyCaller, Db
 
 router = APIRouter(prefix="/agent")
-
-
-async def _not_implemented(locale: Locale) -> AsyncIterator[ev.AgentEvent]:
-    yield ev.Error(
-        code="not_implemented",
-        message=error_message("not_implemented", locale),
-        trace_id=current_trace_id(),
-    )
-    yield ev.Done(conversation_id=None)
-
-
-async def _provider_missing(locale: Locale) -> AsyncIterator[ev.AgentEvent]:
-    yield ev.Error(
-        code="provider_not_configured",
-        message=error_message("provider_not_configured", locale),
-        trace_id=current_trace_id(),
-    )
-    yield ev.Done(conversation_id=None)
-
-
-@router.post("/messages")
-async def send_message(
-    request: Request, caller: StaffCaller, body: SendMessageBody
-) -> StreamingResponse:
-    # Imported here: the model SDK costs a second of cold start that the reads never need.
-    from spotter.agent.orchestrator import SendMessage
-    from spotter.agent.orchestrator import send_message as run_send_message
-    from spotter.providers.anthropic import ProviderNotConfigured
-
-    try:
-        deps = get_agent_deps(request, request.app.state.db)
-    except ProviderNotConfigured:
-        # `make dev` without a key: say so on the stream instead of failing the request
-        return sse_response(_provider_missing(caller.locale))
-    message = SendMessage(
-        text=body.text,
-        pathname=body.page_context.pathname,
-        selection=body.page_context.selection,
-        conversation_id=body.conversation_id,
-    )
-    return sse_response(run_send_message(deps, caller, message))
-
-
-@router.post("/conversations/{conversation_id}/confirm/{tool_use_id}")
-async def confirm(
-    caller: StaffCaller, conversation_id: UUID, tool_use_id: str, body: ConfirmBody
-) -> StreamingResponse:
-    return sse_response(_not_implemented(caller.locale))
-
-
-@router.post("/conversations/{conversation_id}/confirm-batch")
-async def confirm_batch(
-    caller: StaffCaller, conversation_id: UUID, body: ConfirmBatchBody
-) -> StreamingResponse:
-    return sse_response(_not_implemented(caller.locale))
-
-
-@router.post("/conversations/{conversation_id}/pick/{tool_use_id}")
-async def pick(
-    caller: StaffCaller, conversation_id: UUID, tool_use_id: str, body: PickBody
-) -> StreamingResponse:
-    return sse_response(_not_implemented(caller.locale))
-
-
-@router.post("/conversations/{conversation_id}/undo/{tool_use_id}")
-async def undo(caller: StaffCaller, conversation_id: UUID, tool_use_id: str) -> StreamingResponse:
-    return sse_response(_not_implemented(caller.locale))
 
 
 @router.get("/conversations")

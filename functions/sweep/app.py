@@ -1,0 +1,5 @@
+"""Scheduled sweep entry point (EventBridge, every minute): see `spotter.aws.sweep`."""
+
+from spotter.aws.sweep import SweepHandler
+
+handler = SweepHandler()
