@@ -149,7 +149,11 @@ async def main(turns: int) -> None:
             caller = await resolve_caller(
                 db, SessionClaims(clerk_user, clerk_org, None, None), "en"
             )
-            model = ScriptedModel()
+            # title and compaction calls (a plain-string system) answer from a side lane
+            model = ScriptedModel(
+                lane_of=lambda body: "side" if isinstance(body.get("system"), str) else None,
+                lane_default=lambda lane, body: Reply([Text("Side answer")]),
+            )
             deps = AgentDeps(db=db, client=model.client(), settings=Settings(environment="test"))
             plain = await _measure(deps, model, caller, [Reply([Text("Sure.")])], turns)
             reads = await _measure(

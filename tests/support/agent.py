@@ -12,13 +12,40 @@ import psycopg
 from psycopg.rows import dict_row
 
 from spotter.agent import events as ev
+from spotter.agent.compaction import SUMMARIZER_SYSTEM
 from spotter.agent.orchestrator import SendMessage, send_message
 from spotter.agent.run_state import AgentDeps, utc_now
+from spotter.agent.titles import TITLE_SYSTEM
 from spotter.auth import Caller
 from spotter.config import Settings
 from spotter.db import Database
-from spotter.providers.fake import ScriptedModel
+from spotter.providers.embeddings import Embedder
+from spotter.providers.fake import FakeUsage, Reply, ScriptedModel, Step, Text
 from spotter.tools.registry import ToolRegistry, registry_for_caller
+
+LANE_SYSTEMS: dict[str, str] = {TITLE_SYSTEM: "title", SUMMARIZER_SYSTEM: "compaction"}
+DEFAULT_TITLE = "Test conversation"
+DEFAULT_SUMMARY = "Earlier the user asked questions and got answers."
+
+
+def spotter_lane(body: dict[str, Any]) -> str | None:
+    """A side call's lane by its system prompt (the loop's system is a list of blocks)."""
+    system = body.get("system")
+    return LANE_SYSTEMS.get(system) if isinstance(system, str) else None
+
+
+def default_lane_reply(lane: str, body: dict[str, Any]) -> Step:
+    text = {"title": DEFAULT_TITLE, "compaction": DEFAULT_SUMMARY}[lane]
+    return Reply([Text(text)], usage=FakeUsage(input_tokens=40, output_tokens=8))
+
+
+def with_lanes(model: ScriptedModel) -> ScriptedModel:
+    """Side calls (title, compaction) answered from their own lanes, the loop from the script."""
+    if model.lane_of is None:
+        model.lane_of = spotter_lane
+    if model.lane_default is None:
+        model.lane_default = default_lane_reply
+    return model
 
 
 def deps_for(
@@ -28,13 +55,15 @@ def deps_for(
     registry_for: Callable[[Caller], ToolRegistry] = registry_for_caller,
     clock: Callable[[], datetime] = utc_now,
     settings: Settings | None = None,
+    embedder: Embedder | None = None,
 ) -> AgentDeps:
     return AgentDeps(
         db=db,
-        client=model.client(),
+        client=with_lanes(model).client(),
         settings=settings or Settings(environment="test"),
         registry_for=registry_for,
         clock=clock,
+        embedder=embedder,
     )
 
 

@@ -20,6 +20,7 @@ from spotter.config import Settings
 from spotter.db import Database
 from spotter.observability import current_trace_id
 from spotter.providers.anthropic import ModelClient
+from spotter.providers.embeddings import Embedder
 from spotter.tools.registry import ToolRegistry, registry_for_caller
 
 MAX_TURNS = 6
@@ -39,6 +40,7 @@ class AgentDeps:
     registry_for: Callable[[Caller], ToolRegistry] = registry_for_caller
     clock: Callable[[], datetime] = utc_now
     analytics_transport: httpx2.AsyncBaseTransport | None = None  # tests: a PostHog stand-in
+    embedder: Embedder | None = None  # ambient RAG's semantic half (None: lexical only)
 
     def telemetry_for(self, caller: Caller) -> AgentTelemetry:
         return AgentTelemetry(
@@ -63,6 +65,7 @@ class RunState:
     usage_recorded: bool = False
     model_turns: int = 0
     truncated_once: bool = False
+    wrote_records: bool = False  # a write tool succeeded: embeddings may be stale after the run
 
     @classmethod
     def begin(cls, deps: AgentDeps, caller: Caller) -> RunState:

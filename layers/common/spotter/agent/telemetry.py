@@ -22,6 +22,7 @@ AgentEventName = Literal[
     "agent.budget_exceeded",
     "agent.replay.repaired_tail",
     "agent.replay.violation",
+    "agent.side_call",
     "agent.terminal_error",
     "agent.tool.executed",
     "agent.turn.finished",

@@ -14,6 +14,7 @@ from spotter.errors import AuthError, ForbiddenError
 from spotter.http.locale import resolve_locale
 from spotter.i18n import Locale
 from spotter.providers.anthropic import build_client
+from spotter.providers.embeddings import embedder_for
 
 
 def get_db(request: Request) -> Database:
@@ -54,7 +55,12 @@ def get_agent_deps(request: Request, db: Annotated[Database, Depends(get_db)]) -
     deps: AgentDeps | None = getattr(request.app.state, "agent_deps", None)
     if deps is None:
         settings: Settings = request.app.state.settings
-        deps = AgentDeps(db=db, client=build_client(settings), settings=settings)
+        deps = AgentDeps(
+            db=db,
+            client=build_client(settings),
+            settings=settings,
+            embedder=embedder_for(settings),
+        )
         request.app.state.agent_deps = deps
     return deps
 
