@@ -3,6 +3,7 @@ titles in the background, embeddings refreshed after writes."""
 
 from __future__ import annotations
 
+import time
 import uuid
 from typing import Any
 
@@ -11,6 +12,7 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from spotter.agent import events as ev
+from spotter.agent.orchestrator import SendMessage, send_message
 from spotter.agent.rag.refresh import backfill
 from spotter.agent.turn_context import is_turn_context
 from spotter.config import Settings
@@ -265,3 +267,22 @@ async def test_a_run_that_wrote_refreshes_stale_embeddings_after_done(
         calls_before = len(seen)
         await run_turn(deps, owner, "hello there", conversation_id=conversation_id_of(events))
         assert [s for s in seen[calls_before:] if s["input_type"] == "document"] == []
+
+
+async def test_the_title_runs_beside_the_loop_and_is_finished_before_done(
+    db: Database, org: Org, clean_db: str
+) -> None:
+    model = ScriptedModel([Reply([Text("Right away.")])])
+    model.lanes["title"] = [Reply([Text("Slow title")], delay_s=0.15)]  # ~1 s in all
+    owner = await caller_for(db, org, "owner")
+    started = time.perf_counter()
+    first_delta = None
+    request = SendMessage(text=QUESTION, pathname="/")
+    async for event in send_message(deps_for(db, model), owner, request):
+        if isinstance(event, ev.TextDelta) and first_delta is None:
+            first_delta = time.perf_counter() - started
+        if isinstance(event, ev.Done):
+            done_at = time.perf_counter() - started
+            assert event.conversation_id is not None
+            assert conversation_row(clean_db, event.conversation_id)["title"] == "Slow title"
+    assert first_delta is not None and first_delta < 0.6 < done_at

@@ -1,9 +1,9 @@
 """Sending a message: the run's state machine, as an async generator of SSE events.
 
 conversation_started (new) → ambient RAG → budget pre-check → user turn (title in the
-background) → compaction gate → model loop (≤ MAX_TURNS round trips: stream, store the reply,
-run its tools, feed the results back) → finalize → done → embeddings refresh after writes.
-Each phase lives in its own module; this one only sequences them.
+background) → compaction gate → T0 page seeds → model loop (≤ MAX_TURNS round trips: stream,
+store the reply, run its tools, feed the results back) → finalize → done → embeddings refresh
+after writes. Each phase lives in its own module; this one only sequences them.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from spotter.agent.rag.ambient import find_ambient, render_ambient
 from spotter.agent.rag.refresh import refresh_after_run
 from spotter.agent.replay import tool_result_block
 from spotter.agent.run_state import MAX_TURNS, AgentDeps, RunState
+from spotter.agent.seeding import seed_page_reads
 from spotter.agent.title_task import finish_title, start_title
 from spotter.agent.tool_execution import plan_calls, run_tool_calls
 from spotter.agent.turn_preparation import SendMessage, prepare_run
@@ -75,6 +76,9 @@ async def send_message(
             title = start_title(state, request.text)  # beside the loop; awaited before done
         async with aclosing(compact_if_needed(state, prepared.stored)) as gate:
             async for event in gate:
+                yield event
+        async with aclosing(seed_page_reads(state, request.pathname, request.selection)) as seeds:
+            async for event in seeds:
                 yield event
         async with aclosing(_drive_model_loop(state, end)) as loop:
             async for event in loop:
