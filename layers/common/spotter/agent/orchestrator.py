@@ -1,9 +1,10 @@
 """Sending a message: the run's state machine, as an async generator of SSE events.
 
 conversation_started (new) → ambient RAG → budget pre-check → user turn (title in the
-background) → compaction gate → T0 page seeds → model loop (≤ MAX_TURNS round trips: stream,
-store the reply, run its tools, feed the results back) → finalize → done → embeddings refresh
-after writes. Each phase lives in its own module; this one only sequences them.
+background) → T1 quick route (answers, acts once, or declines) → compaction gate → T0 page
+seeds → model loop (≤ MAX_TURNS round trips: stream, store the reply, run its tools, feed the
+results back) → finalize → done → embeddings refresh after writes. Each phase lives in its own
+module; this one only sequences them.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from spotter.agent import events as ev
 from spotter.agent.compaction_gate import compact_if_needed
 from spotter.agent.error_classifier import classify
 from spotter.agent.finalize import finish, record_usage
-from spotter.agent.history import ExecutionRow, insert_executions
+from spotter.agent.history import ExecutionRow, StoredMessage, insert_executions
 from spotter.agent.message_log import append_message
 from spotter.agent.model_turn import ModelReply, stream_reply
+from spotter.agent.quick_route import QuickLane, try_quick_route
 from spotter.agent.rag.ambient import find_ambient, render_ambient
 from spotter.agent.rag.refresh import refresh_after_run
 from spotter.agent.replay import tool_result_block
@@ -74,15 +76,14 @@ async def send_message(
             return
         if prepared.new_conversation:
             title = start_title(state, request.text)  # beside the loop; awaited before done
-        async with aclosing(compact_if_needed(state, prepared.stored)) as gate:
-            async for event in gate:
+        quick = QuickLane()
+        async with aclosing(try_quick_route(state, prepared.stored, request.text, quick)) as lane:
+            async for event in lane:
                 yield event
-        async with aclosing(seed_page_reads(state, request.pathname, request.selection)) as seeds:
-            async for event in seeds:
-                yield event
-        async with aclosing(_drive_model_loop(state, end)) as loop:
-            async for event in loop:
-                yield event
+        if not quick.handled:
+            async with aclosing(_full_run(state, request, prepared.stored, end)) as run:
+                async for event in run:
+                    yield event
         await finish_title(title)
     except Exception as exc:
         end.code = classify(exc)
@@ -105,6 +106,21 @@ async def send_message(
 async def _record_usage_alone(state: RunState) -> None:
     async with state.deps.db.org_tx(state.caller.org_id) as conn:
         await record_usage(conn, state)
+
+
+async def _full_run(
+    state: RunState, request: SendMessage, stored: list[StoredMessage], end: _LoopEnd
+) -> AsyncGenerator[ev.AgentEvent, None]:
+    """Compaction gate, T0 page seeds, then the model loop."""
+    async with aclosing(compact_if_needed(state, stored)) as gate:
+        async for event in gate:
+            yield event
+    async with aclosing(seed_page_reads(state, request.pathname, request.selection)) as seeds:
+        async for event in seeds:
+            yield event
+    async with aclosing(_drive_model_loop(state, end)) as loop:
+        async for event in loop:
+            yield event
 
 
 async def _drive_model_loop(state: RunState, end: _LoopEnd) -> AsyncGenerator[ev.AgentEvent, None]:
