@@ -10,7 +10,6 @@ the stored rows, so it is the projection: the summary, then the kept tail.
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncGenerator
 from functools import partial
 
@@ -29,8 +28,7 @@ from spotter.agent.turn_preparation import valid_replay
 def prompt_chars(state: RunState) -> int:
     """What every request carries before its messages: the system blocks and the tools."""
     system = sum(len(block["text"]) for block in system_blocks(state.caller))
-    tools = json.dumps(state.registry.definitions, ensure_ascii=False, separators=(",", ":"))
-    return system + len(tools)
+    return system + len(state.registry.definitions_json)  # cached per registry
 
 
 def threshold(state: RunState) -> int:
