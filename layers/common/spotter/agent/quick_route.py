@@ -151,7 +151,7 @@ async def try_quick_route(
         if b.type == "tool_use"
     ]
     try:
-        if not tool_uses and reply_text(decision).strip() == ANSWER:
+        if not tool_uses and reply_text(decision).strip().rstrip(".").upper() == ANSWER:
             async with aclosing(_answer(state, routed, None)) as answer:
                 async for event in answer:
                     yield event
