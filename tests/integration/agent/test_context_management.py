@@ -14,11 +14,20 @@ from psycopg.types.json import Jsonb
 from spotter.agent import events as ev
 from spotter.agent.orchestrator import SendMessage, send_message
 from spotter.agent.rag.refresh import backfill
+from spotter.agent.run_state import AgentDeps
 from spotter.agent.turn_context import is_turn_context
 from spotter.config import Settings
 from spotter.db import Database
-from spotter.providers.embeddings import VoyageEmbedder
-from spotter.providers.fake import ProviderError, Reply, ScriptedModel, Text, ToolUse, tool_reply
+from spotter.providers.embeddings import VoyageEmbedder, embedder_for
+from spotter.providers.fake import (
+    ProviderError,
+    Reply,
+    ScriptedModel,
+    Text,
+    ToolUse,
+    echo_model,
+    tool_reply,
+)
 from tests.support.agent import (
     DEFAULT_SUMMARY,
     conversation_id_of,
@@ -286,3 +295,23 @@ async def test_the_title_runs_beside_the_loop_and_is_finished_before_done(
             assert event.conversation_id is not None
             assert conversation_row(clean_db, event.conversation_id)["title"] == "Slow title"
     assert first_delta is not None and first_delta < 0.6 < done_at
+
+
+async def test_the_offline_dev_model_titles_declines_the_router_and_echoes(
+    db: Database, org: Org, clean_db: str
+) -> None:
+    model = echo_model()  # as `make dev` runs it: no lanes, it answers every call itself
+    deps = AgentDeps(db=db, client=model.client(), settings=Settings(environment="test"))
+    owner = await caller_for(db, org, "owner")
+    events = await run_turn(deps, owner, "hello offline")
+    assert "You said: hello offline" in "".join(
+        e.delta for e in events if isinstance(e, ev.TextDelta)
+    )
+    title = conversation_row(clean_db, conversation_id_of(events))["title"]
+    assert title == "Offline conversation"
+
+
+def test_the_embedder_comes_from_settings() -> None:
+    assert embedder_for(Settings(environment="test")) is None
+    embedder = embedder_for(Settings(environment="test", voyage_api_key="k"))
+    assert isinstance(embedder, VoyageEmbedder)

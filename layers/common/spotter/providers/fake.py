@@ -266,6 +266,10 @@ def echo_model() -> ScriptedModel:
     """The offline dev model (`SPOTTER_FAKE_MODEL=1`): it says what it was asked, forever."""
 
     def answer(body: dict[str, Any]) -> Reply:
+        if not (isinstance(body["system"], list) and len(body["system"]) == 2):
+            # a side call (title, summary, quick router): a short plain answer; the router
+            # reads it as "decline", so the loop always echoes
+            return Reply([Text("Offline conversation")])
         last = body["messages"][-1]["content"]
         said = next((b.get("text", "") for b in last if b.get("type") == "text"), "")
         return Reply([Text(f"(offline fake model) You said: {said}")])
