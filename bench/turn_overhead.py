@@ -149,7 +149,12 @@ async def main(turns: int) -> None:
             caller = await resolve_caller(
                 db, SessionClaims(clerk_user, clerk_org, None, None), "en"
             )
-            model = ScriptedModel()
+            # side calls (title, compaction: a plain-string system; the quick router: one
+            # block, the loop has two) answer from a side lane; the router's answer declines
+            model = ScriptedModel(
+                lane_of=lambda body: None if len(body["system"]) == 2 else "side",
+                lane_default=lambda lane, body: Reply([Text("Side answer")]),
+            )
             deps = AgentDeps(db=db, client=model.client(), settings=Settings(environment="test"))
             plain = await _measure(deps, model, caller, [Reply([Text("Sure.")])], turns)
             reads = await _measure(

@@ -12,13 +12,54 @@ import psycopg
 from psycopg.rows import dict_row
 
 from spotter.agent import events as ev
+from spotter.agent.compaction import SUMMARIZER_SYSTEM
 from spotter.agent.orchestrator import SendMessage, send_message
+from spotter.agent.quick_route import QUICK_ANSWER_SYSTEM, ROUTER_PROMPT
 from spotter.agent.run_state import AgentDeps, utc_now
+from spotter.agent.titles import TITLE_SYSTEM
 from spotter.auth import Caller
 from spotter.config import Settings
 from spotter.db import Database
-from spotter.providers.fake import ScriptedModel
+from spotter.providers.embeddings import Embedder
+from spotter.providers.fake import FakeUsage, Reply, ScriptedModel, Step, Text
 from spotter.tools.registry import ToolRegistry, registry_for_caller
+
+LANE_SYSTEMS: dict[str, str] = {
+    TITLE_SYSTEM: "title",
+    SUMMARIZER_SYSTEM: "compaction",
+    QUICK_ANSWER_SYSTEM: "quick_answer",
+    ROUTER_PROMPT: "quick_route",
+}
+DEFAULT_TITLE = "Test conversation"
+DEFAULT_SUMMARY = "Earlier the user asked questions and got answers."
+
+
+def spotter_lane(body: dict[str, Any]) -> str | None:
+    """A side call's lane by its system prompt: a string, or the router's one block (the loop's
+    system is two blocks and has no lane)."""
+    system = body.get("system")
+    if isinstance(system, list) and len(system) == 1:
+        system = system[0].get("text")
+    return LANE_SYSTEMS.get(system) if isinstance(system, str) else None
+
+
+def default_lane_reply(lane: str, body: dict[str, Any]) -> Step:
+    """Unscripted side calls: a title, a summary, and a router that declines. The declining
+    router reports no tokens, so tests about the loop's usage need not count it; the quick
+    route's own tests script its lane with real usage."""
+    if lane == "quick_route":
+        return Reply([Text("LOOP")], usage=FakeUsage(input_tokens=0, output_tokens=0))
+    text = {"title": DEFAULT_TITLE, "compaction": DEFAULT_SUMMARY}[lane]
+    return Reply([Text(text)], usage=FakeUsage(input_tokens=40, output_tokens=8))
+
+
+def with_lanes(model: ScriptedModel) -> ScriptedModel:
+    """Side calls (title, compaction) answered from their own lanes, the loop from the script."""
+    if model.lane_of is None:
+        model.lane_of = spotter_lane
+    if model.lane_default is None:
+        model.lane_default = default_lane_reply
+    return model
 
 
 def deps_for(
@@ -28,13 +69,15 @@ def deps_for(
     registry_for: Callable[[Caller], ToolRegistry] = registry_for_caller,
     clock: Callable[[], datetime] = utc_now,
     settings: Settings | None = None,
+    embedder: Embedder | None = None,
 ) -> AgentDeps:
     return AgentDeps(
         db=db,
-        client=model.client(),
+        client=with_lanes(model).client(),
         settings=settings or Settings(environment="test"),
         registry_for=registry_for,
         clock=clock,
+        embedder=embedder,
     )
 
 

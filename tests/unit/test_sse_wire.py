@@ -55,6 +55,15 @@ CASES: list[tuple[ev.AgentEvent, str]] = [
         'event: message_done\ndata: {"type":"message_done","messageId":"m-1","stopReason":"end_turn"}\n\n',
     ),
     (
+        ev.CompactionStarted(conversation_id="c-1"),
+        'event: compaction_started\ndata: {"type":"compaction_started","conversationId":"c-1"}\n\n',
+    ),
+    (
+        ev.CompactionFinished(conversation_id="c-1", compacted=True, summarized_messages=20),
+        'event: compaction_finished\ndata: {"type":"compaction_finished","conversationId":"c-1",'
+        '"compacted":true,"summarizedMessages":20}\n\n',
+    ),
+    (
         ev.Done(conversation_id="c-1", usage=ev.Usage(input_tokens=10, output_tokens=5, cost_usd_micros=42)),
         'event: done\ndata: {"type":"done","conversationId":"c-1","usage":{"inputTokens":10,"outputTokens":5,'
         '"cacheReadTokens":0,"cacheWriteTokens":0,"costUsdMicros":42}}\n\n',

@@ -88,6 +88,28 @@ async def _sweep(settings: Settings) -> str:
     return f"sweep: {report.messages_closed} message(s) closed in {report.orgs} org(s)"
 
 
+async def _embed_backfill(settings: Settings) -> str:
+    """Embed every stale search document of every org, batch by batch (idempotent)."""
+    import psycopg
+
+    from spotter.agent.rag.refresh import backfill
+    from spotter.db import Database
+    from spotter.providers.embeddings import embedder_for
+
+    embedder = embedder_for(settings)
+    if embedder is None:
+        return "embed-backfill: VOYAGE_API_KEY is not set; nothing to do"
+    # the operator's owner connection lists orgs; the work runs per org under RLS
+    with psycopg.connect(owner_url(settings)) as conn:
+        orgs = [r[0] for r in conn.execute("SELECT id FROM organizations ORDER BY id")]
+    db = await Database.open(settings.app_database_url or owner_url(settings), max_size=2)
+    try:
+        embedded = await backfill(db, orgs, embedder)
+    finally:
+        await db.close()
+    return f"embed-backfill: {embedded} document(s) embedded in {len(orgs)} org(s)"
+
+
 def cmd_stop_db(settings: Settings) -> None:
     from spotter.db.server import stop_server
 
@@ -110,6 +132,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     token.add_argument("--ttl", type=int, default=12 * 3600, help="seconds until it expires")
     sub.add_parser("stop-db", help="stop the embedded dev Postgres")
     sub.add_parser("sweep", help="close abandoned tool-call claims in every org (idempotent)")
+    sub.add_parser("embed-backfill", help="embed stale search documents of every org (Voyage)")
     doc = sub.add_parser("tools-doc", help="regenerate docs/tools.md")
     doc.add_argument("--out", type=Path, default=Path("docs/tools.md"))
     args = parser.parse_args(argv)
@@ -128,6 +151,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             cmd_stop_db(settings)
         case "sweep":
             print(asyncio.run(_sweep(settings)))
+        case "embed-backfill":
+            print(asyncio.run(_embed_backfill(settings)))
         case "tools-doc":
             from spotter.tools.report import render_tools_doc
 

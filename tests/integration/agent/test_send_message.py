@@ -49,7 +49,7 @@ async def test_plain_text_turn_streams_stores_and_bills(
 ) -> None:
     model = ScriptedModel([Reply([Text("Hi! How can I help with your gym today?")])])
     owner = await caller_for(db, org, "owner")
-    events = await run_turn(deps_for(db, model), owner, "hello there", pathname="/schedule")
+    events = await run_turn(deps_for(db, model), owner, "hello there", pathname="/members")
 
     assert kinds(events) == ["conversation_started", "text_delta", "message_done", "done"]
     assert text_of(events) == "Hi! How can I help with your gym today?"
@@ -61,7 +61,7 @@ async def test_plain_text_turn_streams_stores_and_bills(
     assert [r["role"] for r in rows] == ["user", "assistant"]
     user = rows[0]["content"]
     assert user[0] == {"type": "text", "text": "hello there"}
-    assert is_turn_context(user[1]) and "pathname: /schedule" in user[1]["text"]
+    assert is_turn_context(user[1]) and "pathname: /members" in user[1]["text"]
     assert rows[1]["content"] == [
         {"type": "text", "text": "Hi! How can I help with your gym today?"}
     ]

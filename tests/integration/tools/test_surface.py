@@ -86,3 +86,10 @@ def test_roles_see_only_their_tools() -> None:
             same_router_visible = any(v.router == spec.router for v in registry.specs)
             if not same_router_visible:
                 assert f'"name":"{spec.router}"' not in text
+
+
+def test_quick_actions_never_confirm_nor_ask_the_user() -> None:
+    # The quick route runs them without the loop and without suspension.
+    for spec in CATALOG.specs.values():
+        if spec.quick_action:
+            assert spec.confirm == "never" and spec.kind == "normal", spec.name

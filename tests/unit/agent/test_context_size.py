@@ -265,3 +265,12 @@ def test_effective_threshold_clamps_and_keeps_headroom(
     setting: int | None, window: int, expected: int
 ) -> None:
     assert effective_threshold(setting, window) == expected
+
+
+def test_the_stored_usage_form_anchors_like_the_providers() -> None:
+    # assistant rows store usage as agent.usage.CallUsage.as_json writes it
+    stored = {"model": "m", "inputTokens": 12, "outputTokens": 30, "cacheReadTokens": 40_000,
+              "cacheWrite5mTokens": 500, "cacheWrite1hTokens": 0, "costUsdMicros": 9}  # fmt: skip
+    provider = {"input_tokens": 12, "output_tokens": 30, "cache_read_input_tokens": 40_000,
+                "cache_creation_input_tokens": 500}  # fmt: skip
+    assert reported_total(stored) == reported_total(provider) == 40_542

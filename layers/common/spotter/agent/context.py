@@ -54,9 +54,15 @@ def _selection(selection: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def build_turn_context(
-    caller: Caller, now: datetime, pathname: str, selection: dict[str, Any] | None
+    caller: Caller,
+    now: datetime,
+    pathname: str,
+    selection: dict[str, Any] | None,
+    ambient: str = "",
 ) -> str:
-    """Built once per run: every lane of the run shares this clock."""
+    """Built once per run: every lane of the run shares this clock. `ambient` is the rendered
+    `<ambient_context>` section (agent.rag.ambient.render_ambient), computed before the row is
+    written so the stored turn is written once."""
     local = now.astimezone(ZoneInfo(caller.org_timezone))
     page = [f"pathname: {pathname}"]
     if chosen := _selection(selection):
@@ -70,6 +76,7 @@ def build_turn_context(
             "<page_context>",
             *page,
             "</page_context>",
+            *([ambient] if ambient else []),
             "</turn_context>",
         ]
     )

@@ -20,6 +20,14 @@ THRESHOLD_FLOOR = 32_000
 CONTEXT_HEADROOM = 16_000
 
 Row = Mapping[str, Any]
+# The provider's usage fields, and the same counts as an assistant row stores them
+# (agent.usage.CallUsage.as_json).
+_PROVIDER_KEYS = (
+    "input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens", "output_tokens"
+)  # fmt: skip
+_STORED_KEYS = (
+    "inputTokens", "cacheReadTokens", "cacheWrite5mTokens", "cacheWrite1hTokens", "outputTokens"
+)  # fmt: skip
 
 
 def _block_chars(block: Mapping[str, Any]) -> int:
@@ -51,8 +59,8 @@ def reported_total(usage: Mapping[str, Any] | None) -> int:
         return 0
     if usage.get("total_tokens"):
         return int(usage["total_tokens"])
-    keys = ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
-    return sum(int(usage.get(k) or 0) for k in (*keys, "output_tokens"))
+    keys = _STORED_KEYS if "inputTokens" in usage else _PROVIDER_KEYS
+    return sum(int(usage.get(k) or 0) for k in keys)
 
 
 def latest_note(rows: Sequence[Row]) -> Row | None:

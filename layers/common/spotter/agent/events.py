@@ -97,6 +97,22 @@ class MessageDone(_Event):
     stop_reason: str | None
 
 
+class CompactionStarted(_Event):
+    """Older messages are being summarized; the conversation shows `compacting: true`."""
+
+    type: Literal["compaction_started"] = "compaction_started"
+    conversation_id: str
+
+
+class CompactionFinished(_Event):
+    """`compacted` is false when it failed or another request held the lease (nothing changed)."""
+
+    type: Literal["compaction_finished"] = "compaction_finished"
+    conversation_id: str
+    compacted: bool
+    summarized_messages: int = 0
+
+
 class Done(_Event):
     type: Literal["done"] = "done"
     conversation_id: str | None
@@ -118,6 +134,8 @@ AgentEvent = (
     | ConfirmationPending
     | DisambiguationPending
     | MessageDone
+    | CompactionStarted
+    | CompactionFinished
     | Done
     | Error
 )

@@ -28,6 +28,8 @@ class StoredMessage:
     model: str | None
     run_id: UUID
     page_context: dict[str, Any] | None = None
+    usage: dict[str, Any] | None = None  # assistant turns: what the provider reported
+    stop_reason: str | None = None
 
     def as_row(self) -> dict[str, Any]:
         """The mapping the projection and slimming functions read."""
@@ -39,6 +41,8 @@ class StoredMessage:
             "model": self.model,
             "run_id": self.run_id,
             "page_context": self.page_context,
+            "usage": self.usage,
+            "stop_reason": self.stop_reason,
         }
 
 
@@ -60,7 +64,7 @@ async def load_history(conn: Conn, caller: Caller, conversation_id: UUID) -> lis
     """
     cur = await conn.execute(
         "SELECT c.id AS conversation_id, m.id, m.ordinal, m.role, m.content, m.model, m.run_id,"
-        " m.page_context"
+        " m.page_context, m.usage, m.stop_reason"
         " FROM ai_conversations c LEFT JOIN ai_messages m"
         " ON m.conversation_id = c.id AND m.organization_id = c.organization_id"
         " WHERE c.id = %s AND c.organization_id = %s AND c.user_id = %s ORDER BY m.ordinal",
@@ -78,6 +82,8 @@ async def load_history(conn: Conn, caller: Caller, conversation_id: UUID) -> lis
             r["model"],
             r["run_id"],
             r["page_context"],
+            r["usage"],
+            r["stop_reason"],
         )
         for r in rows
         if r["id"] is not None

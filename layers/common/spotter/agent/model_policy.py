@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from spotter.agent.pricing import base_model_id
 from spotter.config import Settings
 
 Role = Literal[
@@ -22,6 +23,14 @@ LOOP_MODEL = "claude-sonnet-5-5"
 FAST_MODEL = "claude-haiku-4-5-20251001"
 # The loop's output cap, shared with adaptive thinking (spec: "Output cap").
 LOOP_MAX_TOKENS = 16_384
+# Input context windows by base model id; compaction stays 16k below it (context_size).
+CONTEXT_WINDOWS: dict[str, int] = {LOOP_MODEL: 200_000, "claude-haiku-4-5": 200_000}
+DEFAULT_CONTEXT_WINDOW = 200_000
+
+
+def context_window(model: str) -> int:
+    """The model's input window; an unknown model gets the smallest we use (never too large)."""
+    return CONTEXT_WINDOWS.get(base_model_id(model), DEFAULT_CONTEXT_WINDOW)
 
 
 @dataclass(frozen=True)

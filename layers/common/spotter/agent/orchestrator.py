@@ -1,12 +1,15 @@
 """Sending a message: the run's state machine, as an async generator of SSE events.
 
-conversation_started (new) → budget pre-check → user turn → model loop (≤ MAX_TURNS round
-trips: stream, store the reply, run its tools, feed the results back) → finalize → done.
-Each phase lives in its own module; this one only sequences them.
+conversation_started (new) → ambient RAG → budget pre-check → user turn (title in the
+background) → T1 quick route (answers, acts once, or declines) → compaction gate → T0 page
+seeds → model loop (≤ MAX_TURNS round trips: stream, store the reply, run its tools, feed the
+results back) → finalize → done → embeddings refresh after writes. Each phase lives in its own
+module; this one only sequences them.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 from dataclasses import dataclass
@@ -16,13 +19,19 @@ from uuid import UUID
 import anyio
 
 from spotter.agent import events as ev
+from spotter.agent.compaction_gate import compact_if_needed
 from spotter.agent.error_classifier import classify
 from spotter.agent.finalize import finish, record_usage
-from spotter.agent.history import ExecutionRow, insert_executions
+from spotter.agent.history import ExecutionRow, StoredMessage, insert_executions
 from spotter.agent.message_log import append_message
 from spotter.agent.model_turn import ModelReply, stream_reply
+from spotter.agent.quick_route import QuickLane, try_quick_route
+from spotter.agent.rag.ambient import find_ambient, render_ambient
+from spotter.agent.rag.refresh import refresh_after_run
 from spotter.agent.replay import tool_result_block
 from spotter.agent.run_state import MAX_TURNS, AgentDeps, RunState
+from spotter.agent.seeding import seed_page_reads
+from spotter.agent.title_task import finish_title, start_title
 from spotter.agent.tool_execution import ToolBatch, plan_calls, run_tool_calls
 from spotter.agent.turn_preparation import SendMessage, prepare_run
 from spotter.auth.caller import Caller
@@ -49,8 +58,11 @@ async def send_message(
 ) -> AsyncIterator[ev.AgentEvent]:
     state = RunState.begin(deps, caller)
     end = _LoopEnd()
+    title: asyncio.Task[str | None] | None = None
     try:
-        prepared = await prepare_run(state, request)
+        # before the user row is written, so the stored turn context is written once
+        hits = await find_ambient(deps.db, caller.org_id, request.text, deps.embedder)
+        prepared = await prepare_run(state, request, render_ambient(hits))
         if prepared.new_conversation:
             assert state.conversation_id is not None
             yield ev.ConversationStarted(conversation_id=str(state.conversation_id))
@@ -62,13 +74,23 @@ async def send_message(
             yield ev.Done(conversation_id=str(state.conversation_id))
             await state.telemetry.flush()
             return
-        async with aclosing(_drive_model_loop(state, end)) as loop:
-            async for event in loop:
+        if prepared.new_conversation:
+            title = start_title(state, request.text)  # beside the loop; awaited before done
+        quick = QuickLane()
+        async with aclosing(try_quick_route(state, prepared.stored, request.text, quick)) as lane:
+            async for event in lane:
                 yield event
+        if not quick.handled:
+            async with aclosing(_full_run(state, request, prepared.stored, end)) as run:
+                async for event in run:
+                    yield event
+        await finish_title(title)
     except Exception as exc:
         end.code = classify(exc)
         state.telemetry.failure(exc, end.code, **state.ids)
     finally:
+        if title is not None and not title.done():
+            title.cancel()  # a failed or abandoned run does not wait for its title
         if not state.usage_recorded and state.usage.calls:
             # also on a disconnect: the tokens were spent; a cancelled scope must not stop this
             with anyio.CancelScope(shield=True):
@@ -77,11 +99,28 @@ async def send_message(
         yield event
     # after `done` reached the client, so analytics never delays the answer
     await state.telemetry.flush()
+    if state.wrote_records and deps.embedder is not None:
+        await refresh_after_run(deps.db, caller.org_id, deps.embedder)
 
 
 async def _record_usage_alone(state: RunState) -> None:
     async with state.deps.db.org_tx(state.caller.org_id) as conn:
         await record_usage(conn, state)
+
+
+async def _full_run(
+    state: RunState, request: SendMessage, stored: list[StoredMessage], end: _LoopEnd
+) -> AsyncGenerator[ev.AgentEvent, None]:
+    """Compaction gate, T0 page seeds, then the model loop."""
+    async with aclosing(compact_if_needed(state, stored)) as gate:
+        async for event in gate:
+            yield event
+    async with aclosing(seed_page_reads(state, request.pathname, request.selection)) as seeds:
+        async for event in seeds:
+            yield event
+    async with aclosing(_drive_model_loop(state, end)) as loop:
+        async for event in loop:
+            yield event
 
 
 async def _drive_model_loop(state: RunState, end: _LoopEnd) -> AsyncGenerator[ev.AgentEvent, None]:

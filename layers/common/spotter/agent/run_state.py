@@ -21,6 +21,7 @@ from spotter.config import Settings
 from spotter.db import Database
 from spotter.observability import current_trace_id
 from spotter.providers.anthropic import ModelClient
+from spotter.providers.embeddings import Embedder
 from spotter.tools.registry import ToolRegistry, registry_for_caller
 
 MAX_TURNS = 6
@@ -40,6 +41,7 @@ class AgentDeps:
     registry_for: Callable[[Caller], ToolRegistry] = registry_for_caller
     clock: Callable[[], datetime] = utc_now
     analytics_transport: httpx2.AsyncBaseTransport | None = None  # tests: a PostHog stand-in
+    embedder: Embedder | None = None  # ambient RAG's semantic half (None: lexical only)
 
     def telemetry_for(self, caller: Caller) -> AgentTelemetry:
         return AgentTelemetry(
@@ -65,6 +67,7 @@ class RunState:
     model_turns: int = 0
     truncated_once: bool = False
     resumed: bool = False  # a run resumed by resolving a suspended message
+    wrote_records: bool = False  # a write tool succeeded: embeddings may be stale after the run
 
     @classmethod
     def begin(cls, deps: AgentDeps, caller: Caller) -> RunState:

@@ -23,6 +23,7 @@ AgentEventName = Literal[
     "agent.replay.repaired_tail",
     "agent.replay.violation",
     "agent.run.suspended",
+    "agent.side_call",
     "agent.terminal_error",
     "agent.tool.executed",
     "agent.turn.finished",

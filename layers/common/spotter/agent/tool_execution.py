@@ -132,6 +132,8 @@ def _started(p: PlannedCall) -> ev.ToolStarted:
 
 def _settle(state: RunState, settled: Settled, results: list[dict[str, Any]]) -> ev.ToolCompleted:
     p, outcome = settled.planned, settled.outcome
+    if outcome.ok and p.spec is not None and p.spec.side_effects == "write":
+        state.wrote_records = True
     results.append(
         tool_result_block(
             p.tool_use_id, outcome.ok, outcome.output if outcome.ok else outcome.error

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
@@ -40,10 +40,12 @@ class SendMessage:
 class Prepared:
     new_conversation: bool
     budget: UsageSnapshot
+    stored: list[StoredMessage] = field(default_factory=list)  # the history, new turn included
 
 
-async def prepare_run(state: RunState, request: SendMessage) -> Prepared:
-    """One transaction: conversation row (new) or history (existing), budget, user turn."""
+async def prepare_run(state: RunState, request: SendMessage, ambient: str = "") -> Prepared:
+    """One transaction: conversation row (new) or history (existing), budget, user turn (with
+    the ambient RAG section, found before, so the row is written once)."""
     caller = state.caller
     async with state.deps.db.org_tx(caller.org_id) as conn:
         if request.conversation_id is None:
@@ -58,7 +60,7 @@ async def prepare_run(state: RunState, request: SendMessage) -> Prepared:
         stored += await _answer_orphaned_tail(conn, state, stored)
         content = user_turn(
             request.text,
-            build_turn_context(caller, state.now, request.pathname, request.selection),
+            build_turn_context(caller, state.now, request.pathname, request.selection, ambient),
         )
         page = {"pathname": request.pathname, "selection": request.selection}
         appended = await append_message(
@@ -68,8 +70,8 @@ async def prepare_run(state: RunState, request: SendMessage) -> Prepared:
         stored.append(
             StoredMessage(appended.id, appended.ordinal, "user", content, None, state.run_id, page)
         )
-    state.messages = _valid_replay(state, stored)
-    return Prepared(request.conversation_id is None, budget)
+    state.messages = valid_replay(state, stored)
+    return Prepared(request.conversation_id is None, budget, stored)
 
 
 async def _answer_orphaned_tail(
@@ -106,7 +108,7 @@ async def _answer_orphaned_tail(
     ]
 
 
-def _valid_replay(state: RunState, stored: list[StoredMessage]) -> list[dict[str, Any]]:
+def valid_replay(state: RunState, stored: list[StoredMessage]) -> list[dict[str, Any]]:
     messages = replay_messages(stored, state.call)
     check = validate_replay(messages)
     if check.ok:
@@ -129,4 +131,4 @@ async def prepare_resume(state: RunState) -> None:
     assert state.conversation_id is not None
     async with state.deps.db.org_tx(state.caller.org_id) as conn:
         stored = await load_history(conn, state.caller, state.conversation_id)
-    state.messages = _valid_replay(state, stored)
+    state.messages = valid_replay(state, stored)

@@ -55,11 +55,17 @@ def get_agent_deps(request: Request, db: Annotated[Database, Depends(get_db)]) -
     """The run's dependencies, built once per process (tests put their own on app.state)."""
     from spotter.agent.run_state import AgentDeps
     from spotter.providers.anthropic import build_client
+    from spotter.providers.embeddings import embedder_for
 
     deps: AgentDeps | None = getattr(request.app.state, "agent_deps", None)
     if deps is None:
         settings: Settings = request.app.state.settings
-        deps = AgentDeps(db=db, client=build_client(settings), settings=settings)
+        deps = AgentDeps(
+            db=db,
+            client=build_client(settings),
+            settings=settings,
+            embedder=embedder_for(settings),
+        )
         request.app.state.agent_deps = deps
     return deps
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Literal, Protocol
 
+from spotter.config import Settings
+
 EMBEDDING_MODEL = "voyage-multilingual-2"
 EMBEDDING_DIMENSIONS = 1024
 
@@ -35,6 +37,13 @@ class VoyageEmbedder:
     async def embed(self, texts: list[str], input_type: InputType) -> list[list[float]]:
         result = await self._client.embed(texts, model=EMBEDDING_MODEL, input_type=input_type)
         return [[float(x) for x in vector] for vector in result.embeddings]
+
+
+def embedder_for(settings: Settings) -> Embedder | None:
+    """Voyage when `VOYAGE_API_KEY` is set; None otherwise (ambient RAG runs lexical-only)."""
+    if not settings.voyage_api_key:
+        return None
+    return VoyageEmbedder.from_settings(settings.voyage_api_key, settings.voyage_base_url)
 
 
 def vector_literal(vector: list[float]) -> str:

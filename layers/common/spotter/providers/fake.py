@@ -93,6 +93,13 @@ class ScriptedModel:
     raw_requests: list[bytes] = field(default_factory=list)
     streams_finished: int = 0  # answers streamed to the end
     streams_cut: int = 0  # answers the client closed before the end (a disconnect)
+    # Side calls (title, compaction, ...) may run beside the loop's calls, so they are answered
+    # from their own scripts: `lane_of` names a request's lane (None: the main script), each
+    # lane pops from `lanes[lane]`, else asks `lane_default`, and records into `lane_requests`.
+    lane_of: Callable[[dict[str, Any]], str | None] | None = None
+    lanes: dict[str, list[Step]] = field(default_factory=dict)
+    lane_default: Callable[[str, dict[str, Any]], Step] | None = None
+    lane_requests: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     def client(self, *, max_retries: int = 0) -> AsyncAnthropic:
@@ -108,6 +115,25 @@ class ScriptedModel:
                 f"the fake model was called {len(self.requests)} times; script ran out"
             )
         step = self.script.pop(0)
+        return step(body) if callable(step) else step
+
+    def lane(self, body: dict[str, Any]) -> str | None:
+        return self.lane_of(body) if self.lane_of is not None else None
+
+    def answer(self, body: dict[str, Any], raw: bytes) -> Reply | ProviderError:
+        lane = self.lane(body)
+        if lane is None:
+            self.raw_requests.append(raw)
+            self.requests.append(body)
+            return self.next_step(body)
+        self.lane_requests.setdefault(lane, []).append(body)
+        scripted = self.lanes.get(lane)
+        if scripted:
+            step = scripted.pop(0)
+        elif self.lane_default is not None:
+            step = self.lane_default(lane, body)
+        else:
+            raise AssertionError(f"no script for the {lane!r} lane")
         return step(body) if callable(step) else step
 
     def events(self, reply: Reply, body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -188,16 +214,19 @@ class _Transport(httpx2.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         raw = await request.aread()
         body: dict[str, Any] = json.loads(raw)
-        self.model.raw_requests.append(raw)
-        self.model.requests.append(body)
-        step = self.model.next_step(body)
+        step = self.model.answer(body, raw)
         if isinstance(step, ProviderError):
             payload = {"type": "error", "error": {"type": step.type, "message": step.message}}
             return httpx2.Response(step.status, json=payload, headers={"request-id": "req_fake"})
         return httpx2.Response(
             200,
             headers={"content-type": "text/event-stream", "request-id": "req_fake"},
-            stream=_EventStream(self.model, self.model.events(step, body), step.delay_s),
+            stream=_EventStream(
+                self.model,
+                self.model.events(step, body),
+                step.delay_s,
+                counted=self.model.lane(body) is None,  # the counters are the main script's
+            ),
         )
 
 
@@ -205,9 +234,14 @@ class _EventStream(httpx2.AsyncByteStream):
     """The response body, one SSE event per chunk; knows whether the client read it all."""
 
     def __init__(
-        self, model: ScriptedModel, events: list[tuple[str, dict[str, Any]]], delay_s: float
+        self,
+        model: ScriptedModel,
+        events: list[tuple[str, dict[str, Any]]],
+        delay_s: float,
+        *,
+        counted: bool = True,
     ) -> None:
-        self.model, self.events, self.delay_s = model, events, delay_s
+        self.model, self.events, self.delay_s, self.counted = model, events, delay_s, counted
         self.finished = self.closed = False
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
@@ -218,7 +252,7 @@ class _EventStream(httpx2.AsyncByteStream):
         self.finished = True
 
     async def aclose(self) -> None:
-        if self.closed:
+        if self.closed or not self.counted:
             return
         self.closed = True
         # a test can prove a disconnect stopped the model mid-answer
@@ -232,6 +266,10 @@ def echo_model() -> ScriptedModel:
     """The offline dev model (`SPOTTER_FAKE_MODEL=1`): it says what it was asked, forever."""
 
     def answer(body: dict[str, Any]) -> Reply:
+        if not (isinstance(body["system"], list) and len(body["system"]) == 2):
+            # a side call (title, summary, quick router): a short plain answer; the router
+            # reads it as "decline", so the loop always echoes
+            return Reply([Text("Offline conversation")])
         last = body["messages"][-1]["content"]
         said = next((b.get("text", "") for b in last if b.get("type") == "text"), "")
         return Reply([Text(f"(offline fake model) You said: {said}")])

@@ -37,6 +37,19 @@ class ToolRegistry:
         return build_definitions(self.specs, self._catalog.router_descriptions)
 
     @cached_property
+    def quick_specs(self) -> list[ToolSpec]:
+        """What the T1 quick route may run: quick-action tools that never ask a person."""
+        return [
+            s
+            for s in self.specs
+            if s.quick_action and not s.needs_confirmation and s.kind == "normal"
+        ]
+
+    @cached_property
+    def quick_definitions(self) -> list[dict[str, Any]]:
+        return build_definitions(self.quick_specs, self._catalog.router_descriptions)
+
+    @cached_property
     def definitions_json(self) -> str:
         return canonical_json(self.definitions)
 

@@ -46,6 +46,7 @@ class CreateArgs(Args):
     audit=Audit("program", "program.created"),
     inverse=id_inverse("programs", "archive", key="programId"),
     target=NameTarget(("name",)),
+    quick_action=True,
 )
 async def create_program(ctx: ToolContext, args: CreateArgs) -> dict[str, Any]:
     row = await domain.create_program(

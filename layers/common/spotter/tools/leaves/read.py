@@ -56,7 +56,12 @@ async def ask_user_to_pick(ctx: ToolContext, args: PickArgs) -> dict[str, Any]:
     raise DomainError("needs_user", "read.ask_user_to_pick waits for the user; it never runs.")
 
 
-@agent_tool(router="read", action="org", summary="The gym: name, timezone, tier, features, now.")
+@agent_tool(
+    router="read",
+    action="org",
+    summary="The gym: name, timezone, tier, features, now.",
+    quick_action=True,
+)
 async def org(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
     cur = await ctx.conn.execute(
         "SELECT name, timezone, default_locale, platform_tier, org_type, day_grain_programming,"
@@ -93,6 +98,7 @@ class FindMembersArgs(Args):
     router="read",
     action="find_members",
     summary="Find people by name or email (typo-tolerant); active only unless asked.",
+    quick_action=True,
 )
 async def find_members(ctx: ToolContext, args: FindMembersArgs) -> dict[str, Any]:
     if args.role is None:
@@ -114,13 +120,15 @@ class MemberArgs(Args):
     membership_id: UUID
 
 
-@agent_tool(router="read", action="member", summary="One person by membershipId.")
+@agent_tool(
+    router="read", action="member", summary="One person by membershipId.", quick_action=True
+)
 async def member(ctx: ToolContext, args: MemberArgs) -> dict[str, Any]:
     row = await people.get_person(ctx.conn, ctx.caller.org_id, args.membership_id)
     return people.person_out(row) | {"since": row["created_at"].date().isoformat()}
 
 
-@agent_tool(router="read", action="coaches", summary="Active staff who coach.")
+@agent_tool(router="read", action="coaches", summary="Active staff who coach.", quick_action=True)
 async def coaches(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
     rows = await people.list_coaches(ctx.conn, ctx.caller.org_id)
     return {"coaches": [people.person_out(r) for r in rows]}
@@ -132,7 +140,10 @@ class ProgramsArgs(Args):
 
 
 @agent_tool(
-    router="read", action="programs", summary="Programs, with their count of upcoming workouts."
+    router="read",
+    action="programs",
+    summary="Programs, with their count of upcoming workouts.",
+    quick_action=True,
 )
 async def read_programs(ctx: ToolContext, args: ProgramsArgs) -> dict[str, Any]:
     org_id, today = ctx.caller.org_id, ctx.local_now.date()
@@ -160,6 +171,7 @@ class WorkoutsArgs(Args):
     router="read",
     action="workouts",
     summary="Workouts by date range, program or title, newest first.",
+    quick_action=True,
 )
 async def read_workouts(ctx: ToolContext, args: WorkoutsArgs) -> dict[str, Any]:
     rows = await workouts.list_workouts(
@@ -184,6 +196,7 @@ class ExercisesArgs(Args):
     router="read",
     action="exercises",
     summary="Search the exercise library by name or alias (DU, T2B, Hebrew names).",
+    quick_action=True,
 )
 async def read_exercises(ctx: ToolContext, args: ExercisesArgs) -> dict[str, Any]:
     rows = await exercises.search_exercises(

@@ -24,6 +24,7 @@ class ScheduleArgs(Args):
     router="read",
     action="schedule",
     summary="Sessions in a local date range: class, time, coaches, booked/capacity, status.",
+    quick_action=True,
 )
 async def read_schedule(ctx: ToolContext, args: ScheduleArgs) -> dict[str, Any]:
     rows = await schedule.list_sessions(
@@ -37,7 +38,9 @@ async def read_schedule(ctx: ToolContext, args: ScheduleArgs) -> dict[str, Any]:
     return {"timezone": ctx.tz.key, "sessions": [schedule.session_out(r, ctx.tz) for r in rows]}
 
 
-@agent_tool(router="read", action="class_types", summary="The gym's class types.")
+@agent_tool(
+    router="read", action="class_types", summary="The gym's class types.", quick_action=True
+)
 async def read_class_types(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
     rows = await schedule.list_class_types(ctx.conn, ctx.caller.org_id)
     return {"classTypes": [schedule.class_type_out(r) for r in rows]}
@@ -47,7 +50,12 @@ class SessionArgs(Args):
     session_id: UUID
 
 
-@agent_tool(router="read", action="session", summary="One session with roster and workouts.")
+@agent_tool(
+    router="read",
+    action="session",
+    summary="One session with roster and workouts.",
+    quick_action=True,
+)
 async def read_session(ctx: ToolContext, args: SessionArgs) -> dict[str, Any]:
     org = ctx.caller.org_id
     row = await schedule.get_session(ctx.conn, org, args.session_id)
