@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+from bench_support import seed_owner
 
 import spotter.agent.compaction_gate as compaction_gate
 import spotter.agent.replay as replay
@@ -147,21 +148,8 @@ class Meter:
 
 
 def _seed(owner_url: str) -> tuple[str, str]:
-    suffix = uuid.uuid4().hex[:8]
     with psycopg.connect(owner_url) as conn:
-        org_id = conn.execute(
-            "INSERT INTO organizations (clerk_org_id, name, timezone, platform_tier)"
-            " VALUES (%s, 'Bench Box', 'Asia/Jerusalem', 'enterprise') RETURNING id",
-            (f"org_{suffix}",),
-        ).fetchone()[0]  # type: ignore[index]
-        user_id = conn.execute(
-            "INSERT INTO users (clerk_user_id, full_name) VALUES (%s, 'Bench Owner') RETURNING id",
-            (f"user_{suffix}",),
-        ).fetchone()[0]  # type: ignore[index]
-        conn.execute(
-            "INSERT INTO org_memberships (organization_id, user_id, role) VALUES (%s, %s, 'owner')",
-            (org_id, user_id),
-        )
+        org_id, clerk_org, clerk_user = seed_owner(conn)
         for i in range(60):
             name = MOVEMENTS[i % len(MOVEMENTS)] + ("" if i < len(MOVEMENTS) else f" variation {i}")
             conn.execute(
@@ -169,7 +157,7 @@ def _seed(owner_url: str) -> tuple[str, str]:
                 " VALUES (%s, %s, %s, 'strength', 'barbell, plates and a rack')",
                 (org_id, name, [f"{name[:3].upper()}{i}"]),
             )
-    return f"org_{suffix}", f"user_{suffix}"
+    return clerk_org, clerk_user
 
 
 def _script(meter: Meter, run: int) -> list[Any]:

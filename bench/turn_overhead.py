@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+from bench_support import seed_owner
 from psycopg import AsyncConnection, AsyncCursor
 
 from spotter.agent.orchestrator import SendMessage, send_message
@@ -82,22 +83,9 @@ class Counter:
 
 
 def _seed(owner_url: str) -> tuple[str, str]:
-    suffix = uuid.uuid4().hex[:8]
     with psycopg.connect(owner_url) as conn:
-        org_id = conn.execute(
-            "INSERT INTO organizations (clerk_org_id, name, timezone, platform_tier)"
-            " VALUES (%s, 'Bench Box', 'Asia/Jerusalem', 'enterprise') RETURNING id",
-            (f"org_{suffix}",),
-        ).fetchone()[0]  # type: ignore[index]
-        user_id = conn.execute(
-            "INSERT INTO users (clerk_user_id, full_name) VALUES (%s, 'Bench Owner') RETURNING id",
-            (f"user_{suffix}",),
-        ).fetchone()[0]  # type: ignore[index]
-        conn.execute(
-            "INSERT INTO org_memberships (organization_id, user_id, role) VALUES (%s, %s, 'owner')",
-            (org_id, user_id),
-        )
-    return f"org_{suffix}", f"user_{suffix}"
+        _, clerk_org, clerk_user = seed_owner(conn)
+    return clerk_org, clerk_user
 
 
 def _three_reads() -> Reply:

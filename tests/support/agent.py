@@ -161,3 +161,9 @@ def prefix_parts(body: dict[str, Any]) -> list[bytes]:
     with the moving cache markers removed."""
     parts = [body["tools"], body["system"], *body["messages"]]
     return [compact(without_cache_markers(p)) for p in parts]
+
+
+def sse_payloads(text: str) -> list[dict[str, Any]]:
+    """The `data` JSON of each event in an SSE response body."""
+    blocks = [b for b in text.strip().split("\n\n") if b]
+    return [json.loads(b.split("\n", 1)[1].removeprefix("data: ")) for b in blocks]

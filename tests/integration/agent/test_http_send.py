@@ -3,40 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
-from typing import Any
 
 import httpx
-import pytest
 
-from spotter.config import Settings
-from spotter.db import Database
-from spotter.http.app import create_app
 from spotter.providers.fake import Reply, ScriptedModel, Text, ToolUse, tool_reply
-from tests.support.agent import deps_for
+from tests.support.agent import sse_payloads
 from tests.support.tokens import TokenFactory
 from tests.support.world import Org
-
-
-def _events(text: str) -> list[dict[str, Any]]:
-    blocks = [b for b in text.strip().split("\n\n") if b]
-    return [json.loads(b.split("\n", 1)[1].removeprefix("data: ")) for b in blocks]
-
-
-@pytest.fixture
-def model() -> ScriptedModel:
-    return ScriptedModel()
-
-
-@pytest.fixture
-async def agent_client(
-    settings: Settings, db: Database, model: ScriptedModel
-) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(settings, db=db)
-    app.state.agent_deps = deps_for(db, model, settings=settings)
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://spotter.test") as c:
-        yield c
 
 
 def _auth(tokens: TokenFactory, org: Org, role: str) -> dict[str, str]:
@@ -63,7 +36,7 @@ async def test_send_streams_the_run_and_the_detail_shows_it(
     body = {"text": "אילו תוכניות יש?", "pageContext": {"pathname": "/programs"}}
     response = await agent_client.post("/agent/messages", json=body, headers=headers)
     assert response.status_code == 200
-    events = _events(response.text)
+    events = sse_payloads(response.text)
     types = [e["type"] for e in events]
     assert [t for i, t in enumerate(types) if t != "text_delta" or types[i - 1] != t] == [
         "conversation_started", "message_done", "message_done", "tool_started", "tool_completed",

@@ -3,43 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import psycopg
-import pytest
 
-from spotter.config import Settings
-from spotter.db import Database
-from spotter.http.app import create_app
 from spotter.providers.fake import Reply, ScriptedModel, Text, ToolUse, tool_reply
-from tests.support.agent import deps_for
+from tests.support.agent import sse_payloads
 from tests.support.hitl import add_program, archive, ask, create, program_status
 from tests.support.tokens import TokenFactory
 from tests.support.world import Org
-
-
-def _events(text: str) -> list[dict[str, Any]]:
-    blocks = [b for b in text.strip().split("\n\n") if b]
-    return [json.loads(b.split("\n", 1)[1].removeprefix("data: ")) for b in blocks]
-
-
-@pytest.fixture
-def model() -> ScriptedModel:
-    return ScriptedModel()
-
-
-@pytest.fixture
-async def api(
-    settings: Settings, db: Database, model: ScriptedModel
-) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(settings, db=db)
-    app.state.agent_deps = deps_for(db, model, settings=settings)
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://spotter.test") as c:
-        yield c
 
 
 def _auth(tokens: TokenFactory, org: Org, role: str = "owner") -> dict[str, str]:
@@ -47,11 +20,11 @@ def _auth(tokens: TokenFactory, org: Org, role: str = "owner") -> dict[str, str]
 
 
 async def _send(
-    api: httpx.AsyncClient, headers: dict[str, str]
+    agent_client: httpx.AsyncClient, headers: dict[str, str]
 ) -> tuple[str, list[dict[str, Any]]]:
     body = {"text": "go", "pageContext": {"pathname": "/dashboard"}}
-    response = await api.post("/agent/messages", json=body, headers=headers)
-    events = _events(response.text)
+    response = await agent_client.post("/agent/messages", json=body, headers=headers)
+    events = sse_payloads(response.text)
     return events[-1]["conversationId"], events
 
 
@@ -63,44 +36,56 @@ def _audits(url: str) -> list[tuple[str, Any, Any]]:
 
 
 async def test_confirm_pick_and_batch_stream_over_http(
-    api: httpx.AsyncClient, model: ScriptedModel, tokens: TokenFactory, org: Org, clean_db: str
+    agent_client: httpx.AsyncClient,
+    model: ScriptedModel,
+    tokens: TokenFactory,
+    org: Org,
+    clean_db: str,
 ) -> None:
     a = add_program(clean_db, org, "A")
     model.script += [tool_reply(ask("p1", "X", "Y"), archive(a, "t1")), Reply([Text("Done.")])]
     headers = _auth(tokens, org)
-    cid, events = await _send(api, headers)
+    cid, events = await _send(agent_client, headers)
     assert [e["type"] for e in events][-3:] == [
         "disambiguation_pending", "confirmation_pending", "done",
     ]  # fmt: skip
     base = f"/agent/conversations/{cid}"
-    unknown = await api.post(
+    unknown = await agent_client.post(
         f"{base}/confirm-batch",
         json={"decisions": [{"toolUseId": "nope", "approved": True}]},
         headers=headers,
     )
-    assert [(e["type"], e.get("code")) for e in _events(unknown.text)] == [
+    assert [(e["type"], e.get("code")) for e in sse_payloads(unknown.text)] == [
         ("error", "tool_execution_not_found"), ("done", None),
     ]  # fmt: skip
-    picked = _events((await api.post(f"{base}/pick/p1", json={"id": "id_X"}, headers=headers)).text)
+    picked = sse_payloads(
+        (await agent_client.post(f"{base}/pick/p1", json={"id": "id_X"}, headers=headers)).text
+    )
     assert [e["type"] for e in picked] == ["tool_completed", "done"]
-    confirmed = await api.post(f"{base}/confirm/t1", json={"approved": True}, headers=headers)
-    assert [e["type"] for e in _events(confirmed.text)] == [
+    confirmed = await agent_client.post(
+        f"{base}/confirm/t1", json={"approved": True}, headers=headers
+    )
+    assert [e["type"] for e in sse_payloads(confirmed.text)] == [
         "tool_started", "tool_completed", "text_delta", "message_done", "done",
     ]  # fmt: skip
     assert program_status(clean_db, a) == "archived"
 
 
 async def test_undo_runs_the_inverse_once_linked_in_the_audit_log(
-    api: httpx.AsyncClient, model: ScriptedModel, tokens: TokenFactory, org: Org, clean_db: str
+    agent_client: httpx.AsyncClient,
+    model: ScriptedModel,
+    tokens: TokenFactory,
+    org: Org,
+    clean_db: str,
 ) -> None:
     model.script += [tool_reply(create("Engine", "t1")), Reply([Text("Created.")])]
     headers = _auth(tokens, org)
-    cid, events = await _send(api, headers)
+    cid, events = await _send(agent_client, headers)
     created = next(e for e in events if e["type"] == "tool_completed")
     assert created["inverseAvailable"] is True
-    response = await api.post(f"/agent/conversations/{cid}/undo/t1", headers=headers)
+    response = await agent_client.post(f"/agent/conversations/{cid}/undo/t1", headers=headers)
     assert response.status_code == 200
-    undone = _events(response.text)
+    undone = sse_payloads(response.text)
     assert [e["type"] for e in undone] == ["tool_started", "tool_completed", "done"]
     assert undone[1]["toolUseId"] == "undo:t1" and undone[1]["ok"] is True
     assert undone[1]["inverseAvailable"] is False, "an undo is not undone"
@@ -110,25 +95,29 @@ async def test_undo_runs_the_inverse_once_linked_in_the_audit_log(
     [(_, original, _), (action, _, reverses)] = _audits(clean_db)
     assert (action, reverses) == ("program.archived", original)
 
-    twice = await api.post(f"/agent/conversations/{cid}/undo/t1", headers=headers)
+    twice = await agent_client.post(f"/agent/conversations/{cid}/undo/t1", headers=headers)
     assert (twice.status_code, twice.json()["code"]) == (422, "undo_already_done")
     assert len(_audits(clean_db)) == 2
 
 
 async def test_a_double_tapped_undo_runs_once(
-    api: httpx.AsyncClient, model: ScriptedModel, tokens: TokenFactory, org: Org, clean_db: str
+    agent_client: httpx.AsyncClient,
+    model: ScriptedModel,
+    tokens: TokenFactory,
+    org: Org,
+    clean_db: str,
 ) -> None:
     model.script += [tool_reply(create("Engine", "t1")), Reply([Text("Created.")])]
     headers = _auth(tokens, org)
-    cid, _ = await _send(api, headers)
+    cid, _ = await _send(agent_client, headers)
     url = f"/agent/conversations/{cid}/undo/t1"
-    responses = await asyncio.gather(*(api.post(url, headers=headers) for _ in range(5)))
+    responses = await asyncio.gather(*(agent_client.post(url, headers=headers) for _ in range(5)))
     assert sorted(r.status_code for r in responses) == [200, 422, 422, 422, 422]
     assert [a[0] for a in _audits(clean_db)] == ["program.created", "program.archived"]
 
 
 async def test_undo_refuses_what_cannot_be_undone_and_foreign_conversations(
-    api: httpx.AsyncClient,
+    agent_client: httpx.AsyncClient,
     model: ScriptedModel,
     tokens: TokenFactory,
     org: Org,
@@ -142,41 +131,49 @@ async def test_undo_refuses_what_cannot_be_undone_and_foreign_conversations(
         Reply([Text("ok")]),
     ]
     headers = _auth(tokens, org)
-    cid, _ = await _send(api, headers)
+    cid, _ = await _send(agent_client, headers)
     base = f"/agent/conversations/{cid}/undo"
-    failed = await api.post(f"{base}/t_bad", headers=headers)
+    failed = await agent_client.post(f"{base}/t_bad", headers=headers)
     assert (failed.status_code, failed.json()["code"]) == (422, "undo_not_available")
-    read = await api.post(f"{base}/t_read", headers=headers)
+    read = await agent_client.post(f"{base}/t_read", headers=headers)
     assert (read.status_code, read.json()["code"]) == (422, "undo_not_available")
-    missing = await api.post(f"{base}/nope", headers=headers)
+    missing = await agent_client.post(f"{base}/nope", headers=headers)
     assert (missing.status_code, missing.json()["code"]) == (404, "not_found")
     for stranger in (_auth(tokens, org, "coach"), _auth(tokens, other_org)):
-        foreign = await api.post(f"{base}/t1", headers=stranger)
+        foreign = await agent_client.post(f"{base}/t1", headers=stranger)
         assert (foreign.status_code, foreign.json()["code"]) == (404, "not_found")
     model.script += [tool_reply(archive(a, "t_pending"))]
-    cid2, _ = await _send(api, headers)
-    pending = await api.post(f"/agent/conversations/{cid2}/undo/t_pending", headers=headers)
+    cid2, _ = await _send(agent_client, headers)
+    pending = await agent_client.post(
+        f"/agent/conversations/{cid2}/undo/t_pending", headers=headers
+    )
     assert (pending.status_code, pending.json()["code"]) == (422, "undo_not_available")
     assert program_status(clean_db, a) == "active"
     assert [x[0] for x in _audits(clean_db)] == ["program.created"], "nothing was undone"
 
 
 async def test_the_loader_shows_waiting_cards_abandoned_claims_as_failed_and_undos(
-    api: httpx.AsyncClient, model: ScriptedModel, tokens: TokenFactory, org: Org, clean_db: str
+    agent_client: httpx.AsyncClient,
+    model: ScriptedModel,
+    tokens: TokenFactory,
+    org: Org,
+    clean_db: str,
 ) -> None:
     a, b = add_program(clean_db, org, "A"), add_program(clean_db, org, "B")
     model.script += [
         tool_reply(create("Engine", "t0"), archive(a, "t1"), ask("t2", "X", "Y"), archive(b, "t3"))
     ]
     headers = _auth(tokens, org)
-    cid, _ = await _send(api, headers)
-    assert (await api.post(f"/agent/conversations/{cid}/undo/t0", headers=headers)).is_success
+    cid, _ = await _send(agent_client, headers)
+    assert (
+        await agent_client.post(f"/agent/conversations/{cid}/undo/t0", headers=headers)
+    ).is_success
     with psycopg.connect(clean_db) as conn:  # t3 was claimed by a stream that died
         conn.execute(
             "UPDATE ai_tool_executions SET status = 'running',"
             " claimed_at = now() - interval '3 minutes' WHERE tool_use_id = 't3'"
         )
-    detail = (await api.get(f"/agent/conversations/{cid}", headers=headers)).json()
+    detail = (await agent_client.get(f"/agent/conversations/{cid}", headers=headers)).json()
     shown = {t["toolUseId"]: t for t in detail["toolExecutions"]}
     assert (shown["t0"]["status"], shown["t0"]["undone"]) == ("succeeded", True)
     card = shown["t1"]
