@@ -12,10 +12,12 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from spotter.agent import events as ev
+from spotter.agent import resolution
 from spotter.agent.orchestrator import SendMessage, send_message
 from spotter.agent.rag.refresh import backfill
 from spotter.agent.run_state import AgentDeps
 from spotter.agent.turn_context import is_turn_context
+from spotter.auth import Caller
 from spotter.config import Settings
 from spotter.db import Database
 from spotter.providers.embeddings import VoyageEmbedder, embedder_for
@@ -28,6 +30,11 @@ from spotter.providers.fake import (
     echo_model,
     tool_reply,
 )
+from spotter.tools.args import Args
+from spotter.tools.catalog import ToolCatalog
+from spotter.tools.context import ToolContext
+from spotter.tools.registry import ToolRegistry
+from spotter.tools.spec import Audit, NameTarget
 from tests.support.agent import (
     DEFAULT_SUMMARY,
     conversation_id_of,
@@ -315,3 +322,65 @@ def test_the_embedder_comes_from_settings() -> None:
     assert embedder_for(Settings(environment="test")) is None
     embedder = embedder_for(Settings(environment="test", voyage_api_key="k"))
     assert isinstance(embedder, VoyageEmbedder)
+
+
+class RenameArgs(Args):
+    program_id: uuid.UUID
+    name: str
+
+
+def _confirmed_rename_registry(caller: Caller) -> ToolRegistry:
+    catalog = ToolCatalog()
+    catalog.describe_router("renames", "Renames that need approval.")
+
+    @catalog.tool(
+        router="renames",
+        action="program",
+        summary="Rename a program (asks first).",
+        side_effects="write",
+        confirm="always",
+        target=NameTarget(("name",)),
+        audit=Audit("program", "program.renamed"),
+    )
+    async def rename(ctx: ToolContext, args: RenameArgs) -> dict[str, Any]:
+        await ctx.conn.execute(
+            "UPDATE programs SET name = %s WHERE id = %s AND organization_id = %s",
+            (args.name, args.program_id, ctx.caller.org_id),
+        )
+        return {"id": str(args.program_id)}
+
+    return ToolRegistry(catalog, caller.role, day_grain=False)
+
+
+async def test_a_confirmed_write_refreshes_stale_embeddings_after_done(
+    db: Database, org: Org, clean_db: str
+) -> None:
+    owner = await caller_for(db, org, "owner")
+    with psycopg.connect(clean_db) as conn:
+        program_id = conn.execute(
+            "INSERT INTO programs (organization_id, name) VALUES (%s, 'Engine') RETURNING id",
+            (org.id,),
+        ).fetchone()[0]  # type: ignore[index]
+    rename = ToolUse(
+        "renames",
+        {"action": "program", "args": {"programId": str(program_id), "name": "Motor"}},
+        id="t_rename",
+    )
+    model = ScriptedModel([tool_reply(rename), Reply([Text("Renamed.")])])
+    async with fake_voyage_server() as (base_url, seen):
+        embedder = VoyageEmbedder.from_settings("test-key", base_url=base_url)
+        deps = deps_for(db, model, embedder=embedder, registry_for=_confirmed_rename_registry)
+        await backfill(db, [org.id], embedder)
+        suspended = await run_turn(deps, owner, "rename Engine to Motor")
+        assert "confirmation_pending" in kinds(suspended)
+        calls_before = len(seen)
+        events = [
+            e
+            async for e in resolution.confirm(
+                deps, owner, uuid.UUID(conversation_id_of(suspended)), "t_rename", True
+            )
+        ]
+        assert kinds(events)[-1] == "done"
+        assert stale_documents(clean_db, org) == 0
+        documents = [s for s in seen[calls_before:] if s["input_type"] == "document"]
+        assert documents and "Motor" in str(documents[0]["input"])

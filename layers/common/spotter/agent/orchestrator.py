@@ -38,7 +38,7 @@ from spotter.auth.caller import Caller
 from spotter.errors import ErrorCode
 from spotter.i18n import translate
 
-__all__ = ["SendMessage", "resume_model_loop", "send_message"]
+__all__ = ["SendMessage", "refresh_search_index", "resume_model_loop", "send_message"]
 
 TRUNCATED_BATCH_INSTRUCTION = (
     "Your reply hit the output limit before it was complete, so NONE of its tool calls ran. "
@@ -99,8 +99,13 @@ async def send_message(
         yield event
     # after `done` reached the client, so analytics never delays the answer
     await state.telemetry.flush()
-    if state.wrote_records and deps.embedder is not None:
-        await refresh_after_run(deps.db, caller.org_id, deps.embedder)
+    await refresh_search_index(state)
+
+
+async def refresh_search_index(state: RunState) -> None:
+    """After `done`: a run whose writes changed searchable records re-embeds them (best effort)."""
+    if state.wrote_records and state.deps.embedder is not None:
+        await refresh_after_run(state.deps.db, state.caller.org_id, state.deps.embedder)
 
 
 async def _record_usage_alone(state: RunState) -> None:

@@ -33,7 +33,7 @@ from spotter.agent.decisions import (
     validate_pick,
 )
 from spotter.agent.error_classifier import classify
-from spotter.agent.orchestrator import resume_model_loop
+from spotter.agent.orchestrator import refresh_search_index, resume_model_loop
 from spotter.agent.run_state import AgentDeps, RunState
 from spotter.agent.settle import close_and_settle, settle_message
 from spotter.agent.turn_preparation import prepare_resume
@@ -116,10 +116,12 @@ async def resolve_message(
         # nothing was asked of the model: zero usage
         yield ev.Done(conversation_id=str(conversation_id))
         await state.telemetry.flush()
+        await refresh_search_index(state)
         return
     async with aclosing(resume_model_loop(state)) as loop:
         async for event in loop:
             yield event
+    await refresh_search_index(state)
 
 
 async def _own_conversation(conn: Conn, state: RunState) -> None:
@@ -218,6 +220,8 @@ async def _run_claimed(state: RunState, call: PendingCall, claim: Claim) -> ev.T
             )  # fmt: skip
             if not finished:
                 raise _Fenced
+        if result.ok and resolved.spec.side_effects == "write":
+            state.wrote_records = True
     except _Fenced:
         return _completed(call, ToolOutcome(ok=False, error=await _stored_error(state, call)))
     state.telemetry.emit(
