@@ -1,7 +1,5 @@
-"""read — look-ups that never change anything, and the user picker.
-
-`read.schedule`, `read.class_types` and `read.session` live beside the schedule's own router.
-"""
+"""read — look-ups that never change anything (people, programs, workouts, exercises, the
+schedule), and the user picker."""
 
 from __future__ import annotations
 
@@ -11,12 +9,13 @@ from uuid import UUID
 
 from pydantic import Field, model_validator
 
-from spotter.domain import exercises, people, programs, workouts
+from spotter.domain import bookings, exercises, people, programming, programs, schedule, workouts
 from spotter.domain.errors import DomainError
 from spotter.tiers import tier
 from spotter.tools.args import Args, NoArgs
 from spotter.tools.catalog import agent_tool, describe_router
 from spotter.tools.context import ToolContext
+from spotter.tools.schedule_args import Days
 
 describe_router("read", "Look-ups; nothing changes. Ids come from here.")
 
@@ -203,3 +202,57 @@ async def read_exercises(ctx: ToolContext, args: ExercisesArgs) -> dict[str, Any
         ctx.conn, ctx.caller.org_id, query=args.query, category=args.category, limit=args.limit
     )
     return {"exercises": [exercises.exercise_out(r) for r in rows]}
+
+
+# Schedule lookups: sessions in a range, class types, one session with its roster.
+
+
+class ScheduleArgs(Args):
+    days: Days
+    class_type_id: UUID | None = None
+
+
+@agent_tool(
+    router="read",
+    action="schedule",
+    summary="Sessions in a local date range: class, time, coaches, booked/capacity, status.",
+    quick_action=True,
+)
+async def read_schedule(ctx: ToolContext, args: ScheduleArgs) -> dict[str, Any]:
+    rows = await schedule.list_sessions(
+        ctx.conn,
+        ctx.caller.org_id,
+        ctx.tz,
+        args.days.first,
+        args.days.end,
+        class_type_id=args.class_type_id,
+    )
+    return {"timezone": ctx.tz.key, "sessions": [schedule.session_out(r, ctx.tz) for r in rows]}
+
+
+@agent_tool(
+    router="read", action="class_types", summary="The gym's class types.", quick_action=True
+)
+async def read_class_types(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
+    rows = await schedule.list_class_types(ctx.conn, ctx.caller.org_id)
+    return {"classTypes": [schedule.class_type_out(r) for r in rows]}
+
+
+class SessionArgs(Args):
+    session_id: UUID
+
+
+@agent_tool(
+    router="read",
+    action="session",
+    summary="One session with roster and workouts.",
+    quick_action=True,
+)
+async def read_session(ctx: ToolContext, args: SessionArgs) -> dict[str, Any]:
+    org = ctx.caller.org_id
+    row = await schedule.get_session(ctx.conn, org, args.session_id)
+    return {
+        **schedule.session_out(row, ctx.tz),
+        **await programming.effective_workouts(ctx.conn, org, row, ctx.tz),
+        "roster": await bookings.roster(ctx.conn, org, args.session_id),
+    }
