@@ -72,6 +72,12 @@ def cmd_dev(settings: Settings, host: str, port: int) -> None:
         f'  curl -H "Authorization: Bearer $(.venv/bin/spotter dev-token --user '
         f'{DEMO_STAFF[0].clerk_user_id} --org {DEMO_CLERK_ORG_ID})" {base}/agent/usage\n'
     )
+    configured = settings.anthropic_api_key or settings.model_provider == "bedrock"
+    if not (configured or settings.spotter_fake_model):
+        print(
+            "No model provider is configured: sends answer `provider_not_configured`. Set\n"
+            "ANTHROPIC_API_KEY, or run `SPOTTER_FAKE_MODEL=1 make dev` for an offline echo model.\n"
+        )
     get_settings.cache_clear()
     uvicorn.run("spotter.http.app:create_app", factory=True, host=host, port=port)
 
