@@ -289,7 +289,7 @@ async def test_the_title_runs_beside_the_loop_and_is_finished_before_done(
     db: Database, org: Org, clean_db: str
 ) -> None:
     model = ScriptedModel([Reply([Text("Right away.")])])
-    model.lanes["title"] = [Reply([Text("Slow title")], delay_s=0.15)]  # ~1 s in all
+    model.lanes["title"] = [Reply([Text("Slow title")], delay_s=0.15)]  # ~1 s, within its budget
     owner = await caller_for(db, org, "owner")
     started = time.perf_counter()
     first_delta = None
@@ -301,7 +301,8 @@ async def test_the_title_runs_beside_the_loop_and_is_finished_before_done(
             done_at = time.perf_counter() - started
             assert event.conversation_id is not None
             assert conversation_row(clean_db, event.conversation_id)["title"] == "Slow title"
-    assert first_delta is not None and first_delta < 0.6 < done_at
+    # wide margins: this proves concurrency (deltas do not wait for the title), not speed
+    assert first_delta is not None and first_delta < 0.8 < done_at
 
 
 async def test_the_offline_dev_model_titles_declines_the_router_and_echoes(

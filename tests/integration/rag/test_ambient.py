@@ -129,7 +129,7 @@ async def test_failures_and_timeouts_mean_no_context_never_an_error(
         budget_seconds=0.3,  # type: ignore[arg-type]
     )
     assert hits == []
-    assert loop.time() - started < 1.0
+    assert loop.time() - started < 2.5  # the slow embedder would take 5 s
 
 
 def test_render_lists_hits_with_ids_inside_the_tag() -> None:
