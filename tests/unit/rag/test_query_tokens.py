@@ -26,5 +26,9 @@ def test_tokens_are_distinct_and_capped() -> None:
     ]  # fmt: skip
 
 
+def test_times_dates_and_rep_schemes_are_dropped() -> None:
+    assert query_tokens("book Saar at 7am on 2026-12-01, 5x3 at 13:00") == ["saar"]
+
+
 def test_numbers_and_single_letters_are_dropped() -> None:
     assert query_tokens("5 x 3 @ 80 % back squat") == ["back", "squat"]

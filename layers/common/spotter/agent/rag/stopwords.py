@@ -69,11 +69,13 @@ def _clean(token: str) -> str:
 
 
 def query_tokens(text: str, *, max_tokens: int = 8) -> list[str]:
-    """Distinct content words of `text`, in order, at least 2 characters, no pure numbers."""
+    """Distinct content words of `text`, in order, at least 2 characters. Tokens with a digit
+    ("7am", "5x3", "2026") are times, dates and rep schemes: they name nothing, and as trigrams
+    they would match ids and numbered labels."""
     seen: dict[str, None] = {}
     for raw in _TOKEN.findall(text):
         token = _clean(raw)
-        if len(token) < 2 or token.isdigit() or token in STOPWORDS:
+        if len(token) < 2 or any(c.isdigit() for c in token) or token in STOPWORDS:
             continue
         seen.setdefault(token, None)
     return list(seen)[:max_tokens]
