@@ -16,22 +16,10 @@ from uuid import UUID
 from spotter.db import Conn
 from spotter.domain import schedule
 from spotter.domain.errors import DomainError, not_found
+from spotter.domain.people import get_person
 
 CHECK_IN_OPENS = timedelta(minutes=60)
 _BOOKING_COLUMNS = "id, session_id, membership_id, status, waitlisted_at, booked_at"
-
-
-async def get_member(conn: Conn, org_id: UUID, membership_id: UUID) -> dict[str, Any]:
-    cur = await conn.execute(
-        "SELECT m.id, m.status, m.role, u.full_name FROM org_memberships m"
-        " JOIN users u ON u.id = m.user_id"
-        " WHERE m.id = %s AND m.organization_id = %s AND m.status <> 'removed'",
-        (membership_id, org_id),
-    )
-    row = await cur.fetchone()
-    if row is None:
-        raise not_found("member")
-    return row
 
 
 async def credit_balance(conn: Conn, org_id: UUID, membership_id: UUID) -> int | None:
@@ -74,7 +62,7 @@ async def require_booking(
     conn: Conn, org_id: UUID, session_id: UUID, membership_id: UUID
 ) -> dict[str, Any]:
     await schedule.get_session(conn, org_id, session_id)
-    await get_member(conn, org_id, membership_id)
+    await get_person(conn, org_id, membership_id)
     row = await active_booking(conn, org_id, session_id, membership_id)
     if row is None:
         raise not_found("booking")
@@ -91,7 +79,7 @@ async def check_can_join(
     waitlist: bool,
 ) -> dict[str, Any]:
     """The rules for booking (or waitlisting) a member; returns the member row."""
-    member = await get_member(conn, org_id, membership_id)
+    member = await get_person(conn, org_id, membership_id)
     if member["status"] != "active":
         raise DomainError("conflict", f"{member['full_name']}'s membership is not active.")
     if session["status"] != "published":
@@ -297,7 +285,7 @@ async def roster(conn: Conn, org_id: UUID, session_id: UUID) -> list[dict[str, A
 async def adjust_credits(
     conn: Conn, org_id: UUID, membership_id: UUID, delta: int, reason: str
 ) -> dict[str, Any]:
-    member = await get_member(conn, org_id, membership_id)
+    member = await get_person(conn, org_id, membership_id)
     balance = await credit_balance(conn, org_id, membership_id) or 0
     if balance + delta < 0:
         raise DomainError(
@@ -313,7 +301,7 @@ async def adjust_credits(
 
 
 async def credit_history(conn: Conn, org_id: UUID, membership_id: UUID) -> dict[str, Any]:
-    member = await get_member(conn, org_id, membership_id)
+    member = await get_person(conn, org_id, membership_id)
     cur = await conn.execute(
         "SELECT delta, reason, created_at FROM member_credit_ledger"
         " WHERE organization_id = %s AND membership_id = %s ORDER BY created_at DESC LIMIT 10",
