@@ -91,10 +91,7 @@ async def send_message(
     finally:
         if title is not None and not title.done():
             title.cancel()  # a failed or abandoned run does not wait for its title
-        if not state.usage_recorded and state.usage.calls:
-            # also on a disconnect: the tokens were spent; a cancelled scope must not stop this
-            with anyio.CancelScope(shield=True):
-                await _record_usage_alone(state)
+        await _record_unrecorded_usage(state)
     for event in finish(state, end.code):
         yield event
     # after `done` reached the client, so analytics never delays the answer
@@ -108,9 +105,14 @@ async def refresh_search_index(state: RunState) -> None:
         await refresh_after_run(state.deps.db, state.caller.org_id, state.deps.embedder)
 
 
-async def _record_usage_alone(state: RunState) -> None:
-    async with state.deps.db.org_tx(state.caller.org_id) as conn:
-        await record_usage(conn, state)
+async def _record_unrecorded_usage(state: RunState) -> None:
+    """Tokens spent by a run that did not reach its normal recording (an error, a disconnect)
+    are recorded anyway; a cancelled scope must not stop this."""
+    if state.usage_recorded or not state.usage.calls:
+        return
+    with anyio.CancelScope(shield=True):
+        async with state.deps.db.org_tx(state.caller.org_id) as conn:
+            await record_usage(conn, state)
 
 
 async def _full_run(
@@ -252,9 +254,7 @@ async def resume_model_loop(state: RunState) -> AsyncGenerator[ev.AgentEvent, No
         end.code = classify(exc)
         state.telemetry.failure(exc, end.code, **state.ids)
     finally:
-        if not state.usage_recorded and state.usage.calls:
-            with anyio.CancelScope(shield=True):
-                await _record_usage_alone(state)
+        await _record_unrecorded_usage(state)
     for event in finish(state, end.code):
         yield event
     await state.telemetry.flush()
