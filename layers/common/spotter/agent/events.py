@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
 from spotter.errors import ErrorCode
+from spotter.tools.cards import Confirmation
 
 
 class _Event(BaseModel):
@@ -53,17 +54,6 @@ class ToolCompleted(_Event):
     output: Any = None
     error: dict[str, Any] | None = None
     inverse_available: bool = False
-
-
-class Confirmation(_Event):
-    """The server-resolved card a human approves; never ids, never model prose."""
-
-    target: str | None = None
-    affected_count: int | None = None
-    consequences: list[str] = []
-    changes: list[dict[str, Any]] | None = None
-    outbound: dict[str, Any] | None = None
-    arguments: list[dict[str, Any]] = []
 
 
 class ConfirmationPending(_Event):

@@ -18,6 +18,7 @@ from spotter.agent import events as ev
 from spotter.agent.history import ExecutionRow, insert_executions
 from spotter.agent.run_state import RunState
 from spotter.db import Conn
+from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import DomainError
 from spotter.tools.previews import build_confirmation
@@ -29,7 +30,7 @@ def needs_user(spec: ToolSpec) -> bool:
     return spec.kind == "user_picker" or spec.needs_confirmation
 
 
-async def confirmation_card(ctx: ToolContext, call: ResolvedCall) -> ev.Confirmation:
+async def confirmation_card(ctx: ToolContext, call: ResolvedCall) -> Confirmation:
     """The card, in a savepoint: a preview that fails (not_found, validation, or worse) leaves
     the surrounding transaction usable."""
     async with ctx.conn.transaction():
@@ -37,7 +38,7 @@ async def confirmation_card(ctx: ToolContext, call: ResolvedCall) -> ev.Confirma
 
 
 def announcement(
-    tool_use_id: str, call: ResolvedCall, card: ev.Confirmation | None
+    tool_use_id: str, call: ResolvedCall, card: Confirmation | None
 ) -> ev.ConfirmationPending | ev.DisambiguationPending:
     spec, args = call.spec, call.executable_input["args"]
     if spec.kind == "user_picker":
@@ -121,7 +122,7 @@ async def store_suspended(
     conn: Conn,
     message_id: UUID,
     first: HeldCall,
-    first_card: ev.Confirmation | None,
+    first_card: Confirmation | None,
     rest: Sequence[HeldCall],
 ) -> list[ev.AgentEvent]:
     """Store the suspending call and everything after it; return the announcements."""

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 
 from spotter.auth.caller import Caller
 from spotter.db import Conn
+from spotter.db.scope import OrgScope
 
 
 @dataclass(frozen=True)
@@ -16,6 +17,11 @@ class ToolContext:
     caller: Caller
     conn: Conn
     now: datetime  # timezone-aware UTC: the run's one clock
+
+    @cached_property
+    def scope(self) -> OrgScope:
+        """The org-scoped connection domain functions take first."""
+        return OrgScope(self.conn, self.caller.org_id)
 
     @cached_property
     def tz(self) -> ZoneInfo:

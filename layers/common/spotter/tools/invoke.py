@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from spotter.agent.events import Confirmation
 from spotter.auth.caller import Caller
 from spotter.db import Database
+from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import DomainError
 from spotter.tools.previews import build_confirmation

@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from uuid import UUID
 
-from spotter.agent.events import Confirmation
+from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import ToolArgsError, not_found
 from spotter.tools.runner import ResolvedCall

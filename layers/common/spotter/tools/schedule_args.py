@@ -11,9 +11,9 @@ from uuid import UUID
 
 from pydantic import Field
 
-from spotter.agent.events import Confirmation
 from spotter.domain import names
 from spotter.tools.args import Args
+from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
 
 Minutes = Annotated[int, Field(ge=5, le=480)]

@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from spotter.auth.caller import Role
 
 if TYPE_CHECKING:
-    from spotter.agent.events import Confirmation
+    from spotter.tools.cards import Confirmation
     from spotter.tools.context import ToolContext
 
 SideEffects = Literal["read", "write"]

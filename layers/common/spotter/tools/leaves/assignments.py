@@ -8,9 +8,9 @@ from uuid import UUID
 
 from pydantic import Field, model_validator
 
-from spotter.agent.events import Confirmation
 from spotter.domain import assignments as domain
 from spotter.tools.args import Args
+from spotter.tools.cards import Confirmation
 from spotter.tools.catalog import agent_tool, describe_router
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import ToolArgsError

@@ -8,11 +8,11 @@ from uuid import UUID
 
 from pydantic import Field, field_validator
 
-from spotter.agent.events import Confirmation
 from spotter.domain import bookings as domain
 from spotter.domain import schedule
 from spotter.domain.names import member_name
 from spotter.tools.args import Args
+from spotter.tools.cards import Confirmation
 from spotter.tools.catalog import agent_tool, describe_router
 from spotter.tools.context import ToolContext
 from spotter.tools.schedule_args import SessionMember, session_labels

@@ -8,13 +8,13 @@ from uuid import UUID
 
 from pydantic import Field
 
-from spotter.agent.events import Confirmation
 from spotter.domain import bookings as booking_domain
 from spotter.domain import programming
 from spotter.domain import schedule as domain
 from spotter.domain.errors import DomainError
 from spotter.i18n.dates import format_local_date
 from spotter.tools.args import Args
+from spotter.tools.cards import Confirmation
 from spotter.tools.catalog import agent_tool, describe_router
 from spotter.tools.context import ToolContext
 from spotter.tools.schedule_args import (

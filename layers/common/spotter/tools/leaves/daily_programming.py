@@ -6,12 +6,12 @@ from datetime import date
 from typing import Any
 from uuid import UUID
 
-from spotter.agent.events import Confirmation
 from spotter.domain import programming as domain
 from spotter.domain import schedule
 from spotter.domain.names import simple_name
 from spotter.i18n.dates import format_local_date
 from spotter.tools.args import Args
+from spotter.tools.cards import Confirmation
 from spotter.tools.catalog import agent_tool, describe_router
 from spotter.tools.context import ToolContext
 from spotter.tools.schedule_args import Days, WorkoutIds

@@ -8,10 +8,10 @@ from uuid import UUID
 
 from pydantic import Field, model_validator
 
-from spotter.agent.events import Confirmation
 from spotter.domain import program_templates as domain
 from spotter.domain import programs
 from spotter.tools.args import Args
+from spotter.tools.cards import Confirmation
 from spotter.tools.catalog import agent_tool, describe_router
 from spotter.tools.context import ToolContext
 from spotter.tools.previews import entity_namer

@@ -7,9 +7,9 @@ from uuid import UUID
 
 from pydantic import Field
 
-from spotter.agent.events import Confirmation
 from spotter.domain import programs as domain
 from spotter.tools.args import Args
+from spotter.tools.cards import Confirmation
 from spotter.tools.catalog import agent_tool, describe_router
 from spotter.tools.context import ToolContext
 from spotter.tools.spec import MANAGERS, Audit, EntityTarget, NameTarget, id_inverse
