@@ -8,50 +8,21 @@ its execution row, or not at all.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from spotter.observability import log_event
 from spotter.tiers import tier
 from spotter.tools.audit import write_audit
+from spotter.tools.calls import PREVIEW_KEY, ResolvedCall, ToolOutcome
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import DomainError, ToolArgsError
 from spotter.tools.registry import ToolRegistry
-from spotter.tools.spec import ToolSpec
+from spotter.tools.spec import Output, ToolSpec
 
 MAX_TOOL_RESULT_CHARS = 50_000
-# Reserved: a model may try to supply its own confirmation card. It is never trusted.
-PREVIEW_KEY = "__agentConfirmationPreview"
-
-
-@dataclass(frozen=True)
-class ResolvedCall:
-    spec: ToolSpec
-    args: BaseModel
-
-    @property
-    def executable_input(self) -> dict[str, Any]:
-        """The validated arguments as stored and replayed: `{action, args}`."""
-        return {
-            "action": self.spec.action,
-            "args": self.args.model_dump(mode="json", exclude_none=True, by_alias=True),
-        }
-
-
-@dataclass(frozen=True)
-class ToolOutcome:
-    ok: bool
-    output: Any = None
-    error: dict[str, Any] | None = None
-    audit_log_id: UUID | None = None
-
-    @property
-    def result_text(self) -> str:
-        """What the model reads in the tool_result block."""
-        return json.dumps(self.output if self.ok else self.error, ensure_ascii=False, default=str)
 
 
 def _validation_problems(exc: ValidationError) -> list[dict[str, str]]:
@@ -111,7 +82,8 @@ async def execute(
         if spec.kind == "user_picker":
             raise DomainError("needs_user", f"{spec.name} waits for the user; it never runs.")
         async with ctx.conn.transaction():
-            output = await spec.handler(ctx, call.args)
+            result = await spec.handler(ctx, call.args)
+            output = result.wire() if isinstance(result, Output) else result
             audit_id = await write_audit(
                 ctx, spec, output, reverses_audit_log_id=reverses_audit_log_id
             )

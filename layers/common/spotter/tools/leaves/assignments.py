@@ -11,16 +11,14 @@ from pydantic import Field, model_validator
 from spotter.domain import assignments as domain
 from spotter.tools.args import Args
 from spotter.tools.cards import Confirmation
-from spotter.tools.catalog import agent_tool, describe_router
 from spotter.tools.context import ToolContext
+from spotter.tools.entities import entity_namer
 from spotter.tools.errors import ToolArgsError
-from spotter.tools.previews import entity_namer
-from spotter.tools.spec import MANAGERS, Audit, EntityTarget, Inverse, id_inverse
+from spotter.tools.router import Router
+from spotter.tools.spec import MANAGERS, Audit, EntityTarget, Identified, Inverse, Output
 
-ROUTER = "assignments"
-
-describe_router(
-    ROUTER,
+assignments = Router(
+    "assignments",
     "Programs/workouts assigned to members or groups (assignee: memberId or groupId); a group's"
     " assignment applies to each member. Members are membership ids.",
 )
@@ -88,7 +86,36 @@ def _ids(ids: list[UUID]) -> list[str]:
     return [str(i) for i in ids]
 
 
-_UNASSIGN = Inverse(ROUTER, "unassign", lambda out: {"assignmentIds": [out["id"]]})
+class GroupRenamed(Identified):
+    previous_name: str
+
+
+class MembersAdded(Identified):
+    added: list[UUID]
+
+
+class MembersRemoved(Identified):
+    removed: list[UUID]
+
+
+class MembersSet(Identified):
+    previous_member_ids: list[UUID]
+
+
+class AssignmentIds(Output):
+    assignment_ids: list[UUID]
+
+
+class Dates(Output):
+    starts_on: date
+    ends_on: date | None = None
+
+
+class Rescheduled(Identified):
+    previous: Dates
+
+
+_UNASSIGN = Inverse("unassign", Identified, lambda out: UnassignArgs(assignment_ids=[out.id]))
 
 # ---- groups ---------------------------------------------------------------------------------
 
@@ -97,12 +124,12 @@ class ListGroupsArgs(Args):
     query: str | None = None
 
 
-@agent_tool(router=ROUTER, action="list_groups", summary="List groups.")
+@assignments.read("list_groups", "List groups.")
 async def list_groups(ctx: ToolContext, args: ListGroupsArgs) -> dict[str, Any]:
     return {"groups": await domain.list_groups(ctx.conn, ctx.caller.org_id, args.query)}
 
 
-@agent_tool(router=ROUTER, action="get_group", summary="A group with its members.")
+@assignments.read("get_group", "A group with its members.")
 async def get_group(ctx: ToolContext, args: GroupId) -> dict[str, Any]:
     return await domain.group_out(ctx.conn, ctx.caller.org_id, args.group_id)
 
@@ -112,41 +139,41 @@ class CreateGroupArgs(Args):
     member_ids: list[UUID] = Field(default=[], max_length=100)
 
 
-@agent_tool(
-    router=ROUTER,
-    action="create_group",
-    summary="Create a group, optionally with members.",
+@assignments.write(
+    "create_group",
+    "Create a group, optionally with members.",
     roles=MANAGERS,
-    side_effects="write",
     audit=Audit("group", "group.created"),
-    inverse=id_inverse(ROUTER, "delete_group", key="groupId"),
+    inverse=Inverse("delete_group", Identified, lambda out: GroupId(group_id=out.id)),
 )
-async def create_group(ctx: ToolContext, args: CreateGroupArgs) -> dict[str, Any]:
+async def create_group(ctx: ToolContext, args: CreateGroupArgs) -> Identified:
     org = ctx.caller.org_id
     group_id = await domain.create_group(
         ctx.conn, org, args.name, list(dict.fromkeys(args.member_ids)), user_id=ctx.caller.user_id
     )
-    return await domain.group_out(ctx.conn, org, group_id)
+    return Identified.model_validate(await domain.group_out(ctx.conn, org, group_id))
 
 
 class RenameGroupArgs(GroupId):
     name: GroupName
 
 
-@agent_tool(
-    router=ROUTER,
-    action="rename_group",
-    summary="Rename a group.",
-    side_effects="write",
+@assignments.write(
+    "rename_group",
+    "Rename a group.",
     audit=Audit("group", "group.renamed"),
     inverse=Inverse(
-        ROUTER, "rename_group", lambda out: {"groupId": out["id"], "name": out["previousName"]}
+        "rename_group",
+        GroupRenamed,
+        lambda out: RenameGroupArgs(group_id=out.id, name=out.previous_name),
     ),
 )
-async def rename_group(ctx: ToolContext, args: RenameGroupArgs) -> dict[str, Any]:
+async def rename_group(ctx: ToolContext, args: RenameGroupArgs) -> GroupRenamed:
     org = ctx.caller.org_id
     previous = await domain.rename_group(ctx.conn, org, args.group_id, args.name)
-    return {**await domain.group_out(ctx.conn, org, args.group_id), "previousName": previous}
+    return GroupRenamed.model_validate(
+        {**await domain.group_out(ctx.conn, org, args.group_id), "previousName": previous}
+    )
 
 
 async def _delete_group_preview(ctx: ToolContext, args: GroupId) -> Confirmation:
@@ -157,12 +184,10 @@ async def _delete_group_preview(ctx: ToolContext, args: GroupId) -> Confirmation
     )
 
 
-@agent_tool(
-    router=ROUTER,
-    action="delete_group",
-    summary="Delete a group; ends its live assignments.",
+@assignments.write(
+    "delete_group",
+    "Delete a group; ends its live assignments.",
     roles=MANAGERS,
-    side_effects="write",
     confirm="destructive",
     preview=_delete_group_preview,
     target=EntityTarget("group", "group_id"),
@@ -179,17 +204,17 @@ class MembersArgs(GroupId):
     member_ids: MemberIds
 
 
-@agent_tool(
-    router=ROUTER,
-    action="add_members",
-    summary="Add members to a group; they get its live assignments.",
-    side_effects="write",
+@assignments.write(
+    "add_members",
+    "Add members to a group; they get its live assignments.",
     audit=Audit("group", "group.members_added"),
     inverse=Inverse(
-        ROUTER, "remove_members", lambda out: {"groupId": out["id"], "memberIds": out["added"]}
+        "remove_members",
+        MembersAdded,
+        lambda out: MembersArgs(group_id=out.id, member_ids=out.added),
     ),
 )
-async def add_members(ctx: ToolContext, args: MembersArgs) -> dict[str, Any]:
+async def add_members(ctx: ToolContext, args: MembersArgs) -> MembersAdded:
     org = ctx.caller.org_id
     added = await domain.add_members(
         ctx.conn,
@@ -198,25 +223,29 @@ async def add_members(ctx: ToolContext, args: MembersArgs) -> dict[str, Any]:
         list(dict.fromkeys(args.member_ids)),
         user_id=ctx.caller.user_id,
     )
-    return {**await domain.group_out(ctx.conn, org, args.group_id), "added": _ids(added)}
+    return MembersAdded.model_validate(
+        {**await domain.group_out(ctx.conn, org, args.group_id), "added": _ids(added)}
+    )
 
 
-@agent_tool(
-    router=ROUTER,
-    action="remove_members",
-    summary="Remove members from a group; their assignments from it end.",
-    side_effects="write",
+@assignments.write(
+    "remove_members",
+    "Remove members from a group; their assignments from it end.",
     audit=Audit("group", "group.members_removed"),
     inverse=Inverse(
-        ROUTER, "add_members", lambda out: {"groupId": out["id"], "memberIds": out["removed"]}
+        "add_members",
+        MembersRemoved,
+        lambda out: MembersArgs(group_id=out.id, member_ids=out.removed),
     ),
 )
-async def remove_members(ctx: ToolContext, args: MembersArgs) -> dict[str, Any]:
+async def remove_members(ctx: ToolContext, args: MembersArgs) -> MembersRemoved:
     org = ctx.caller.org_id
     removed = await domain.remove_members(
         ctx.conn, org, args.group_id, list(dict.fromkeys(args.member_ids)), ctx.local_now.date()
     )
-    return {**await domain.group_out(ctx.conn, org, args.group_id), "removed": _ids(removed)}
+    return MembersRemoved.model_validate(
+        {**await domain.group_out(ctx.conn, org, args.group_id), "removed": _ids(removed)}
+    )
 
 
 class SetMembersArgs(GroupId):
@@ -249,23 +278,21 @@ async def _set_members_preview(ctx: ToolContext, args: SetMembersArgs) -> Confir
     )
 
 
-@agent_tool(
-    router=ROUTER,
-    action="set_members",
-    summary="Replace a group's members.",
+@assignments.write(
+    "set_members",
+    "Replace a group's members.",
     roles=MANAGERS,
-    side_effects="write",
     confirm="always",
     preview=_set_members_preview,
     target=EntityTarget("group", "group_id"),
     audit=Audit("group", "group.members_set"),
     inverse=Inverse(
-        ROUTER,
         "set_members",
-        lambda out: {"groupId": out["id"], "memberIds": out["previousMemberIds"]},
+        MembersSet,
+        lambda out: SetMembersArgs(group_id=out.id, member_ids=out.previous_member_ids),
     ),
 )
-async def set_members(ctx: ToolContext, args: SetMembersArgs) -> dict[str, Any]:
+async def set_members(ctx: ToolContext, args: SetMembersArgs) -> MembersSet:
     org = ctx.caller.org_id
     await domain.get_group(ctx.conn, org, args.group_id)
     previous = await domain.group_member_ids(ctx.conn, org, args.group_id)
@@ -274,12 +301,14 @@ async def set_members(ctx: ToolContext, args: SetMembersArgs) -> dict[str, Any]:
         await domain.remove_members(ctx.conn, org, args.group_id, removed, ctx.local_now.date())
     if added:
         await domain.add_members(ctx.conn, org, args.group_id, added, user_id=ctx.caller.user_id)
-    return {
-        **await domain.group_out(ctx.conn, org, args.group_id),
-        "added": _ids(added),
-        "removed": _ids(removed),
-        "previousMemberIds": _ids(previous),
-    }
+    return MembersSet.model_validate(
+        {
+            **await domain.group_out(ctx.conn, org, args.group_id),
+            "added": _ids(added),
+            "removed": _ids(removed),
+            "previousMemberIds": _ids(previous),
+        }
+    )
 
 
 # ---- assigning ------------------------------------------------------------------------------
@@ -291,15 +320,13 @@ class AssignProgramArgs(Args):
     span: Span | None = None
 
 
-@agent_tool(
-    router=ROUTER,
-    action="assign_program",
-    summary="Assign a program (start defaults to today; no end = open).",
-    side_effects="write",
+@assignments.write(
+    "assign_program",
+    "Assign a program (start defaults to today; no end = open).",
     audit=Audit("assignment", "assignment.created"),
     inverse=_UNASSIGN,
 )
-async def assign_program(ctx: ToolContext, args: AssignProgramArgs) -> dict[str, Any]:
+async def assign_program(ctx: ToolContext, args: AssignProgramArgs) -> Identified:
     starts_on, ends_on = _dates(ctx, args.span)
     new_id, skipped = await domain.assign(
         ctx.conn,
@@ -310,7 +337,7 @@ async def assign_program(ctx: ToolContext, args: AssignProgramArgs) -> dict[str,
         ends_on,
         user_id=ctx.caller.user_id,
     )
-    return await _assignment(ctx, new_id, skippedMemberIds=_ids(skipped))
+    return Identified.model_validate(await _assignment(ctx, new_id, skippedMemberIds=_ids(skipped)))
 
 
 class AssignWorkoutArgs(Args):
@@ -319,15 +346,13 @@ class AssignWorkoutArgs(Args):
     on: date | None = None
 
 
-@agent_tool(
-    router=ROUTER,
-    action="assign_workout",
-    summary="Assign one workout (on defaults to its date, else today).",
-    side_effects="write",
+@assignments.write(
+    "assign_workout",
+    "Assign one workout (on defaults to its date, else today).",
     audit=Audit("assignment", "assignment.created"),
     inverse=_UNASSIGN,
 )
-async def assign_workout(ctx: ToolContext, args: AssignWorkoutArgs) -> dict[str, Any]:
+async def assign_workout(ctx: ToolContext, args: AssignWorkoutArgs) -> Identified:
     org = ctx.caller.org_id
     on = (
         args.on or await domain.workout_date(ctx.conn, org, args.workout_id) or ctx.local_now.date()
@@ -341,7 +366,7 @@ async def assign_workout(ctx: ToolContext, args: AssignWorkoutArgs) -> dict[str,
         on,
         user_id=ctx.caller.user_id,
     )
-    return await _assignment(ctx, new_id, skippedMemberIds=_ids(skipped))
+    return Identified.model_validate(await _assignment(ctx, new_id, skippedMemberIds=_ids(skipped)))
 
 
 class BulkAssignArgs(Args):
@@ -350,15 +375,15 @@ class BulkAssignArgs(Args):
     span: Span | None = None
 
 
-@agent_tool(
-    router=ROUTER,
-    action="bulk_assign",
-    summary="Assign a program to many members; those already on it are skipped.",
-    side_effects="write",
+@assignments.write(
+    "bulk_assign",
+    "Assign a program to many members; those already on it are skipped.",
     audit=Audit("assignment", "assignment.bulk_created"),
-    inverse=Inverse(ROUTER, "unassign", lambda out: {"assignmentIds": out["assignmentIds"]}),
+    inverse=Inverse(
+        "unassign", AssignmentIds, lambda out: UnassignArgs(assignment_ids=out.assignment_ids)
+    ),
 )
-async def bulk_assign(ctx: ToolContext, args: BulkAssignArgs) -> dict[str, Any]:
+async def bulk_assign(ctx: ToolContext, args: BulkAssignArgs) -> AssignmentIds:
     starts_on, ends_on = _dates(ctx, args.span)
     created, skipped = await domain.bulk_assign(
         ctx.conn,
@@ -369,7 +394,9 @@ async def bulk_assign(ctx: ToolContext, args: BulkAssignArgs) -> dict[str, Any]:
         ends_on,
         user_id=ctx.caller.user_id,
     )
-    return {"assignmentIds": _ids(created), "skippedMemberIds": _ids(skipped)}
+    return AssignmentIds.model_validate(
+        {"assignmentIds": _ids(created), "skippedMemberIds": _ids(skipped)}
+    )
 
 
 class UnassignArgs(Args):
@@ -389,11 +416,9 @@ async def _unassign_preview(ctx: ToolContext, args: UnassignArgs) -> Confirmatio
     )
 
 
-@agent_tool(
-    router=ROUTER,
-    action="unassign",
-    summary="Cancel assignments (a group's: for all its members).",
-    side_effects="write",
+@assignments.write(
+    "unassign",
+    "Cancel assignments (a group's: for all its members).",
     confirm="destructive",
     preview=_unassign_preview,
     audit=Audit("assignment", "assignment.cancelled"),
@@ -407,7 +432,7 @@ async def unassign(ctx: ToolContext, args: UnassignArgs) -> dict[str, Any]:
 # ---- reading --------------------------------------------------------------------------------
 
 
-@agent_tool(router=ROUTER, action="get", summary="One assignment.")
+@assignments.read("get", "One assignment.")
 async def get_assignment(ctx: ToolContext, args: AssignmentId) -> dict[str, Any]:
     return await _assignment(ctx, args.assignment_id)
 
@@ -430,7 +455,7 @@ def _listed(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {"assignments": [domain.assignment_out(r) for r in rows]}
 
 
-@agent_tool(router=ROUTER, action="list_for_member", summary="A member's assignments (live).")
+@assignments.read("list_for_member", "A member's assignments (live).")
 async def list_for_member(ctx: ToolContext, args: ForMemberArgs) -> dict[str, Any]:
     return _listed(
         await domain.list_assignments(
@@ -439,7 +464,7 @@ async def list_for_member(ctx: ToolContext, args: ForMemberArgs) -> dict[str, An
     )
 
 
-@agent_tool(router=ROUTER, action="list_for_program", summary="Who has a program (live).")
+@assignments.read("list_for_program", "Who has a program (live).")
 async def list_for_program(ctx: ToolContext, args: ForProgramArgs) -> dict[str, Any]:
     return _listed(
         await domain.list_assignments(
@@ -451,7 +476,7 @@ async def list_for_program(ctx: ToolContext, args: ForProgramArgs) -> dict[str, 
     )
 
 
-@agent_tool(router=ROUTER, action="list_for_group", summary="A group's assignments (live).")
+@assignments.read("list_for_group", "A group's assignments (live).")
 async def list_for_group(ctx: ToolContext, args: ForGroupArgs) -> dict[str, Any]:
     return _listed(
         await domain.list_assignments(
@@ -474,70 +499,58 @@ class RescheduleArgs(AssignmentId):
         return self
 
 
-def _reschedule_back(out: dict[str, Any]) -> dict[str, Any]:
-    previous = {k: v for k, v in out["previous"].items() if v is not None}
-    return {"assignmentId": out["id"], **previous}
+def _reschedule_back(out: Rescheduled) -> RescheduleArgs:
+    dates = out.previous
+    return RescheduleArgs(assignment_id=out.id, starts_on=dates.starts_on, ends_on=dates.ends_on)
 
 
-@agent_tool(
-    router=ROUTER,
-    action="reschedule",
-    summary="Change an assignment's dates (no endsOn = open).",
-    side_effects="write",
-    audit=Audit("assignment", "assignment.rescheduled"),
-    inverse=Inverse(ROUTER, "reschedule", _reschedule_back),
+@assignments.write(
+    "reschedule",
+    "Change an assignment's dates (no endsOn = open).",
+    inverse=Inverse("reschedule", Rescheduled, _reschedule_back),
 )
-async def reschedule(ctx: ToolContext, args: RescheduleArgs) -> dict[str, Any]:
+async def reschedule(ctx: ToolContext, args: RescheduleArgs) -> Rescheduled:
     org = ctx.caller.org_id
     before = await _assignment(ctx, args.assignment_id)
     await domain.reschedule(ctx.conn, org, args.assignment_id, args.starts_on, args.ends_on)
     previous = {"startsOn": before["startsOn"], "endsOn": before.get("endsOn")}
-    return await _assignment(ctx, args.assignment_id, previous=previous)
+    return Rescheduled.model_validate(await _assignment(ctx, args.assignment_id, previous=previous))
 
 
-@agent_tool(
-    router=ROUTER,
-    action="pause",
-    summary="Pause an active assignment.",
-    side_effects="write",
-    audit=Audit("assignment", "assignment.paused"),
-    inverse=id_inverse(ROUTER, "resume", key="assignmentId"),
+@assignments.write(
+    "pause",
+    "Pause an active assignment.",
+    inverse=Inverse("resume", Identified, lambda out: AssignmentId(assignment_id=out.id)),
 )
-async def pause(ctx: ToolContext, args: AssignmentId) -> dict[str, Any]:
+async def pause(ctx: ToolContext, args: AssignmentId) -> Identified:
     await domain.set_status(
         ctx.conn, ctx.caller.org_id, args.assignment_id, expected="active", to="paused"
     )
-    return await _assignment(ctx, args.assignment_id)
+    return Identified.model_validate(await _assignment(ctx, args.assignment_id))
 
 
-@agent_tool(
-    router=ROUTER,
-    action="resume",
-    summary="Resume a paused assignment.",
-    side_effects="write",
-    audit=Audit("assignment", "assignment.resumed"),
-    inverse=id_inverse(ROUTER, "pause", key="assignmentId"),
+@assignments.write(
+    "resume",
+    "Resume a paused assignment.",
+    inverse=Inverse("pause", Identified, lambda out: AssignmentId(assignment_id=out.id)),
 )
-async def resume(ctx: ToolContext, args: AssignmentId) -> dict[str, Any]:
+async def resume(ctx: ToolContext, args: AssignmentId) -> Identified:
     await domain.set_status(
         ctx.conn, ctx.caller.org_id, args.assignment_id, expected="paused", to="active"
     )
-    return await _assignment(ctx, args.assignment_id)
+    return Identified.model_validate(await _assignment(ctx, args.assignment_id))
 
 
 class EndArgs(AssignmentId):
     on: date | None = None
 
 
-@agent_tool(
-    router=ROUTER,
-    action="end",
-    summary="End an assignment (on: last day, default today; later dates stay live until then).",
-    side_effects="write",
+@assignments.write(
+    "end",
+    "End an assignment (on: last day, default today; later dates stay live until then).",
     confirm="destructive",
     target=EntityTarget("assignment", "assignment_id"),
     consequences=("ends_assignment",),
-    audit=Audit("assignment", "assignment.ended"),
 )
 async def end(ctx: ToolContext, args: EndArgs) -> dict[str, Any]:
     today = ctx.local_now.date()

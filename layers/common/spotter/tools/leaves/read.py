@@ -13,11 +13,11 @@ from spotter.domain import bookings, exercises, people, programming, programs, s
 from spotter.domain.errors import DomainError
 from spotter.tiers import tier
 from spotter.tools.args import Args, NoArgs
-from spotter.tools.catalog import agent_tool, describe_router
 from spotter.tools.context import ToolContext
+from spotter.tools.router import Router
 from spotter.tools.schedule_args import Days
 
-describe_router("read", "Look-ups; nothing changes. Ids come from here.")
+read = Router("read", "Look-ups; nothing changes. Ids come from here.", quick_action=True)
 
 Query = Annotated[str, Field(min_length=1, max_length=100)]
 Label = Annotated[str, Field(min_length=1, max_length=120)]
@@ -44,10 +44,10 @@ class PickArgs(Args):
         return self
 
 
-@agent_tool(
-    router="read",
-    action="ask_user_to_pick",
-    summary="Ask the user to pick one of 2-8 candidates when several fit; waits for the pick.",
+@read.read(
+    "ask_user_to_pick",
+    "Ask the user to pick one of 2-8 candidates when several fit; waits for the pick.",
+    quick_action=False,
     kind="user_picker",
 )
 async def ask_user_to_pick(ctx: ToolContext, args: PickArgs) -> dict[str, Any]:
@@ -55,12 +55,7 @@ async def ask_user_to_pick(ctx: ToolContext, args: PickArgs) -> dict[str, Any]:
     raise DomainError("needs_user", "read.ask_user_to_pick waits for the user; it never runs.")
 
 
-@agent_tool(
-    router="read",
-    action="org",
-    summary="The gym: name, timezone, tier, features, now.",
-    quick_action=True,
-)
+@read.read("org", "The gym: name, timezone, tier, features, now.")
 async def org(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
     cur = await ctx.conn.execute(
         "SELECT name, timezone, default_locale, platform_tier, org_type, day_grain_programming,"
@@ -93,11 +88,8 @@ class FindMembersArgs(Args):
     limit: Annotated[int, Field(ge=1, le=50)] = 10
 
 
-@agent_tool(
-    router="read",
-    action="find_members",
-    summary="Find people by name or email (typo-tolerant); active only unless asked.",
-    quick_action=True,
+@read.read(
+    "find_members", "Find people by name or email (typo-tolerant); active only unless asked."
 )
 async def find_members(ctx: ToolContext, args: FindMembersArgs) -> dict[str, Any]:
     if args.role is None:
@@ -119,15 +111,13 @@ class MemberArgs(Args):
     membership_id: UUID
 
 
-@agent_tool(
-    router="read", action="member", summary="One person by membershipId.", quick_action=True
-)
+@read.read("member", "One person by membershipId.")
 async def member(ctx: ToolContext, args: MemberArgs) -> dict[str, Any]:
     row = await people.get_person(ctx.conn, ctx.caller.org_id, args.membership_id)
     return people.person_out(row) | {"since": row["created_at"].date().isoformat()}
 
 
-@agent_tool(router="read", action="coaches", summary="Active staff who coach.", quick_action=True)
+@read.read("coaches", "Active staff who coach.")
 async def coaches(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
     rows = await people.list_coaches(ctx.conn, ctx.caller.org_id)
     return {"coaches": [people.person_out(r) for r in rows]}
@@ -138,12 +128,7 @@ class ProgramsArgs(Args):
     include_archived: bool = False
 
 
-@agent_tool(
-    router="read",
-    action="programs",
-    summary="Programs, with their count of upcoming workouts.",
-    quick_action=True,
-)
+@read.read("programs", "Programs, with their count of upcoming workouts.")
 async def read_programs(ctx: ToolContext, args: ProgramsArgs) -> dict[str, Any]:
     org_id, today = ctx.caller.org_id, ctx.local_now.date()
     rows = await programs.list_programs(
@@ -166,12 +151,7 @@ class WorkoutsArgs(Args):
     limit: Annotated[int, Field(ge=1, le=100)] = 30
 
 
-@agent_tool(
-    router="read",
-    action="workouts",
-    summary="Workouts by date range, program or title, newest first.",
-    quick_action=True,
-)
+@read.read("workouts", "Workouts by date range, program or title, newest first.")
 async def read_workouts(ctx: ToolContext, args: WorkoutsArgs) -> dict[str, Any]:
     rows = await workouts.list_workouts(
         ctx.conn,
@@ -191,12 +171,7 @@ class ExercisesArgs(Args):
     limit: Annotated[int, Field(ge=1, le=50)] = 20
 
 
-@agent_tool(
-    router="read",
-    action="exercises",
-    summary="Search the exercise library by name or alias (DU, T2B, Hebrew names).",
-    quick_action=True,
-)
+@read.read("exercises", "Search the exercise library by name or alias (DU, T2B, Hebrew names).")
 async def read_exercises(ctx: ToolContext, args: ExercisesArgs) -> dict[str, Any]:
     rows = await exercises.search_exercises(
         ctx.conn, ctx.caller.org_id, query=args.query, category=args.category, limit=args.limit
@@ -212,11 +187,8 @@ class ScheduleArgs(Args):
     class_type_id: UUID | None = None
 
 
-@agent_tool(
-    router="read",
-    action="schedule",
-    summary="Sessions in a local date range: class, time, coaches, booked/capacity, status.",
-    quick_action=True,
+@read.read(
+    "schedule", "Sessions in a local date range: class, time, coaches, booked/capacity, status."
 )
 async def read_schedule(ctx: ToolContext, args: ScheduleArgs) -> dict[str, Any]:
     rows = await schedule.list_sessions(
@@ -230,9 +202,7 @@ async def read_schedule(ctx: ToolContext, args: ScheduleArgs) -> dict[str, Any]:
     return {"timezone": ctx.tz.key, "sessions": [schedule.session_out(r, ctx.tz) for r in rows]}
 
 
-@agent_tool(
-    router="read", action="class_types", summary="The gym's class types.", quick_action=True
-)
+@read.read("class_types", "The gym's class types.")
 async def read_class_types(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
     rows = await schedule.list_class_types(ctx.conn, ctx.caller.org_id)
     return {"classTypes": [schedule.class_type_out(r) for r in rows]}
@@ -242,12 +212,7 @@ class SessionArgs(Args):
     session_id: UUID
 
 
-@agent_tool(
-    router="read",
-    action="session",
-    summary="One session with roster and workouts.",
-    quick_action=True,
-)
+@read.read("session", "One session with roster and workouts.")
 async def read_session(ctx: ToolContext, args: SessionArgs) -> dict[str, Any]:
     org = ctx.caller.org_id
     row = await schedule.get_session(ctx.conn, org, args.session_id)
