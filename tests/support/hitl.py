@@ -37,9 +37,7 @@ class HoldArgs(Args):
 
 
 async def _hold(ctx: ToolContext, args: HoldArgs) -> dict[str, Any]:
-    row = await programs.create_program(
-        ctx.conn, ctx.caller.org_id, name=args.label, description=None
-    )
+    row = await programs.create_program(ctx.scope, name=args.label, description=None)
     print(f"HOLDING {args.label}", flush=True)
     if (started := STARTED.get(args.label)) is not None:
         started.set()

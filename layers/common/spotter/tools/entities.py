@@ -37,7 +37,7 @@ def known_entities() -> frozenset[str]:
 def _simple(entity: str) -> None:
     @entity_namer(entity)
     async def namer(ctx: ToolContext, entity_id: UUID) -> str | None:
-        return await names.simple_name(ctx.conn, ctx.caller.org_id, entity, entity_id)
+        return await names.simple_name(ctx.scope, entity, entity_id)
 
 
 for _entity in sorted(names.SIMPLE_ENTITIES):
@@ -46,11 +46,9 @@ for _entity in sorted(names.SIMPLE_ENTITIES):
 
 @entity_namer("member")
 async def _member(ctx: ToolContext, membership_id: UUID) -> str | None:
-    return await names.member_name(ctx.conn, ctx.caller.org_id, membership_id)
+    return await names.member_name(ctx.scope, membership_id)
 
 
 @entity_namer("class_session")
 async def _session(ctx: ToolContext, session_id: UUID) -> str | None:
-    return await names.session_label(
-        ctx.conn, ctx.caller.org_id, session_id, ctx.tz, ctx.caller.locale
-    )
+    return await names.session_label(ctx.scope, session_id, ctx.tz, ctx.caller.locale)

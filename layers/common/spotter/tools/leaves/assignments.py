@@ -30,12 +30,12 @@ MemberIds = Annotated[list[UUID], Field(max_length=100)]
 
 @entity_namer("group")
 async def _group_namer(ctx: ToolContext, group_id: UUID) -> str:
-    return str((await domain.get_group(ctx.conn, ctx.caller.org_id, group_id))["name"])
+    return str((await domain.get_group(ctx.scope, group_id))["name"])
 
 
 @entity_namer("assignment")
 async def _assignment_namer(ctx: ToolContext, assignment_id: UUID) -> str:
-    return await domain.assignment_label(ctx.conn, ctx.caller.org_id, assignment_id)
+    return await domain.assignment_label(ctx.scope, assignment_id)
 
 
 class Assignee(Args):
@@ -78,7 +78,7 @@ def _dates(ctx: ToolContext, span: Span | None) -> tuple[date, date | None]:
 
 
 async def _assignment(ctx: ToolContext, assignment_id: UUID, **extra: Any) -> dict[str, Any]:
-    row = await domain.get_assignment(ctx.conn, ctx.caller.org_id, assignment_id)
+    row = await domain.get_assignment(ctx.scope, assignment_id)
     return {**domain.assignment_out(row), **extra}
 
 
@@ -126,12 +126,12 @@ class ListGroupsArgs(Args):
 
 @assignments.read("list_groups", "List groups.")
 async def list_groups(ctx: ToolContext, args: ListGroupsArgs) -> dict[str, Any]:
-    return {"groups": await domain.list_groups(ctx.conn, ctx.caller.org_id, args.query)}
+    return {"groups": await domain.list_groups(ctx.scope, args.query)}
 
 
 @assignments.read("get_group", "A group with its members.")
 async def get_group(ctx: ToolContext, args: GroupId) -> dict[str, Any]:
-    return await domain.group_out(ctx.conn, ctx.caller.org_id, args.group_id)
+    return await domain.group_out(ctx.scope, args.group_id)
 
 
 class CreateGroupArgs(Args):
@@ -147,11 +147,10 @@ class CreateGroupArgs(Args):
     inverse=Inverse("delete_group", Identified, lambda out: GroupId(group_id=out.id)),
 )
 async def create_group(ctx: ToolContext, args: CreateGroupArgs) -> Identified:
-    org = ctx.caller.org_id
     group_id = await domain.create_group(
-        ctx.conn, org, args.name, list(dict.fromkeys(args.member_ids)), user_id=ctx.caller.user_id
+        ctx.scope, args.name, list(dict.fromkeys(args.member_ids)), user_id=ctx.caller.user_id
     )
-    return Identified.model_validate(await domain.group_out(ctx.conn, org, group_id))
+    return Identified.model_validate(await domain.group_out(ctx.scope, group_id))
 
 
 class RenameGroupArgs(GroupId):
@@ -169,15 +168,14 @@ class RenameGroupArgs(GroupId):
     ),
 )
 async def rename_group(ctx: ToolContext, args: RenameGroupArgs) -> GroupRenamed:
-    org = ctx.caller.org_id
-    previous = await domain.rename_group(ctx.conn, org, args.group_id, args.name)
+    previous = await domain.rename_group(ctx.scope, args.group_id, args.name)
     return GroupRenamed.model_validate(
-        {**await domain.group_out(ctx.conn, org, args.group_id), "previousName": previous}
+        {**await domain.group_out(ctx.scope, args.group_id), "previousName": previous}
     )
 
 
 async def _delete_group_preview(ctx: ToolContext, args: GroupId) -> Confirmation:
-    live = await domain.live_group_assignments(ctx.conn, ctx.caller.org_id, args.group_id)
+    live = await domain.live_group_assignments(ctx.scope, args.group_id)
     return Confirmation(
         affected_count=len(live),
         consequences=["group_deleted"] + (["ends_active_assignments"] if live else []),
@@ -194,9 +192,7 @@ async def _delete_group_preview(ctx: ToolContext, args: GroupId) -> Confirmation
     audit=Audit("group", "group.deleted"),
 )
 async def delete_group(ctx: ToolContext, args: GroupId) -> dict[str, Any]:
-    ended = await domain.delete_group(
-        ctx.conn, ctx.caller.org_id, args.group_id, ctx.local_now.date()
-    )
+    ended = await domain.delete_group(ctx.scope, args.group_id, ctx.local_now.date())
     return {"id": str(args.group_id), "deleted": True, "endedAssignments": ended}
 
 
@@ -215,16 +211,14 @@ class MembersArgs(GroupId):
     ),
 )
 async def add_members(ctx: ToolContext, args: MembersArgs) -> MembersAdded:
-    org = ctx.caller.org_id
     added = await domain.add_members(
-        ctx.conn,
-        org,
+        ctx.scope,
         args.group_id,
         list(dict.fromkeys(args.member_ids)),
         user_id=ctx.caller.user_id,
     )
     return MembersAdded.model_validate(
-        {**await domain.group_out(ctx.conn, org, args.group_id), "added": _ids(added)}
+        {**await domain.group_out(ctx.scope, args.group_id), "added": _ids(added)}
     )
 
 
@@ -239,12 +233,11 @@ async def add_members(ctx: ToolContext, args: MembersArgs) -> MembersAdded:
     ),
 )
 async def remove_members(ctx: ToolContext, args: MembersArgs) -> MembersRemoved:
-    org = ctx.caller.org_id
     removed = await domain.remove_members(
-        ctx.conn, org, args.group_id, list(dict.fromkeys(args.member_ids)), ctx.local_now.date()
+        ctx.scope, args.group_id, list(dict.fromkeys(args.member_ids)), ctx.local_now.date()
     )
     return MembersRemoved.model_validate(
-        {**await domain.group_out(ctx.conn, org, args.group_id), "removed": _ids(removed)}
+        {**await domain.group_out(ctx.scope, args.group_id), "removed": _ids(removed)}
     )
 
 
@@ -253,26 +246,25 @@ class SetMembersArgs(GroupId):
 
 
 async def _member_diff(ctx: ToolContext, args: SetMembersArgs) -> tuple[list[UUID], list[UUID]]:
-    current = await domain.group_member_ids(ctx.conn, ctx.caller.org_id, args.group_id)
+    current = await domain.group_member_ids(ctx.scope, args.group_id)
     wanted = list(dict.fromkeys(args.member_ids))
     return [m for m in wanted if m not in current], [m for m in current if m not in wanted]
 
 
 async def _set_members_preview(ctx: ToolContext, args: SetMembersArgs) -> Confirmation:
-    org = ctx.caller.org_id
-    await domain.get_group(ctx.conn, org, args.group_id)
+    await domain.get_group(ctx.scope, args.group_id)
     added, removed = await _member_diff(ctx, args)
     if added:
-        await domain.require_active_members(ctx.conn, org, added)
-    ending = await domain.derived_live_count(ctx.conn, org, args.group_id, removed)
+        await domain.require_active_members(ctx.scope, added)
+    ending = await domain.derived_live_count(ctx.scope, args.group_id, removed)
     return Confirmation(
         affected_count=len(added) + len(removed),
         consequences=["replaces_group_members"] + (["ends_group_assignments"] if ending else []),
         changes=[
             {
                 "field": "members",
-                "old": await domain.member_names(ctx.conn, org, removed),
-                "new": await domain.member_names(ctx.conn, org, added),
+                "old": await domain.member_names(ctx.scope, removed),
+                "new": await domain.member_names(ctx.scope, added),
             }
         ],
     )
@@ -293,17 +285,16 @@ async def _set_members_preview(ctx: ToolContext, args: SetMembersArgs) -> Confir
     ),
 )
 async def set_members(ctx: ToolContext, args: SetMembersArgs) -> MembersSet:
-    org = ctx.caller.org_id
-    await domain.get_group(ctx.conn, org, args.group_id)
-    previous = await domain.group_member_ids(ctx.conn, org, args.group_id)
+    await domain.get_group(ctx.scope, args.group_id)
+    previous = await domain.group_member_ids(ctx.scope, args.group_id)
     added, removed = await _member_diff(ctx, args)
     if removed:
-        await domain.remove_members(ctx.conn, org, args.group_id, removed, ctx.local_now.date())
+        await domain.remove_members(ctx.scope, args.group_id, removed, ctx.local_now.date())
     if added:
-        await domain.add_members(ctx.conn, org, args.group_id, added, user_id=ctx.caller.user_id)
+        await domain.add_members(ctx.scope, args.group_id, added, user_id=ctx.caller.user_id)
     return MembersSet.model_validate(
         {
-            **await domain.group_out(ctx.conn, org, args.group_id),
+            **await domain.group_out(ctx.scope, args.group_id),
             "added": _ids(added),
             "removed": _ids(removed),
             "previousMemberIds": _ids(previous),
@@ -329,8 +320,7 @@ class AssignProgramArgs(Args):
 async def assign_program(ctx: ToolContext, args: AssignProgramArgs) -> Identified:
     starts_on, ends_on = _dates(ctx, args.span)
     new_id, skipped = await domain.assign(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         domain.Subject(program_id=args.program_id),
         domain.Assignee(args.assignee.member_id, args.assignee.group_id),
         starts_on,
@@ -353,13 +343,9 @@ class AssignWorkoutArgs(Args):
     inverse=_UNASSIGN,
 )
 async def assign_workout(ctx: ToolContext, args: AssignWorkoutArgs) -> Identified:
-    org = ctx.caller.org_id
-    on = (
-        args.on or await domain.workout_date(ctx.conn, org, args.workout_id) or ctx.local_now.date()
-    )
+    on = args.on or await domain.workout_date(ctx.scope, args.workout_id) or ctx.local_now.date()
     new_id, skipped = await domain.assign(
-        ctx.conn,
-        org,
+        ctx.scope,
         domain.Subject(workout_id=args.workout_id),
         domain.Assignee(args.assignee.member_id, args.assignee.group_id),
         on,
@@ -386,8 +372,7 @@ class BulkAssignArgs(Args):
 async def bulk_assign(ctx: ToolContext, args: BulkAssignArgs) -> AssignmentIds:
     starts_on, ends_on = _dates(ctx, args.span)
     created, skipped = await domain.bulk_assign(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         args.program_id,
         args.member_ids,
         starts_on,
@@ -404,13 +389,10 @@ class UnassignArgs(Args):
 
 
 async def _unassign_preview(ctx: ToolContext, args: UnassignArgs) -> Confirmation:
-    org = ctx.caller.org_id
-    rows = [await domain.get_assignment(ctx.conn, org, i) for i in args.assignment_ids]
+    rows = [await domain.get_assignment(ctx.scope, i) for i in args.assignment_ids]
     groups = any(r["group_id"] is not None for r in rows)
     return Confirmation(
-        target=await domain.assignment_label(ctx.conn, org, rows[0]["id"])
-        if len(rows) == 1
-        else None,
+        target=await domain.assignment_label(ctx.scope, rows[0]["id"]) if len(rows) == 1 else None,
         affected_count=len(rows),
         consequences=["cancels_assignments"] + (["cancels_group_members_copies"] if groups else []),
     )
@@ -425,7 +407,7 @@ async def _unassign_preview(ctx: ToolContext, args: UnassignArgs) -> Confirmatio
 )
 async def unassign(ctx: ToolContext, args: UnassignArgs) -> dict[str, Any]:
     ids = list(dict.fromkeys(args.assignment_ids))
-    cancelled = await domain.cancel(ctx.conn, ctx.caller.org_id, ids)
+    cancelled = await domain.cancel(ctx.scope, ids)
     return {"assignmentIds": _ids(ids), "cancelledRows": cancelled}
 
 
@@ -459,7 +441,7 @@ def _listed(rows: list[dict[str, Any]]) -> dict[str, Any]:
 async def list_for_member(ctx: ToolContext, args: ForMemberArgs) -> dict[str, Any]:
     return _listed(
         await domain.list_assignments(
-            ctx.conn, ctx.caller.org_id, member_id=args.member_id, include_ended=args.include_ended
+            ctx.scope, member_id=args.member_id, include_ended=args.include_ended
         )
     )
 
@@ -468,8 +450,7 @@ async def list_for_member(ctx: ToolContext, args: ForMemberArgs) -> dict[str, An
 async def list_for_program(ctx: ToolContext, args: ForProgramArgs) -> dict[str, Any]:
     return _listed(
         await domain.list_assignments(
-            ctx.conn,
-            ctx.caller.org_id,
+            ctx.scope,
             program_id=args.program_id,
             include_ended=args.include_ended,
         )
@@ -480,7 +461,7 @@ async def list_for_program(ctx: ToolContext, args: ForProgramArgs) -> dict[str, 
 async def list_for_group(ctx: ToolContext, args: ForGroupArgs) -> dict[str, Any]:
     return _listed(
         await domain.list_assignments(
-            ctx.conn, ctx.caller.org_id, group_id=args.group_id, include_ended=args.include_ended
+            ctx.scope, group_id=args.group_id, include_ended=args.include_ended
         )
     )
 
@@ -510,9 +491,8 @@ def _reschedule_back(out: Rescheduled) -> RescheduleArgs:
     inverse=Inverse("reschedule", Rescheduled, _reschedule_back),
 )
 async def reschedule(ctx: ToolContext, args: RescheduleArgs) -> Rescheduled:
-    org = ctx.caller.org_id
     before = await _assignment(ctx, args.assignment_id)
-    await domain.reschedule(ctx.conn, org, args.assignment_id, args.starts_on, args.ends_on)
+    await domain.reschedule(ctx.scope, args.assignment_id, args.starts_on, args.ends_on)
     previous = {"startsOn": before["startsOn"], "endsOn": before.get("endsOn")}
     return Rescheduled.model_validate(await _assignment(ctx, args.assignment_id, previous=previous))
 
@@ -523,9 +503,7 @@ async def reschedule(ctx: ToolContext, args: RescheduleArgs) -> Rescheduled:
     inverse=Inverse("resume", Identified, lambda out: AssignmentId(assignment_id=out.id)),
 )
 async def pause(ctx: ToolContext, args: AssignmentId) -> Identified:
-    await domain.set_status(
-        ctx.conn, ctx.caller.org_id, args.assignment_id, expected="active", to="paused"
-    )
+    await domain.set_status(ctx.scope, args.assignment_id, expected="active", to="paused")
     return Identified.model_validate(await _assignment(ctx, args.assignment_id))
 
 
@@ -535,9 +513,7 @@ async def pause(ctx: ToolContext, args: AssignmentId) -> Identified:
     inverse=Inverse("pause", Identified, lambda out: AssignmentId(assignment_id=out.id)),
 )
 async def resume(ctx: ToolContext, args: AssignmentId) -> Identified:
-    await domain.set_status(
-        ctx.conn, ctx.caller.org_id, args.assignment_id, expected="paused", to="active"
-    )
+    await domain.set_status(ctx.scope, args.assignment_id, expected="paused", to="active")
     return Identified.model_validate(await _assignment(ctx, args.assignment_id))
 
 
@@ -554,7 +530,5 @@ class EndArgs(AssignmentId):
 )
 async def end(ctx: ToolContext, args: EndArgs) -> dict[str, Any]:
     today = ctx.local_now.date()
-    await domain.end_assignment(
-        ctx.conn, ctx.caller.org_id, args.assignment_id, args.on or today, today
-    )
+    await domain.end_assignment(ctx.scope, args.assignment_id, args.on or today, today)
     return await _assignment(ctx, args.assignment_id)

@@ -39,7 +39,7 @@ def _preview(
     """A card naming `<member> · <session>`, one booking, and what else happens."""
 
     async def preview(ctx: ToolContext, args: SessionMember) -> Confirmation:
-        member = await member_name(ctx.conn, ctx.caller.org_id, args.member_id)
+        member = await member_name(ctx.scope, args.member_id)
         session = await session_labels(ctx, [args.session_id])
         return Confirmation(
             target=f"{member} · {session}",
@@ -51,12 +51,11 @@ def _preview(
 
 
 async def _joining(ctx: ToolContext, args: SessionMember, *, waitlist: bool) -> list[str]:
-    org = ctx.caller.org_id
-    session = await schedule.get_session(ctx.conn, org, args.session_id)
-    await domain.check_can_join(ctx.conn, org, session, args.member_id, ctx.now, waitlist=waitlist)
+    session = await schedule.get_session(ctx.scope, args.session_id)
+    await domain.check_can_join(ctx.scope, session, args.member_id, ctx.now, waitlist=waitlist)
     if waitlist:
         return ["member_waitlisted"]
-    paying = await domain.credit_balance(ctx.conn, org, args.member_id) is not None
+    paying = await domain.credit_balance(ctx.scope, args.member_id) is not None
     return ["member_booked"] + (["credit_used"] if paying else [])
 
 
@@ -69,9 +68,8 @@ async def _waitlist_consequences(ctx: ToolContext, args: SessionMember) -> list[
 
 
 async def _cancel_consequences(ctx: ToolContext, args: SessionMember) -> list[str]:
-    org = ctx.caller.org_id
-    booking = await domain.require_booking(ctx.conn, org, args.session_id, args.member_id)
-    session = await schedule.get_session(ctx.conn, org, args.session_id)
+    booking = await domain.require_booking(ctx.scope, args.session_id, args.member_id)
+    session = await schedule.get_session(ctx.scope, args.session_id)
     found = ["booking_cancelled"]
     if booking["status"] == "booked" and session["waitlisted"]:
         found.append("waitlist_promoted")
@@ -79,7 +77,7 @@ async def _cancel_consequences(ctx: ToolContext, args: SessionMember) -> list[st
 
 
 async def _attendance_consequences(ctx: ToolContext, args: SessionMember) -> list[str]:
-    await domain.require_booking(ctx.conn, ctx.caller.org_id, args.session_id, args.member_id)
+    await domain.require_booking(ctx.scope, args.session_id, args.member_id)
     return ["attendance_recorded"]
 
 
@@ -89,8 +87,8 @@ class SessionArgs(Args):
 
 @bookings.read("list", "A session's roster and waitlist (in order).")
 async def roster(ctx: ToolContext, args: SessionArgs) -> dict[str, Any]:
-    session = await schedule.get_session(ctx.conn, ctx.caller.org_id, args.session_id)
-    people = await domain.roster(ctx.conn, ctx.caller.org_id, args.session_id)
+    session = await schedule.get_session(ctx.scope, args.session_id)
+    people = await domain.roster(ctx.scope, args.session_id)
     return {**schedule.session_out(session, ctx.tz), "roster": people}
 
 
@@ -102,9 +100,7 @@ async def roster(ctx: ToolContext, args: SessionArgs) -> dict[str, Any]:
     inverse=_CANCEL,
 )
 async def book(ctx: ToolContext, args: SessionMember) -> Booking:
-    booking = await domain.book(
-        ctx.conn, ctx.caller.org_id, args.session_id, args.member_id, ctx.now
-    )
+    booking = await domain.book(ctx.scope, args.session_id, args.member_id, ctx.now)
     return Booking.model_validate(booking)
 
 
@@ -117,9 +113,7 @@ async def book(ctx: ToolContext, args: SessionMember) -> Booking:
     inverse=_CANCEL,
 )
 async def join_waitlist(ctx: ToolContext, args: SessionMember) -> Booking:
-    booking = await domain.join_waitlist(
-        ctx.conn, ctx.caller.org_id, args.session_id, args.member_id, ctx.now
-    )
+    booking = await domain.join_waitlist(ctx.scope, args.session_id, args.member_id, ctx.now)
     return Booking.model_validate(booking)
 
 
@@ -130,7 +124,7 @@ async def join_waitlist(ctx: ToolContext, args: SessionMember) -> Booking:
     preview=_preview(_cancel_consequences),
 )
 async def cancel(ctx: ToolContext, args: SessionMember) -> dict[str, Any]:
-    return await domain.cancel(ctx.conn, ctx.caller.org_id, args.session_id, args.member_id)
+    return await domain.cancel(ctx.scope, args.session_id, args.member_id)
 
 
 @bookings.write(
@@ -142,7 +136,7 @@ async def cancel(ctx: ToolContext, args: SessionMember) -> dict[str, Any]:
 )
 async def check_in(ctx: ToolContext, args: SessionMember) -> dict[str, Any]:
     return await domain.record_attendance(
-        ctx.conn, ctx.caller.org_id, args.session_id, args.member_id, "checked_in", ctx.now
+        ctx.scope, args.session_id, args.member_id, "checked_in", ctx.now
     )
 
 
@@ -155,7 +149,7 @@ async def check_in(ctx: ToolContext, args: SessionMember) -> dict[str, Any]:
 )
 async def mark_no_show(ctx: ToolContext, args: SessionMember) -> dict[str, Any]:
     return await domain.record_attendance(
-        ctx.conn, ctx.caller.org_id, args.session_id, args.member_id, "no_show", ctx.now
+        ctx.scope, args.session_id, args.member_id, "no_show", ctx.now
     )
 
 
@@ -165,7 +159,7 @@ class MemberArgs(Args):
 
 @bookings.read("credits", "A member's credit balance (null = unlimited), history.")
 async def credits(ctx: ToolContext, args: MemberArgs) -> dict[str, Any]:
-    return await domain.credit_history(ctx.conn, ctx.caller.org_id, args.member_id)
+    return await domain.credit_history(ctx.scope, args.member_id)
 
 
 class AdjustArgs(MemberArgs):
@@ -186,7 +180,7 @@ class CreditChange(Output):
 
 
 async def _adjust_preview(ctx: ToolContext, args: AdjustArgs) -> Confirmation:
-    balance = await domain.credit_balance(ctx.conn, ctx.caller.org_id, args.member_id) or 0
+    balance = await domain.credit_balance(ctx.scope, args.member_id) or 0
     return Confirmation(
         consequences=["credits_changed"],
         changes=[{"field": "credits", "old": balance, "new": balance + args.delta}],
@@ -208,7 +202,5 @@ async def _adjust_preview(ctx: ToolContext, args: AdjustArgs) -> Confirmation:
     ),
 )
 async def adjust_credits(ctx: ToolContext, args: AdjustArgs) -> CreditChange:
-    change = await domain.adjust_credits(
-        ctx.conn, ctx.caller.org_id, args.member_id, args.delta, args.reason
-    )
+    change = await domain.adjust_credits(ctx.scope, args.member_id, args.delta, args.reason)
     return CreditChange.model_validate(change)

@@ -46,7 +46,7 @@ def _ids(values: list[UUID]) -> list[str]:
 
 
 async def _session(ctx: ToolContext, session_id: UUID | str) -> dict[str, Any]:
-    row = await domain.get_session(ctx.conn, ctx.caller.org_id, UUID(str(session_id)))
+    row = await domain.get_session(ctx.scope, UUID(str(session_id)))
     return domain.session_out(row, ctx.tz)
 
 
@@ -81,8 +81,7 @@ class ListArgs(Args):
 @class_sessions.read("list", "Sessions in a date range.", roles=STAFF)
 async def list_sessions(ctx: ToolContext, args: ListArgs) -> dict[str, Any]:
     rows = await domain.list_sessions(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         ctx.tz,
         args.days.first,
         args.days.end,
@@ -98,8 +97,8 @@ class SessionArgs(Args):
 
 @class_sessions.read("get", "One session, its workouts and their source.", roles=STAFF)
 async def get_session(ctx: ToolContext, args: SessionArgs) -> dict[str, Any]:
-    row = await domain.get_session(ctx.conn, ctx.caller.org_id, args.session_id)
-    effective = await programming.effective_workouts(ctx.conn, ctx.caller.org_id, row, ctx.tz)
+    row = await domain.get_session(ctx.scope, args.session_id)
+    effective = await programming.effective_workouts(ctx.scope, row, ctx.tz)
     return {**domain.session_out(row, ctx.tz), **effective}
 
 
@@ -110,7 +109,7 @@ class RangeArgs(Args):
 @class_sessions.read("check", "Problems in a range: drafts, no coach, coach overlaps.", roles=STAFF)
 async def check_sessions(ctx: ToolContext, args: RangeArgs) -> dict[str, Any]:
     days = args.days
-    found = await domain.problems(ctx.conn, ctx.caller.org_id, ctx.tz, days.first, days.end)
+    found = await domain.problems(ctx.scope, ctx.tz, days.first, days.end)
     return {"problems": found}
 
 
@@ -136,16 +135,13 @@ class CreateArgs(Details):
 )
 async def create_session(ctx: ToolContext, args: CreateArgs) -> Identified:
     draft = await _draft(ctx, args, args.slot.day, args.slot)
-    created, _ = await domain.create_sessions(
-        ctx.conn, ctx.caller.org_id, [draft], skip_duplicates=False
-    )
+    created, _ = await domain.create_sessions(ctx.scope, [draft], skip_duplicates=False)
     return Identified.model_validate(await _session(ctx, created[0]))
 
 
 async def _draft(ctx: ToolContext, details: Details, day: date, slot: Slot) -> domain.SessionDraft:
     return await domain.draft_for(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         ctx.tz,
         details.class_type_id,
         day,
@@ -183,9 +179,7 @@ async def create_many(ctx: ToolContext, args: CreateManyArgs) -> ChangedSessions
                 slot = Slot(day=day, start=at, minutes=args.minutes)
                 drafts.append(await _draft(ctx, args, day, slot))
         day += timedelta(days=1)
-    created, skipped = await domain.create_sessions(
-        ctx.conn, ctx.caller.org_id, drafts, skip_duplicates=True
-    )
+    created, skipped = await domain.create_sessions(ctx.scope, drafts, skip_duplicates=True)
     return ChangedSessions.model_validate({"sessionIds": _ids(created), "skipped": skipped})
 
 
@@ -203,8 +197,7 @@ class ReplicateDayArgs(Args):
 )
 async def replicate_day(ctx: ToolContext, args: ReplicateDayArgs) -> ChangedSessions:
     created, skipped = await domain.copy_days(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         ctx.tz,
         [(args.source, target) for target in args.targets],
         args.class_type_id,
@@ -232,9 +225,7 @@ async def copy_week(ctx: ToolContext, args: CopyWeekArgs) -> ChangedSessions:
         (args.source_start + timedelta(days=i), args.target_start + timedelta(days=i))
         for i in range(7)
     ]
-    created, skipped = await domain.copy_days(
-        ctx.conn, ctx.caller.org_id, ctx.tz, pairs, args.class_type_id
-    )
+    created, skipped = await domain.copy_days(ctx.scope, ctx.tz, pairs, args.class_type_id)
     return ChangedSessions.model_validate({"sessionIds": _ids(created), "skipped": skipped})
 
 
@@ -250,7 +241,7 @@ class DuplicateArgs(Args):
     inverse=_DELETE_CREATED,
 )
 async def duplicate(ctx: ToolContext, args: DuplicateArgs) -> Identified:
-    row = await domain.get_session(ctx.conn, ctx.caller.org_id, args.session_id)
+    row = await domain.get_session(ctx.scope, args.session_id)
     details = Details(
         class_type_id=row["class_type_id"],
         capacity=row["own_capacity"],
@@ -262,9 +253,7 @@ async def duplicate(ctx: ToolContext, args: DuplicateArgs) -> Identified:
         update={"minutes": domain.minutes_of(row)}
     )  # fmt: skip
     draft = await _draft(ctx, details, slot.day, slot)
-    created, _ = await domain.create_sessions(
-        ctx.conn, ctx.caller.org_id, [draft], skip_duplicates=False
-    )
+    created, _ = await domain.create_sessions(ctx.scope, [draft], skip_duplicates=False)
     return Identified.model_validate(await _session(ctx, created[0]))
 
 
@@ -276,7 +265,7 @@ class SessionsArgs(Args):
 
 
 async def _publish_preview(ctx: ToolContext, args: SessionsArgs) -> Confirmation:
-    rows = await domain.get_sessions(ctx.conn, ctx.caller.org_id, args.session_ids)
+    rows = await domain.get_sessions(ctx.scope, args.session_ids)
     drafts = [r["id"] for r in rows if r["status"] == "draft"]
     return card(await session_labels(ctx, args.session_ids), len(drafts), "members_can_book")
 
@@ -289,7 +278,7 @@ async def _publish_preview(ctx: ToolContext, args: SessionsArgs) -> Confirmation
     inverse=_undo_sessions("unpublish"),
 )
 async def publish(ctx: ToolContext, args: SessionsArgs) -> ChangedSessions:
-    changed = await domain.set_status(ctx.conn, ctx.caller.org_id, args.session_ids, "published")
+    changed = await domain.set_status(ctx.scope, args.session_ids, "published")
     return ChangedSessions.model_validate({"sessionIds": _ids(changed)})
 
 
@@ -299,7 +288,7 @@ class PublishRangeArgs(RangeArgs):
 
 async def _publish_range_preview(ctx: ToolContext, args: PublishRangeArgs) -> Confirmation:
     ids = await domain.draft_ids_in_range(
-        ctx.conn, ctx.caller.org_id, ctx.tz, args.days.first, args.days.end, args.class_type_id
+        ctx.scope, ctx.tz, args.days.first, args.days.end, args.class_type_id
     )
     if not ids:
         raise DomainError("conflict", "There are no drafts in that range.")
@@ -316,11 +305,11 @@ async def _publish_range_preview(ctx: ToolContext, args: PublishRangeArgs) -> Co
 )
 async def publish_range(ctx: ToolContext, args: PublishRangeArgs) -> ChangedSessions:
     ids = await domain.draft_ids_in_range(
-        ctx.conn, ctx.caller.org_id, ctx.tz, args.days.first, args.days.end, args.class_type_id
+        ctx.scope, ctx.tz, args.days.first, args.days.end, args.class_type_id
     )
     if not ids:
         raise DomainError("conflict", "There are no drafts in that range.")
-    changed = await domain.set_status(ctx.conn, ctx.caller.org_id, ids, "published")
+    changed = await domain.set_status(ctx.scope, ids, "published")
     return ChangedSessions.model_validate({"sessionIds": _ids(changed)})
 
 
@@ -330,7 +319,7 @@ async def publish_range(ctx: ToolContext, args: PublishRangeArgs) -> ChangedSess
     inverse=_undo_sessions("publish"),
 )
 async def unpublish(ctx: ToolContext, args: SessionsArgs) -> ChangedSessions:
-    changed = await domain.set_status(ctx.conn, ctx.caller.org_id, args.session_ids, "draft")
+    changed = await domain.set_status(ctx.scope, args.session_ids, "draft")
     return ChangedSessions.model_validate({"sessionIds": _ids(changed)})
 
 
@@ -339,7 +328,7 @@ class CancelArgs(SessionsArgs):
 
 
 async def _cancel_preview(ctx: ToolContext, args: CancelArgs) -> Confirmation:
-    rows = await domain.cancellable(ctx.conn, ctx.caller.org_id, args.session_ids, ctx.now)
+    rows = await domain.cancellable(ctx.scope, args.session_ids, ctx.now)
     affected = sum(r["booked"] + r["waitlisted"] for r in rows)
     consequences = ["session_cancelled"]
     if affected:
@@ -354,11 +343,10 @@ async def _cancel_preview(ctx: ToolContext, args: CancelArgs) -> Confirmation:
     preview=_cancel_preview,
 )
 async def cancel(ctx: ToolContext, args: CancelArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
-    await domain.mark_cancelled(ctx.conn, org, args.session_ids, args.reason, ctx.now)
+    await domain.mark_cancelled(ctx.scope, args.session_ids, args.reason, ctx.now)
     released = 0
     for session_id in args.session_ids:
-        released += await booking_domain.cancel_all(ctx.conn, org, session_id)
+        released += await booking_domain.cancel_all(ctx.scope, session_id)
     return {"sessionIds": _ids(args.session_ids), "bookingsCancelled": released}
 
 
@@ -376,13 +364,13 @@ async def _delete_preview(ctx: ToolContext, args: SessionsArgs) -> Confirmation:
     inverse=_undo_sessions("restore"),
 )
 async def delete(ctx: ToolContext, args: SessionsArgs) -> ChangedSessions:
-    removed = await domain.soft_delete(ctx.conn, ctx.caller.org_id, args.session_ids)
+    removed = await domain.soft_delete(ctx.scope, args.session_ids)
     return ChangedSessions.model_validate({"sessionIds": _ids(removed)})
 
 
 @class_sessions.write("restore", "Bring back deleted sessions.", inverse=_undo_sessions("delete"))
 async def restore(ctx: ToolContext, args: SessionsArgs) -> ChangedSessions:
-    restored = await domain.restore(ctx.conn, ctx.caller.org_id, args.session_ids)
+    restored = await domain.restore(ctx.scope, args.session_ids)
     return ChangedSessions.model_validate({"sessionIds": _ids(restored)})
 
 
@@ -395,11 +383,9 @@ class RescheduleArgs(Args):
 
 
 async def _reschedule_preview(ctx: ToolContext, args: RescheduleArgs) -> Confirmation:
-    row = await domain.get_session(ctx.conn, ctx.caller.org_id, args.session_id)
+    row = await domain.get_session(ctx.scope, args.session_id)
     minutes = args.slot.minutes or domain.minutes_of(row)
-    await domain.plan_move(
-        ctx.conn, ctx.caller.org_id, ctx.tz, row, args.slot.day, args.slot.start, minutes
-    )
+    await domain.plan_move(ctx.scope, ctx.tz, row, args.slot.day, args.slot.start, minutes)
     day, start = domain.local_parts(row["starts_at"], ctx.tz)
     locale = ctx.caller.locale
     booked = row["booked"] + row["waitlisted"]
@@ -429,11 +415,10 @@ async def _reschedule_preview(ctx: ToolContext, args: RescheduleArgs) -> Confirm
     ),
 )
 async def reschedule(ctx: ToolContext, args: RescheduleArgs) -> Rescheduled:
-    org = ctx.caller.org_id
-    row = await domain.get_session(ctx.conn, org, args.session_id)
+    row = await domain.get_session(ctx.scope, args.session_id)
     minutes = args.slot.minutes or domain.minutes_of(row)
     previous = await domain.move(
-        ctx.conn, org, ctx.tz, args.session_id, args.slot.day, args.slot.start, minutes
+        ctx.scope, ctx.tz, args.session_id, args.slot.day, args.slot.start, minutes
     )
     return Rescheduled.model_validate(
         {**await _session(ctx, args.session_id), "previous": previous}
@@ -451,16 +436,14 @@ class UpdateArgs(Args):
     "update", "Change capacity, location or notes; added spots go to the waitlist."
 )
 async def update(ctx: ToolContext, args: UpdateArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
     await domain.update_details(
-        ctx.conn,
-        org,
+        ctx.scope,
         args.session_id,
         capacity=args.capacity,
         location=args.location,
         notes=args.notes,
     )
-    promoted = await booking_domain.fill_from_waitlist(ctx.conn, org, args.session_id)
+    promoted = await booking_domain.fill_from_waitlist(ctx.scope, args.session_id)
     return {**await _session(ctx, args.session_id), "promoted": promoted}
 
 
@@ -480,9 +463,7 @@ class SetCoachesArgs(Args):
     ),
 )
 async def set_coaches(ctx: ToolContext, args: SetCoachesArgs) -> CoachesSet:
-    previous = await domain.replace_coaches(
-        ctx.conn, ctx.caller.org_id, args.session_id, args.coach_ids
-    )
+    previous = await domain.replace_coaches(ctx.scope, args.session_id, args.coach_ids)
     return CoachesSet.model_validate(
         {**await _session(ctx, args.session_id), "previousCoachIds": previous}
     )
@@ -496,8 +477,7 @@ class SubstituteArgs(RangeArgs):
 @class_sessions.write("substitute_coach", "Give one coach's sessions in a range to another.")
 async def substitute_coach(ctx: ToolContext, args: SubstituteArgs) -> dict[str, Any]:
     moved = await domain.substitute_coach(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         ctx.tz,
         args.from_coach_id,
         args.to_coach_id,
@@ -521,10 +501,9 @@ class SetWorkoutsArgs(Args):
     roles=STAFF,
 )
 async def set_workouts(ctx: ToolContext, args: SetWorkoutsArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
-    await domain.get_session(ctx.conn, org, args.session_id, lock=True)
-    await programming.check_workouts(ctx.conn, org, args.workout_ids)
-    await programming.set_session_override(ctx.conn, org, args.session_id, args.workout_ids)
+    await domain.get_session(ctx.scope, args.session_id, lock=True)
+    await programming.check_workouts(ctx.scope, args.workout_ids)
+    await programming.set_session_override(ctx.scope, args.session_id, args.workout_ids)
     return await get_session(ctx, SessionArgs(session_id=args.session_id))
 
 
@@ -532,9 +511,8 @@ async def set_workouts(ctx: ToolContext, args: SetWorkoutsArgs) -> dict[str, Any
     "clear_workouts", "Drop a session's override; it inherits daily programming again.", roles=STAFF
 )
 async def clear_workouts(ctx: ToolContext, args: SessionArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
-    await domain.get_session(ctx.conn, org, args.session_id, lock=True)
-    await programming.set_session_override(ctx.conn, org, args.session_id, None)
+    await domain.get_session(ctx.scope, args.session_id, lock=True)
+    await programming.set_session_override(ctx.scope, args.session_id, None)
     return await get_session(ctx, args)
 
 
@@ -545,9 +523,7 @@ class SetDayWorkoutsArgs(Args):
 
 
 async def _day_sessions(ctx: ToolContext, args: SetDayWorkoutsArgs) -> list[dict[str, Any]]:
-    rows = await programming.sessions_on_day(
-        ctx.conn, ctx.caller.org_id, ctx.tz, args.class_type_id, args.day
-    )
+    rows = await programming.sessions_on_day(ctx.scope, ctx.tz, args.class_type_id, args.day)
     if not rows:
         raise DomainError("conflict", f"No sessions on {args.day}.")
     return rows
@@ -568,9 +544,8 @@ async def _set_day_preview(ctx: ToolContext, args: SetDayWorkoutsArgs) -> Confir
     preview=_set_day_preview,
 )
 async def set_day_workouts(ctx: ToolContext, args: SetDayWorkoutsArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
-    await programming.check_workouts(ctx.conn, org, args.workout_ids)
+    await programming.check_workouts(ctx.scope, args.workout_ids)
     rows = await _day_sessions(ctx, args)
     for row in rows:
-        await programming.set_session_override(ctx.conn, org, row["id"], args.workout_ids)
+        await programming.set_session_override(ctx.scope, row["id"], args.workout_ids)
     return {"sessionIds": [str(r["id"]) for r in rows]}

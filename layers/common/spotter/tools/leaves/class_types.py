@@ -33,8 +33,7 @@ class CreateArgs(Args):
 )
 async def create_class_type(ctx: ToolContext, args: CreateArgs) -> dict[str, Any]:
     row = await domain.create_class_type(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         name=args.name,
         minutes=args.minutes,
         capacity=args.capacity,

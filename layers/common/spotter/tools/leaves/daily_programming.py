@@ -32,10 +32,9 @@ class DayArgs(Args):
 
 
 async def _day_out(ctx: ToolContext, class_type_id: UUID, day: date) -> dict[str, Any]:
-    org = ctx.caller.org_id
-    class_type = await schedule.get_class_type(ctx.conn, org, class_type_id)
-    workouts = await domain.day_workouts(ctx.conn, org, class_type_id, day)
-    sessions = await domain.sessions_on_day(ctx.conn, org, ctx.tz, class_type_id, day)
+    class_type = await schedule.get_class_type(ctx.scope, class_type_id)
+    workouts = await domain.day_workouts(ctx.scope, class_type_id, day)
+    sessions = await domain.sessions_on_day(ctx.scope, ctx.tz, class_type_id, day)
     return {
         "classTypeId": str(class_type_id),
         "classType": class_type["name"],
@@ -56,10 +55,9 @@ class SetArgs(DayArgs):
 
 
 async def _set_preview(ctx: ToolContext, args: SetArgs) -> Confirmation:
-    org = ctx.caller.org_id
-    name = await simple_name(ctx.conn, org, "class_type", args.class_type_id)
-    await domain.check_workouts(ctx.conn, org, args.workout_ids)
-    sessions = await domain.sessions_on_day(ctx.conn, org, ctx.tz, args.class_type_id, args.day)
+    name = await simple_name(ctx.scope, "class_type", args.class_type_id)
+    await domain.check_workouts(ctx.scope, args.workout_ids)
+    sessions = await domain.sessions_on_day(ctx.scope, ctx.tz, args.class_type_id, args.day)
     inheriting = sum(1 for s in sessions if not s["workouts_override"])
     return Confirmation(
         target=f"{name} · {format_local_date(args.day, ctx.caller.locale)}",
@@ -91,9 +89,7 @@ _RESTORE = Inverse(
     inverse=_RESTORE,
 )
 async def set_day(ctx: ToolContext, args: SetArgs) -> ChangedDay:
-    previous = await domain.set_day(
-        ctx.conn, ctx.caller.org_id, args.class_type_id, args.day, args.workout_ids
-    )
+    previous = await domain.set_day(ctx.scope, args.class_type_id, args.day, args.workout_ids)
     day = await _day_out(ctx, args.class_type_id, args.day)
     return ChangedDay.model_validate({**day, "previous": previous})
 
@@ -104,7 +100,7 @@ async def set_day(ctx: ToolContext, args: SetArgs) -> ChangedDay:
     inverse=_RESTORE,
 )
 async def clear_day(ctx: ToolContext, args: DayArgs) -> ChangedDay:
-    previous = await domain.set_day(ctx.conn, ctx.caller.org_id, args.class_type_id, args.day, [])
+    previous = await domain.set_day(ctx.scope, args.class_type_id, args.day, [])
     day = await _day_out(ctx, args.class_type_id, args.day)
     return ChangedDay.model_validate({**day, "previous": previous})
 
@@ -116,9 +112,7 @@ class RangeArgs(Args):
 
 @daily_programming.read("list", "Programmed days in a date range.")
 async def list_days(ctx: ToolContext, args: RangeArgs) -> dict[str, Any]:
-    days = await domain.list_days(
-        ctx.conn, ctx.caller.org_id, args.days.first, args.days.end, args.class_type_id
-    )
+    days = await domain.list_days(ctx.scope, args.days.first, args.days.end, args.class_type_id)
     return {"days": days}
 
 
@@ -127,6 +121,6 @@ async def list_days(ctx: ToolContext, args: RangeArgs) -> dict[str, Any]:
 )
 async def coverage(ctx: ToolContext, args: RangeArgs) -> dict[str, Any]:
     rows = await domain.coverage(
-        ctx.conn, ctx.caller.org_id, ctx.tz, args.days.first, args.days.end, args.class_type_id
+        ctx.scope, ctx.tz, args.days.first, args.days.end, args.class_type_id
     )
     return {"days": rows, "gaps": sum(1 for r in rows if r["withWorkouts"] < r["sessions"])}

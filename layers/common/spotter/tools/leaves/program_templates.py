@@ -30,7 +30,7 @@ Name = Annotated[str, Field(min_length=1, max_length=120)]
 
 @entity_namer("program_template")
 async def _template_namer(ctx: ToolContext, template_id: UUID) -> str:
-    return await domain.template_name(ctx.conn, ctx.caller.org_id, template_id)
+    return await domain.template_name(ctx.scope, template_id)
 
 
 class TemplateDay(Args):
@@ -77,12 +77,12 @@ class ListArgs(Args):
 
 @program_templates.read("list", "List templates.")
 async def list_templates(ctx: ToolContext, args: ListArgs) -> dict[str, Any]:
-    return {"templates": await domain.list_templates(ctx.conn, ctx.caller.org_id, args.query)}
+    return {"templates": await domain.list_templates(ctx.scope, args.query)}
 
 
 @program_templates.read("get", "A template with its days.")
 async def get_template(ctx: ToolContext, args: TemplateId) -> dict[str, Any]:
-    return await domain.template_out(ctx.conn, ctx.caller.org_id, args.template_id)
+    return await domain.template_out(ctx.scope, args.template_id)
 
 
 class CreateArgs(Args):
@@ -108,16 +108,15 @@ _DELETE = Inverse("delete", Identified, lambda out: TemplateId(template_id=out.i
     "create", "Create a template from days, or from a program's workouts in span.", inverse=_DELETE
 )
 async def create_template(ctx: ToolContext, args: CreateArgs) -> Identified:
-    org = ctx.caller.org_id
     days = _days(args.days)
     if args.from_program_id is not None and args.span is not None:
         days = await domain.days_from_program(
-            ctx.conn, org, args.from_program_id, args.span.starts_on, args.span.ends_on
+            ctx.scope, args.from_program_id, args.span.starts_on, args.span.ends_on
         )
     template_id = await domain.create_template(
-        ctx.conn, org, name=args.name, description=args.description, days=days
+        ctx.scope, name=args.name, description=args.description, days=days
     )
-    return Identified.model_validate(await domain.template_out(ctx.conn, org, template_id))
+    return Identified.model_validate(await domain.template_out(ctx.scope, template_id))
 
 
 class UpdateArgs(TemplateId):
@@ -127,11 +126,10 @@ class UpdateArgs(TemplateId):
 
 @program_templates.write("update", "Rename or redescribe.")
 async def update_template(ctx: ToolContext, args: UpdateArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
     await domain.update_template(
-        ctx.conn, org, args.template_id, name=args.name, description=args.description
+        ctx.scope, args.template_id, name=args.name, description=args.description
     )
-    return await domain.template_out(ctx.conn, org, args.template_id)
+    return await domain.template_out(ctx.scope, args.template_id)
 
 
 class SetDaysArgs(TemplateId):
@@ -139,7 +137,7 @@ class SetDaysArgs(TemplateId):
 
 
 async def _set_days_preview(ctx: ToolContext, args: SetDaysArgs) -> Confirmation:
-    old = await domain.list_days(ctx.conn, ctx.caller.org_id, args.template_id)
+    old = await domain.list_days(ctx.scope, args.template_id)
     old_titles = {d.day_offset: d.title for d in old}
     new_titles = {d.day_offset: d.title for d in args.days}
     changes = [
@@ -165,10 +163,9 @@ async def _set_days_preview(ctx: ToolContext, args: SetDaysArgs) -> Confirmation
     ),
 )
 async def set_days(ctx: ToolContext, args: SetDaysArgs) -> DaysSet:
-    org = ctx.caller.org_id
-    await domain.get_template(ctx.conn, org, args.template_id)
-    previous = await domain.set_days(ctx.conn, org, args.template_id, _days(args.days))
-    out = await domain.template_out(ctx.conn, org, args.template_id)
+    await domain.get_template(ctx.scope, args.template_id)
+    previous = await domain.set_days(ctx.scope, args.template_id, _days(args.days))
+    out = await domain.template_out(ctx.scope, args.template_id)
     return DaysSet.model_validate({**out, "previousDays": [domain.day_out(d) for d in previous]})
 
 
@@ -186,12 +183,11 @@ class AddDayArgs(TemplateId):
     ),
 )
 async def add_day(ctx: ToolContext, args: AddDayArgs) -> DayChanged:
-    org = ctx.caller.org_id
     day = _days([args.day])[0]
-    await domain.add_day(ctx.conn, org, args.template_id, day)
+    await domain.add_day(ctx.scope, args.template_id, day)
     return DayChanged.model_validate(
         {
-            **await domain.template_out(ctx.conn, org, args.template_id),
+            **await domain.template_out(ctx.scope, args.template_id),
             "day": domain.day_out(day),
         }
     )
@@ -207,9 +203,8 @@ class RemoveDayArgs(TemplateId):
     inverse=Inverse("add_day", DayChanged, lambda out: AddDayArgs(template_id=out.id, day=out.day)),
 )
 async def remove_day(ctx: ToolContext, args: RemoveDayArgs) -> DayChanged:
-    org = ctx.caller.org_id
-    removed = await domain.remove_day(ctx.conn, org, args.template_id, args.day_offset)
-    out = await domain.template_out(ctx.conn, org, args.template_id)
+    removed = await domain.remove_day(ctx.scope, args.template_id, args.day_offset)
+    out = await domain.template_out(ctx.scope, args.template_id)
     return DayChanged.model_validate({**out, "day": domain.day_out(removed)})
 
 
@@ -224,13 +219,12 @@ class DuplicateArgs(TemplateId):
     inverse=_DELETE,
 )
 async def duplicate_template(ctx: ToolContext, args: DuplicateArgs) -> Identified:
-    org = ctx.caller.org_id
-    source = await domain.get_template(ctx.conn, org, args.template_id)
-    days = await domain.list_days(ctx.conn, org, args.template_id)
+    source = await domain.get_template(ctx.scope, args.template_id)
+    days = await domain.list_days(ctx.scope, args.template_id)
     new_id = await domain.create_template(
-        ctx.conn, org, name=args.name, description=source["description"], days=days
+        ctx.scope, name=args.name, description=source["description"], days=days
     )
-    return Identified.model_validate(await domain.template_out(ctx.conn, org, new_id))
+    return Identified.model_validate(await domain.template_out(ctx.scope, new_id))
 
 
 @program_templates.write(
@@ -241,7 +235,7 @@ async def duplicate_template(ctx: ToolContext, args: DuplicateArgs) -> Identifie
     consequences=("template_deleted",),
 )
 async def delete_template(ctx: ToolContext, args: TemplateId) -> dict[str, Any]:
-    await domain.delete_template(ctx.conn, ctx.caller.org_id, args.template_id)
+    await domain.delete_template(ctx.scope, args.template_id)
     return {"id": str(args.template_id), "deleted": True}
 
 
@@ -251,12 +245,11 @@ class ApplyArgs(TemplateId):
 
 
 async def _apply_preview(ctx: ToolContext, args: ApplyArgs) -> Confirmation:
-    org = ctx.caller.org_id
     plan = await domain.plan_application(
-        ctx.conn, org, args.template_id, args.program_id, args.starts_on
+        ctx.scope, args.template_id, args.program_id, args.starts_on
     )
-    template = await domain.template_name(ctx.conn, org, args.template_id)
-    program = (await programs.get_program(ctx.conn, org, args.program_id))["name"]
+    template = await domain.template_name(ctx.scope, args.template_id)
+    program = (await programs.get_program(ctx.scope, args.program_id))["name"]
     changes = [
         {
             "field": p.on.isoformat(),
@@ -286,8 +279,7 @@ async def _apply_preview(ctx: ToolContext, args: ApplyArgs) -> Confirmation:
 async def apply_template(ctx: ToolContext, args: ApplyArgs) -> Identified:
     return Identified.model_validate(
         await domain.apply_template(
-            ctx.conn,
-            ctx.caller.org_id,
+            ctx.scope,
             args.template_id,
             args.program_id,
             args.starts_on,
@@ -301,11 +293,10 @@ class UnapplyArgs(Args):
 
 
 async def _unapply_preview(ctx: ToolContext, args: UnapplyArgs) -> Confirmation:
-    org = ctx.caller.org_id
-    application = await domain.get_application(ctx.conn, org, args.application_id)
+    application = await domain.get_application(ctx.scope, args.application_id)
     return Confirmation(
         target=f"{application['template_name']} → {application['program_name']}",
-        affected_count=await domain.live_written_count(ctx.conn, org, application),
+        affected_count=await domain.live_written_count(ctx.scope, application),
         consequences=["removes_applied_workouts"]
         + (["restores_replaced_workouts"] if application["replaced_workout_ids"] else []),
     )
@@ -319,4 +310,4 @@ async def _unapply_preview(ctx: ToolContext, args: UnapplyArgs) -> Confirmation:
     audit=Audit("program_template", "program_template.unapplied"),
 )
 async def unapply_template(ctx: ToolContext, args: UnapplyArgs) -> dict[str, Any]:
-    return await domain.undo_application(ctx.conn, ctx.caller.org_id, args.application_id)
+    return await domain.undo_application(ctx.scope, args.application_id)

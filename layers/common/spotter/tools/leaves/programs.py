@@ -27,7 +27,7 @@ class ListArgs(Args):
 @programs.read("list", "List programs (active unless asked).", roles=STAFF)
 async def list_programs(ctx: ToolContext, args: ListArgs) -> dict[str, Any]:
     rows = await domain.list_programs(
-        ctx.conn, ctx.caller.org_id, include_archived=args.include_archived, query=args.query
+        ctx.scope, include_archived=args.include_archived, query=args.query
     )
     return {"programs": [domain.program_out(r) for r in rows]}
 
@@ -45,9 +45,7 @@ class CreateArgs(Args):
     target=NameTarget(("name",)),
 )
 async def create_program(ctx: ToolContext, args: CreateArgs) -> Identified:
-    row = await domain.create_program(
-        ctx.conn, ctx.caller.org_id, name=args.name, description=args.description
-    )
+    row = await domain.create_program(ctx.scope, name=args.name, description=args.description)
     return Identified.model_validate(domain.program_out(row))
 
 
@@ -60,7 +58,7 @@ class UpdateArgs(Args):
 @programs.write("update", "Rename a program or change its description.")
 async def update_program(ctx: ToolContext, args: UpdateArgs) -> dict[str, Any]:
     row = await domain.update_program(
-        ctx.conn, ctx.caller.org_id, args.program_id, name=args.name, description=args.description
+        ctx.scope, args.program_id, name=args.name, description=args.description
     )
     return domain.program_out(row)
 
@@ -71,7 +69,7 @@ class ArchiveArgs(Args):
 
 async def _archive_preview(ctx: ToolContext, args: ArchiveArgs) -> Confirmation:
     upcoming = await domain.count_upcoming_workouts(
-        ctx.conn, ctx.caller.org_id, args.program_id, ctx.local_now.date()
+        ctx.scope, args.program_id, ctx.local_now.date()
     )
     return Confirmation(
         affected_count=upcoming,
@@ -88,5 +86,5 @@ async def _archive_preview(ctx: ToolContext, args: ArchiveArgs) -> Confirmation:
     target=EntityTarget("program", "program_id"),
 )
 async def archive_program(ctx: ToolContext, args: ArchiveArgs) -> dict[str, Any]:
-    row = await domain.set_program_status(ctx.conn, ctx.caller.org_id, args.program_id, "archived")
+    row = await domain.set_program_status(ctx.scope, args.program_id, "archived")
     return domain.program_out(row)

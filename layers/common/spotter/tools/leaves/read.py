@@ -9,7 +9,16 @@ from uuid import UUID
 
 from pydantic import Field, model_validator
 
-from spotter.domain import bookings, exercises, people, programming, programs, schedule, workouts
+from spotter.domain import (
+    bookings,
+    exercises,
+    organizations,
+    people,
+    programming,
+    programs,
+    schedule,
+    workouts,
+)
 from spotter.domain.errors import DomainError
 from spotter.tiers import tier
 from spotter.tools.args import Args, NoArgs
@@ -57,14 +66,7 @@ async def ask_user_to_pick(ctx: ToolContext, args: PickArgs) -> dict[str, Any]:
 
 @read.read("org", "The gym: name, timezone, tier, features, now.")
 async def org(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
-    cur = await ctx.conn.execute(
-        "SELECT name, timezone, default_locale, platform_tier, org_type, day_grain_programming,"
-        " feature_flags FROM organizations WHERE id = %s",
-        (ctx.caller.org_id,),
-    )
-    row = await cur.fetchone()
-    if row is None:
-        raise DomainError("not_found", "No such organization.")
+    row = await organizations.get_organization(ctx.scope)
     flags = {name for name, on in (row["feature_flags"] or {}).items() if on}
     local = ctx.local_now
     return {
@@ -97,8 +99,7 @@ async def find_members(ctx: ToolContext, args: FindMembersArgs) -> dict[str, Any
     else:
         roles = people.STAFF_ROLES if args.role == "staff" else (args.role,)
     rows = await people.find_people(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         query=args.query,
         roles=roles,
         include_inactive=args.include_inactive,
@@ -113,13 +114,13 @@ class MemberArgs(Args):
 
 @read.read("member", "One person by membershipId.")
 async def member(ctx: ToolContext, args: MemberArgs) -> dict[str, Any]:
-    row = await people.get_person(ctx.conn, ctx.caller.org_id, args.membership_id)
+    row = await people.get_person(ctx.scope, args.membership_id)
     return people.person_out(row) | {"since": row["created_at"].date().isoformat()}
 
 
 @read.read("coaches", "Active staff who coach.")
 async def coaches(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
-    rows = await people.list_coaches(ctx.conn, ctx.caller.org_id)
+    rows = await people.list_coaches(ctx.scope)
     return {"coaches": [people.person_out(r) for r in rows]}
 
 
@@ -130,14 +131,14 @@ class ProgramsArgs(Args):
 
 @read.read("programs", "Programs, with their count of upcoming workouts.")
 async def read_programs(ctx: ToolContext, args: ProgramsArgs) -> dict[str, Any]:
-    org_id, today = ctx.caller.org_id, ctx.local_now.date()
+    today = ctx.local_now.date()
     rows = await programs.list_programs(
-        ctx.conn, org_id, include_archived=args.include_archived, query=args.query
+        ctx.scope, include_archived=args.include_archived, query=args.query
     )
     return {
         "programs": [
             programs.program_out(r)
-            | {"upcoming": await programs.count_upcoming_workouts(ctx.conn, org_id, r["id"], today)}
+            | {"upcoming": await programs.count_upcoming_workouts(ctx.scope, r["id"], today)}
             for r in rows
         ]
     }
@@ -154,8 +155,7 @@ class WorkoutsArgs(Args):
 @read.read("workouts", "Workouts by date range, program or title, newest first.")
 async def read_workouts(ctx: ToolContext, args: WorkoutsArgs) -> dict[str, Any]:
     rows = await workouts.list_workouts(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         program_id=args.program_id,
         date_from=args.from_,
         date_to=args.to,
@@ -174,7 +174,7 @@ class ExercisesArgs(Args):
 @read.read("exercises", "Search the exercise library by name or alias (DU, T2B, Hebrew names).")
 async def read_exercises(ctx: ToolContext, args: ExercisesArgs) -> dict[str, Any]:
     rows = await exercises.search_exercises(
-        ctx.conn, ctx.caller.org_id, query=args.query, category=args.category, limit=args.limit
+        ctx.scope, query=args.query, category=args.category, limit=args.limit
     )
     return {"exercises": [exercises.exercise_out(r) for r in rows]}
 
@@ -192,8 +192,7 @@ class ScheduleArgs(Args):
 )
 async def read_schedule(ctx: ToolContext, args: ScheduleArgs) -> dict[str, Any]:
     rows = await schedule.list_sessions(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         ctx.tz,
         args.days.first,
         args.days.end,
@@ -204,7 +203,7 @@ async def read_schedule(ctx: ToolContext, args: ScheduleArgs) -> dict[str, Any]:
 
 @read.read("class_types", "The gym's class types.")
 async def read_class_types(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
-    rows = await schedule.list_class_types(ctx.conn, ctx.caller.org_id)
+    rows = await schedule.list_class_types(ctx.scope)
     return {"classTypes": [schedule.class_type_out(r) for r in rows]}
 
 
@@ -214,10 +213,9 @@ class SessionArgs(Args):
 
 @read.read("session", "One session with roster and workouts.")
 async def read_session(ctx: ToolContext, args: SessionArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
-    row = await schedule.get_session(ctx.conn, org, args.session_id)
+    row = await schedule.get_session(ctx.scope, args.session_id)
     return {
         **schedule.session_out(row, ctx.tz),
-        **await programming.effective_workouts(ctx.conn, org, row, ctx.tz),
-        "roster": await bookings.roster(ctx.conn, org, args.session_id),
+        **await programming.effective_workouts(ctx.scope, row, ctx.tz),
+        "roster": await bookings.roster(ctx.scope, args.session_id),
     }

@@ -100,9 +100,7 @@ def _parts_json(parts: list[Part]) -> list[dict[str, Any]]:
 
 async def _resolved_parts(ctx: ToolContext, parts: list[Part]) -> domain.Resolved:
     """Parts with library ids attached by exact name or alias (alias matches are warned of)."""
-    return await domain.resolve_movements(
-        ctx.conn, ctx.caller.org_id, _parts_json(parts), fuzzy=False
-    )
+    return await domain.resolve_movements(ctx.scope, _parts_json(parts), fuzzy=False)
 
 
 def _matching(resolved: domain.Resolved) -> dict[str, Any]:
@@ -126,8 +124,7 @@ class CreateArgs(Args):
 )
 async def create_workout(ctx: ToolContext, args: CreateArgs) -> Identified:
     row = await domain.create_workout(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         created_by=ctx.caller.user_id,
         title=args.title,
         description=args.description,
@@ -143,9 +140,7 @@ class WorkoutArgs(Args):
 
 @workouts.read("get", "One workout with its parts.")
 async def get_workout(ctx: ToolContext, args: WorkoutArgs) -> dict[str, Any]:
-    return domain.workout_out(
-        await domain.get_workout(ctx.conn, ctx.caller.org_id, args.workout_id)
-    )
+    return domain.workout_out(await domain.get_workout(ctx.scope, args.workout_id))
 
 
 class ListArgs(Args):
@@ -158,8 +153,7 @@ class ListArgs(Args):
 @workouts.read("list", "A program's (or all) workouts in a date range.")
 async def list_workouts(ctx: ToolContext, args: ListArgs) -> dict[str, Any]:
     rows = await domain.list_workouts(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         program_id=args.program_id,
         date_from=args.from_,
         date_to=args.to,
@@ -179,8 +173,7 @@ class UpdateArgs(Args):
 @workouts.write("update", "Change a workout's title, brief, program or date.")
 async def update_workout(ctx: ToolContext, args: UpdateArgs) -> dict[str, Any]:
     row = await domain.update_workout(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         args.workout_id,
         title=args.title,
         description=args.description,
@@ -201,9 +194,7 @@ class SetSectionsArgs(Args):
 async def set_sections(ctx: ToolContext, args: SetSectionsArgs) -> dict[str, Any]:
     _refuse_hand_authored(args.source_text, args.scores, args.parts)
     resolved = await _resolved_parts(ctx, args.parts)
-    row = await domain.update_workout(
-        ctx.conn, ctx.caller.org_id, args.workout_id, parts=resolved.parts
-    )
+    row = await domain.update_workout(ctx.scope, args.workout_id, parts=resolved.parts)
     return domain.workout_out(row) | _matching(resolved)
 
 
@@ -215,7 +206,7 @@ async def set_sections(ctx: ToolContext, args: SetSectionsArgs) -> dict[str, Any
     consequences=("workout_removed",),
 )
 async def delete_workout(ctx: ToolContext, args: WorkoutArgs) -> dict[str, Any]:
-    row = await domain.soft_delete_workout(ctx.conn, ctx.caller.org_id, args.workout_id)
+    row = await domain.soft_delete_workout(ctx.scope, args.workout_id)
     return {"id": str(row["id"]), "title": row["title"], "deleted": True}
 
 
@@ -264,9 +255,7 @@ async def parse(ctx: ToolContext, args: ParseArgs) -> dict[str, Any]:
         domain.Resolution(r.movement_key, r.mention, r.exercise_id)
         for r in (args.save.resolutions if args.save else [])
     ]
-    resolved = await domain.resolve_movements(
-        ctx.conn, ctx.caller.org_id, parsed["parts"], resolutions=resolutions
-    )
+    resolved = await domain.resolve_movements(ctx.scope, parsed["parts"], resolutions=resolutions)
     unresolved = domain.unresolved_out(resolved)
     domain.strip_candidates(parsed["parts"])
     warnings = list(resolved.warnings)
@@ -282,8 +271,7 @@ async def parse(ctx: ToolContext, args: ParseArgs) -> dict[str, Any]:
         return _not_saved(preview, reasons, unresolved, warnings)
     domain.strip_keys(parsed["parts"])
     day = await domain.upsert_day(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         created_by=ctx.caller.user_id,
         program_id=args.save.program_id,
         scheduled_on=args.date,
@@ -318,8 +306,7 @@ async def upsert(ctx: ToolContext, args: UpsertArgs) -> dict[str, Any]:
     _refuse_hand_authored(args.source_text, args.scores, args.parts)
     resolved = await _resolved_parts(ctx, args.parts)
     day = await domain.upsert_day(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         created_by=ctx.caller.user_id,
         program_id=args.program_id,
         scheduled_on=args.date,
