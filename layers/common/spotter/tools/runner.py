@@ -18,7 +18,15 @@ from spotter.tiers import tier
 from spotter.tools.audit import write_audit
 from spotter.tools.calls import PREVIEW_KEY, ResolvedCall, ToolOutcome
 from spotter.tools.context import ToolContext
-from spotter.tools.errors import DomainError, ToolArgsError
+from spotter.tools.errors import (
+    DomainError,
+    FeatureUnavailable,
+    Forbidden,
+    NeedsUser,
+    ToolArgsError,
+    UnknownTool,
+    internal_error,
+)
 from spotter.tools.registry import ToolRegistry
 from spotter.tools.spec import Output, ToolSpec
 
@@ -40,8 +48,8 @@ def resolve_call(registry: ToolRegistry, router: str, raw_input: Any) -> Resolve
     spec = registry.get(router, action)
     if spec is None:
         if registry.exists_for_another_role(router, action):
-            raise DomainError("forbidden", f"{router}.{action} is not available to your role.")
-        raise DomainError("unknown_tool", f"There is no tool {router}.{action}.")
+            raise Forbidden(f"{router}.{action}")
+        raise UnknownTool(f"{router}.{action}")
     args = raw_input.get("args", {})
     if not isinstance(args, dict):
         raise ToolArgsError("args must be an object.")
@@ -58,11 +66,11 @@ def resolve_call(registry: ToolRegistry, router: str, raw_input: Any) -> Resolve
 def check_allowed(ctx: ToolContext, spec: ToolSpec) -> None:
     """Defence in depth: the registry already filtered by role; check again when a call runs."""
     if ctx.caller.role not in spec.roles:
-        raise DomainError("forbidden", f"{spec.name} is not available to your role.")
+        raise Forbidden(spec.name)
     gate = spec.feature_gate
     enabled = gate is None or gate in tier(ctx.caller.platform_tier).features
     if not enabled and not ctx.caller.feature_flags.get(gate or ""):
-        raise DomainError("feature_unavailable", f"{spec.name} needs the {gate} feature.")
+        raise FeatureUnavailable(spec.name, gate or "")
 
 
 def cap_output(output: Any) -> Any:
@@ -80,7 +88,7 @@ async def execute(
     try:
         check_allowed(ctx, spec)
         if spec.kind == "user_picker":
-            raise DomainError("needs_user", f"{spec.name} waits for the user; it never runs.")
+            raise NeedsUser(spec.name)
         async with ctx.conn.transaction():
             result = await spec.handler(ctx, call.args)
             output = result.wire() if isinstance(result, Output) else result
@@ -93,7 +101,5 @@ async def execute(
         log_event(
             "tool.internal_error", level="exception", tool=spec.name, error=type(exc).__name__
         )
-        return ToolOutcome(
-            ok=False, error={"code": "internal", "message": f"{spec.name} failed unexpectedly."}
-        )
+        return ToolOutcome(ok=False, error=internal_error(spec.name))
     return ToolOutcome(ok=True, output=cap_output(output), audit_log_id=audit_id)

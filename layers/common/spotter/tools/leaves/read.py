@@ -19,10 +19,10 @@ from spotter.domain import (
     schedule,
     workouts,
 )
-from spotter.domain.errors import DomainError
 from spotter.tiers import tier
 from spotter.tools.args import Args, NoArgs
 from spotter.tools.context import ToolContext
+from spotter.tools.errors import NeedsUser
 from spotter.tools.router import Router
 from spotter.tools.schedule_args import Days
 
@@ -61,7 +61,7 @@ class PickArgs(Args):
 )
 async def ask_user_to_pick(ctx: ToolContext, args: PickArgs) -> dict[str, Any]:
     # The orchestrator suspends on a picker and never runs it; the runner refuses it too.
-    raise DomainError("needs_user", "read.ask_user_to_pick waits for the user; it never runs.")
+    raise NeedsUser("read.ask_user_to_pick")
 
 
 @read.read("org", "The gym: name, timezone, tier, features, now.")
