@@ -8,7 +8,7 @@ The properties below are the read surface (with each option's default, stated on
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypedDict, TypeVar
 from uuid import UUID
 
@@ -136,11 +136,7 @@ class ToolSpec:
     args_model: type[BaseModel]
     handler: Handler
     side_effects: SideEffects = "read"
-    options: ActionOptions | None = None
-
-    @property
-    def _opts(self) -> ActionOptions:
-        return self.options or {}
+    options: ActionOptions = field(default_factory=lambda: ActionOptions())
 
     @property
     def name(self) -> str:
@@ -148,55 +144,55 @@ class ToolSpec:
 
     @property
     def roles(self) -> frozenset[Role]:
-        return self._opts.get("roles", STAFF)
+        return self.options.get("roles", STAFF)
 
     @property
     def confirm(self) -> ConfirmPolicy:
-        return self._opts.get("confirm", "never")
+        return self.options.get("confirm", "never")
 
     @property
     def preview(self) -> PreviewMethod | None:
-        return self._opts.get("preview")
+        return self.options.get("preview")
 
     @property
     def target(self) -> ConfirmationTarget | None:
-        return self._opts.get("target")
+        return self.options.get("target")
 
     @property
     def consequences(self) -> tuple[str, ...]:
-        return self._opts.get("consequences", ())
+        return self.options.get("consequences", ())
 
     @property
     def audit(self) -> Audit | None:
-        return self._opts.get("audit")
+        return self.options.get("audit")
 
     @property
     def inverse(self) -> Inverse[Any] | None:
-        return self._opts.get("inverse")
+        return self.options.get("inverse")
 
     @property
     def kind(self) -> ToolKind:
-        return self._opts.get("kind", "normal")
+        return self.options.get("kind", "normal")
 
     @property
     def mcp_summary(self) -> str | None:
-        return self._opts.get("mcp_summary")
+        return self.options.get("mcp_summary")
 
     @property
     def feature_gate(self) -> str | None:
-        return self._opts.get("feature_gate")
+        return self.options.get("feature_gate")
 
     @property
     def quick_action(self) -> bool:
-        return self._opts.get("quick_action", False)
+        return self.options.get("quick_action", False)
 
     @property
     def day_grain_only(self) -> bool:
-        return self._opts.get("day_grain_only", False)
+        return self.options.get("day_grain_only", False)
 
     @property
     def external_effects(self) -> bool:
-        return self._opts.get("external_effects", False)
+        return self.options.get("external_effects", False)
 
     @property
     def needs_confirmation(self) -> bool:
