@@ -45,7 +45,7 @@ def _forms(name: str) -> list[str]:
 
 @dataclass
 class MovementIndex:
-    """Library rows by normalized name and by normalized alias (several rows per key = ambiguous)."""
+    """Library rows by normalized name and by alias; several rows under one key: ambiguous."""
 
     by_name: dict[str, list[Mapping[str, Any]]] = field(default_factory=dict)
     by_alias: dict[str, list[Mapping[str, Any]]] = field(default_factory=dict)

@@ -32,10 +32,12 @@ _PART_WORDS = (
     r"warm[\s-]?up|lift(?:ing)?|strength|skill|conditioning|metcon|wod|optional|accessor(?:y|ies)"
     r"|cool[\s-]?down|mobility|gymnastics|weightlifting|successory"
     r"|finisher|core|engine|part\s+[a-e]|bonus|חימום|כוח|מטקון|טכניקה|אופציונלי|שחרור"
-    r"|מוביליטי|עזר|סיום|בונוס|אימון"
+    r"|מוביליטי|עזר|סיום|בונוס"
 )
+# "אימון" (training) alone heads a part; "אימון יום שלישי" is the day's title.
 _HEADER = re.compile(
-    rf"^(?:(?:(?:partner|team|hero)\s+)?(?:{_PART_WORDS})\b[\s\w'&/-]{{0,30}})$", re.IGNORECASE
+    rf"^(?:(?:(?:partner|team|hero)\s+)?(?:{_PART_WORDS})\b[\s\w'&/-]{{0,30}}|אימון)$",
+    re.IGNORECASE,
 )
 _OPTIONAL = re.compile(r"\b(optional|bonus|אופציונלי|בונוס|רשות)\b", re.IGNORECASE)
 _LABEL_PREFIX = re.compile(r"^(?:[A-Ea-e][).:]|\d[).])\s+")
@@ -144,7 +146,7 @@ _FILLER = re.compile(
 # Separators of one line's movements; "clean and jerk" is one movement, not two.
 _SPLIT = re.compile(r"\s*[,;]\s*|\s+[/|]\s+|\s+(?:and|&|ו-)\s+(?=\d)|\s+and\s+(?!jerks?\b)", re.I)
 _TITLE_SEP = re.compile(r"^(?P<head>[^:]{1,40}?)(?:\s+[-–—]\s+|\s*:\s+)(?P<tail>.+)$")
-_FORMAT_SEP = re.compile(r"^(?P<head>.+?)(?:\s*:\s*|\s+[-–—]\s+|\s+of\s+)(?P<tail>.+)$", re.I)
+_FORMAT_SEP = re.compile(r"^(?P<head>.+?)(?P<sep>\s*:\s*|\s+[-–—]\s+|\s+of\s+)(?P<tail>.+)$", re.I)
 _LEADING_NAME = re.compile(
     rf"^(?P<name>[A-Z][\w'’.]*(?:\s+[A-Z][\w'’.]*){{0,2}})\s+"
     rf"(?=(?:{_SCHEME_TEXT})\s+for\s+time|for\s+time|AMRAP|E\d*MOM|\d+\s*(?:rounds?|RFT)\b)"
@@ -252,14 +254,14 @@ def _timed_format(text: str, section: _Section) -> bool:
     return False
 
 
-def _format_of(text: str, section: _Section) -> bool:
-    """The section's format from a header's words; False when the text names none."""
+def _format_of(text: str, section: _Section) -> str | None:
+    """The section's format from a header's words: the words left, None when it names none."""
     if (times := _ROUNDS_X.match(text)) and (_AMRAP.search(text) or _FOR_TIME.search(text)):
         # "3 x 4 min AMRAP": repeated pieces of the same format.
         section.rounds = int(times.group(1))
         text = text[times.end() :]
     if _timed_format(text, section):
-        return True
+        return text
     if _FOR_TIME.search(text):
         section.format = "for_time"
     elif (_ROUNDS.search(text) and not _SETS_REPS.search(text)) or _SETS_ONLY.match(text):
@@ -268,8 +270,8 @@ def _format_of(text: str, section: _Section) -> bool:
         # A bare descending scheme ("21-15-9", "9-7-5") is for time by convention.
         section.format = "for_time"
     else:
-        return False
-    return True
+        return None
+    return text
 
 
 def _section_header(line: str, *, header_only: bool = False) -> _Section | None:
@@ -284,8 +286,9 @@ def _section_header(line: str, *, header_only: bool = False) -> _Section | None:
     if rest := _REST.search(text):
         section.notes.append(rest.group(0).strip())
         text = text[: rest.start()].strip(" ,;")
-    if not _format_of(text, section):
+    if (words_left := _format_of(text, section)) is None:
         return None
+    text = words_left
     if section.rounds is None and (m := _ROUNDS.search(text)):
         section.rounds = int(m.group(1))
     if section.rounds is None and (m := _SETS_ONLY.match(text)):
@@ -306,7 +309,7 @@ def _section_header(line: str, *, header_only: bool = False) -> _Section | None:
     if words and _QUANTITY.search(words) and not header_only:
         return None
     if _LETTER.search(words):
-        section.notes.insert(0, re.sub(r"\s+", " ", leftover).strip(" :-–—,.…"))
+        section.notes.insert(0, re.sub(r"\s+", " ", leftover).strip(" :-–—,.…()"))
     return section
 
 
@@ -492,7 +495,7 @@ def _pieces(text: str) -> list[str]:
     depth, start = 0, 0
     masked = []
     for char in text:
-        depth += char in "([" and 1 or (char in ")]" and -1 or 0)
+        depth += 1 if char in "([" else -1 if char in ")]" else 0
         masked.append("\0" if depth > 0 and char not in "([" else char)
     plain = _THOUSANDS.sub("\0", "".join(masked))  # "1,000 step-ups" is one number
     for m in _SPLIT.finditer(plain):
@@ -510,6 +513,11 @@ def _pieces(text: str) -> list[str]:
         else:
             merged.append((begin, end))
     return [text[b:e].strip() for b, e in merged]
+
+
+def _completes(current: _Section, following: _Section) -> bool:
+    """Whether a format line adds to the one before it rather than starting a section."""
+    return current.format in ("other", "rounds") or following.format in ("rounds", "for_time")
 
 
 class _Reader:
@@ -540,16 +548,16 @@ class _Reader:
         self.seen_content = True
         part = self.part()
         current = part.sections[-1] if part.sections else None
-        if current is not None and current.from_header and not current.movements:
-            if current.format in ("other", "rounds") or section.format in ("rounds", "for_time"):
-                if current.format in ("other", "rounds"):
-                    current.format = section.format
-                for name in ("rounds", "rep_scheme", "duration_seconds", "interval_seconds"):
-                    if getattr(current, name) is None:
-                        setattr(current, name, getattr(section, name))
-                current.time_cap_seconds = current.time_cap_seconds or section.time_cap_seconds
-                current.notes.extend(section.notes)
-                return
+        empty = current is not None and current.from_header and not current.movements
+        if current is not None and empty and _completes(current, section):
+            if current.format in ("other", "rounds"):
+                current.format = section.format
+            for name in ("rounds", "rep_scheme", "duration_seconds", "interval_seconds"):
+                if getattr(current, name) is None:
+                    setattr(current, name, getattr(section, name))
+            current.time_cap_seconds = current.time_cap_seconds or section.time_cap_seconds
+            current.notes.extend(section.notes)
+            return
         part.sections.append(section)
 
     def line(self, raw: str) -> None:
@@ -608,7 +616,10 @@ class _Reader:
 
     def format_and_movements(self, text: str, *, dry: bool = False) -> bool:
         """ "AMRAP 20: 5 pull-ups, …", "3 rounds - 10 …", "75 power snatches for time @ …"."""
-        if (m := _FORMAT_SEP.match(text)) and (section := _section_header(m.group("head"))):
+        m = _FORMAT_SEP.match(text)
+        # "3 sets of max strict pull-ups" is one lift; "3 sets: 12 DB rows, 20 sec L-sit" rounds.
+        lift = m is not None and m.group("sep").strip() == "of" and _SETS_ONLY.match(m["head"])
+        if m and not lift and (section := _section_header(m.group("head"))):
             if not dry:
                 tail = m.group("tail").strip()
                 if scheme := _SCHEME.fullmatch(tail.rstrip(" .…")):
