@@ -210,13 +210,24 @@ _ENGINE_WEEK = (
 
 
 async def seed_exercises(conn: AsyncConnection[Any], org_id: UUID) -> dict[str, UUID]:
-    """The exercise library (added where missing); returns name -> id."""
+    """The exercise library (added where missing); returns name -> id.
+
+    Aliases are data: an exercise seeded before gains the aliases added here since (its own
+    are kept), so a library seeded once still learns new abbreviations on the next seed.
+    """
     for name, category, equipment, aliases in EXERCISES:
         await conn.execute(
             "INSERT INTO exercises (organization_id, name, category, equipment, aliases)"
             " SELECT %s, %s, %s, %s, %s WHERE NOT EXISTS (SELECT 1 FROM exercises"
             "  WHERE organization_id = %s AND lower(name) = lower(%s) AND deleted_at IS NULL)",
             (org_id, name, category, equipment, list(aliases), org_id, name),
+        )
+        await conn.execute(
+            "UPDATE exercises SET aliases = aliases"
+            " || ARRAY(SELECT a FROM unnest(%s::text[]) a WHERE NOT a = ANY(aliases))"
+            " WHERE organization_id = %s AND lower(name) = lower(%s) AND deleted_at IS NULL"
+            " AND NOT %s::text[] <@ aliases",
+            (list(aliases), org_id, name, list(aliases)),
         )
     cur = await conn.execute(
         "SELECT id, name FROM exercises WHERE organization_id = %s AND deleted_at IS NULL",
@@ -225,7 +236,8 @@ async def seed_exercises(conn: AsyncConnection[Any], org_id: UUID) -> dict[str, 
     return {row[1]: row[0] for row in await cur.fetchall()}
 
 
-async def _program_id(conn: AsyncConnection[Any], org_id: UUID, name: str, about: str) -> UUID:
+async def ensure_program(conn: AsyncConnection[Any], org_id: UUID, name: str, about: str) -> UUID:
+    """The org's program by this name, created when missing."""
     await conn.execute(
         "INSERT INTO programs (organization_id, name, description) SELECT %s, %s, %s"
         " WHERE NOT EXISTS (SELECT 1 FROM programs WHERE organization_id = %s"
@@ -265,7 +277,7 @@ async def seed_training(
     monday = week_of or date.today() - timedelta(days=date.today().weekday())
     weeks = {"CrossFit": _CROSSFIT_WEEK, "Barbell Club": _BARBELL_WEEK, "Engine": _ENGINE_WEEK}
     for name, about in PROGRAMS:
-        program_id = await _program_id(conn, org_id, name, about)
+        program_id = await ensure_program(conn, org_id, name, about)
         for offset, (title, text) in enumerate(weeks[name]):
             # Barbell Club and Engine train every other day; CrossFit Monday to Friday.
             day = monday + timedelta(days=offset if name == "CrossFit" else offset * 2)
