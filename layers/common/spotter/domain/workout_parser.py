@@ -486,33 +486,40 @@ def _complex(text: str) -> tuple[int | None, list[str], str] | None:
     return sets, pieces, tail
 
 
+_SEMICOLON = re.compile(r"\s*;\s*")
+
+
+def _outside_brackets(text: str, separator: re.Pattern[str]) -> list[str]:
+    """`text` split where `separator` matches outside brackets (and not inside "1,000")."""
+    depth = 0
+    masked = []
+    for char in text:
+        depth += 1 if char in "([" else -1 if char in ")]" else 0
+        masked.append("\0" if depth > 0 and char not in "([" else char)
+    plain = _THOUSANDS.sub("\0", "".join(masked))
+    spans, start = [], 0
+    for m in separator.finditer(plain):
+        spans.append(text[start : m.start()])
+        start = m.end()
+    spans.append(text[start:])
+    return [span for span in spans if span.strip()]
+
+
 def _pieces(text: str) -> list[str]:
     """A line's movements: split on commas, " / ", "and", never inside brackets.
 
     A piece that is only a quantity ("2 pood", "95/65 lb") belongs to the movement before it.
     """
-    spans: list[tuple[int, int]] = []
-    depth, start = 0, 0
-    masked = []
-    for char in text:
-        depth += 1 if char in "([" else -1 if char in ")]" else 0
-        masked.append("\0" if depth > 0 and char not in "([" else char)
-    plain = _THOUSANDS.sub("\0", "".join(masked))  # "1,000 step-ups" is one number
-    for m in _SPLIT.finditer(plain):
-        if m.start() > start:
-            spans.append((start, m.start()))
-        start = m.end()
-    spans.append((start, len(text)))
-    merged: list[tuple[int, int]] = []
-    for begin, end in spans:
-        piece = text[begin:end].strip()
-        if not piece:
-            continue
+    merged: list[str] = []
+    for piece in _outside_brackets(text, _SPLIT):
+        piece = piece.strip()
         if merged and _movement(piece) is None and not _REST.match(piece):
-            merged[-1] = (merged[-1][0], end)
+            # the quantity piece rejoins its movement as the coach wrote it
+            start = text.index(merged[-1])
+            merged[-1] = text[start : text.index(piece, start + len(merged[-1])) + len(piece)]
         else:
-            merged.append((begin, end))
-    return [text[b:e].strip() for b, e in merged]
+            merged.append(piece)
+    return merged
 
 
 def _completes(current: _Section, following: _Section) -> bool:
@@ -604,12 +611,18 @@ class _Reader:
         return False
 
     def body(self, text: str) -> None:
+        tabata = _TABATA.match(text)
+        if tabata and re.match(r"\s+[^\W\d]", text[tabata.end() :]) and not text.endswith(":"):
+            # "Tabata air squats": the format, then the one movement it is done with.
+            self.add_section(_Section(format="tabata", rounds=8, interval_seconds=30))
+            self.content(text[tabata.end() :].strip(), listed=True)
+            return
         if section := _section_header(text, header_only=text.endswith(":")):
             self.add_section(section)
             return
         if self.format_and_movements(text):
             return
-        if (m := _CAP.search(text)) and self.part().sections and len(text) < 30:
+        if (m := _CAP.search(text)) and self.parts and self.parts[-1].sections and len(text) < 30:
             self.section().time_cap_seconds = _cap_seconds(m)
             return
         self.content(text)
@@ -729,8 +742,8 @@ def _is_title(text: str) -> bool:
         return False
     return len(text.split()) <= 8 and (
         bool(re.search(r"[\"'“”״׳]", text)) or bool(re.search(r"\d", text)) or text.isupper()
-        or text.endswith(":") or (len(text.split()) <= 3 and text[:1].isupper())
-        or (len(text.split()) <= 4 and not text.isascii())
+        or text.endswith(":") or (len(text.split()) <= 5 and text[:1].isupper())
+        or (len(text.split()) <= 5 and not text.isascii())
     )  # fmt: skip
 
 
@@ -773,7 +786,9 @@ def parse_workout(text: str) -> dict[str, Any]:
     """
     reader = _Reader()
     for raw in text.replace("\r\n", "\n").split("\n"):
-        reader.line(raw)
+        # "Strength: Front squat 5-5-5; Metcon: 10 min AMRAP; 5 pull-ups": ";" ends a line too.
+        for line in _outside_brackets(raw, _SEMICOLON):
+            reader.line(line)
     parts = [p for p in reader.parts if p.sections or p.notes]
     return {
         "title": reader.title,
