@@ -110,3 +110,9 @@ def test_scaling_and_standards_lines_are_notes_not_movements() -> None:
     section = parsed["parts"][0]["sections"][0]
     assert [m["name"] for m in section["movements"]] == ["thrusters"]
     assert section["note"] == "♀ 65 lb ♂ 95 lb\nScaled: 45/35 lb, jumping pull-ups"
+
+
+def test_every_mention_is_verbatim_coach_text_across_the_set() -> None:
+    for fixture in FIXTURES:
+        for movement in movements_of(parse_workout(fixture["text"])):
+            assert movement["mention"] in fixture["text"], (fixture["name"], movement)

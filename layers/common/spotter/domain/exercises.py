@@ -31,7 +31,7 @@ def normalize(name: str) -> str:
 _MODIFIERS = frozenset(
     {"strict", "kipping", "butterfly", "banded", "weighted", "heavy", "light", "alternating",
      "single", "arm", "tempo", "pause", "paused", "deficit", "scaled", "rx", "slow", "fast",
-     "easy", "max", "unbroken", "alt"}
+     "easy", "max", "unbroken", "alt", "lateral"}
 )  # fmt: skip
 
 

@@ -53,6 +53,7 @@ _NOTE_START = re.compile(
     r"|הערה|מנוחה|דגש|מטרה|שימו|נשים|גברים|מותאם)\b|^[♀♂*]",
     re.IGNORECASE,
 )
+_PROSE = re.compile(r"\.\.\.|…\s*\w|\buntil\b|\bif you\b|\bbetween (?:sets|rounds)\b", re.I)
 _THEN = re.compile(r"^then\b\s*:?\s*", re.IGNORECASE)
 
 _MIN = r"(?:[\s-]*(?:min(?:ute)?s?|'|דקות|דק׳|דק)\b|')"
@@ -74,7 +75,7 @@ _EVERY = re.compile(
 )
 _TABATA = re.compile(r"\btabata\b|טבטה|טבאטה", re.IGNORECASE)
 _FOR_TIME = re.compile(r"\bfor\s+time\b|\bRFT\b|לזמן", re.IGNORECASE)
-_ROUNDS = re.compile(r"(\d+)\s*(?:rounds?|rds?|RFT|סבבים|סבב)(?![A-Za-z])", re.IGNORECASE)
+_ROUNDS = re.compile(r"(\d+)\s*(?:rounds?|rds?|RFT|סבבים|סבב)(?!\w)", re.IGNORECASE)
 _SETS_ONLY = re.compile(r"^(\d+)\s*(?:sets?|סטים)$", re.IGNORECASE)
 _CAP = re.compile(
     rf"\b(?:time\s*cap|tc|cap|קאפ)\s*[:=]?\s*(\d+)(?::(\d{{2}}))?(?:{_MIN})?"
@@ -86,6 +87,10 @@ _SCHEME = re.compile(rf"^({_SCHEME_TEXT})(?:\s*(?:…|\.\.\.|\+|etc\.?))?(?!\d)"
 _ANY_SCHEME = re.compile(rf"(?<![\d:/.])({_SCHEME_TEXT})(?:\s*(?:…|\.\.\.|\+|etc\.?))?(?![\d:])")
 _SETS_REPS = re.compile(r"\b(\d+)\s*[x×X]\s*(\d+)\b(?!\s*(?:\.\d|/\d|kg|lb|#|pood))")
 _SETS_OF = re.compile(r"\b(\d+)\s*sets?\s+of\s+(\d+)\b(?!\s*(?:kg|lb|#|m\b|cal))", re.I)
+# "3x30s side plank", "4 x 1 min L-sit": sets of a hold.
+_SETS_OF_HOLD = re.compile(
+    r"\b(\d+)\s*[x×]\s*(?=:?\d+\s*(?:sec(?:ond)?s?|s|min(?:ute)?s?|שניות)(?!\w))", re.I
+)
 _SETS_MAX = re.compile(r"\b(\d+)\s*[x×X]\s*max\b", re.I)
 _SETS_COMPLEX = re.compile(
     r"^(\d+)\s*[x×X]\s*\((.*)\)(.*)$|^(\d+)\s*sets?\s*(?:of|:)\s*(.*)$", re.I
@@ -95,23 +100,23 @@ _RPE = re.compile(r"@?\s*\bRPE\s*(\d+(?:\.\d+)?)", re.I)
 _NUMBER = r"\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)?"
 _LOAD = re.compile(
     rf"((?:\d\s*[x×]\s*)?{_NUMBER})\s*-?\s*(kg|kgs|lbs?|pounds?|#|pood|poods|ק\"ג|ק״ג|קג|קילו)"
-    r"(?![A-Za-z])",
+    r"(?!\w)",
     re.I,
 )
 # "225/155", "(53/35)": a pair of numbers with no unit is the barbell's (or bell's) load.
 _BARE_LOAD = re.compile(r"(?<![\d.:/-])(\d+(?:\.\d+)?/\d+(?:\.\d+)?)(?![\d./:%-])")
-_HEIGHT = re.compile(r"(\d+(?:/\d+)?)\s*-?\s*(\"|”|in(?:ch(?:es)?)?|cm)(?![A-Za-z])", re.I)
-_FEET = re.compile(r"(\d+(?:/\d+)?)\s*-?\s*(ft|feet|foot)(?![A-Za-z])", re.I)
+_HEIGHT = re.compile(r"(\d+(?:/\d+)?)\s*-?\s*(\"|”|in(?:ch(?:es)?)?|cm)(?!\w)", re.I)
+_FEET = re.compile(r"(\d+(?:/\d+)?)\s*-?\s*(ft|feet|foot)(?!\w)", re.I)
 _DISTANCE = re.compile(
     r"(\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)?)\s*-?\s*(km|k|m|mi|miles?|meters?|metres?|מטר|מ׳|ק\"מ)"
-    r"(?![A-Za-z])",
+    r"(?!\w)",
     re.I,
 )
 _CALORIES = re.compile(
-    r"(\d+(?:/\d+)?)\s*-?\s*(?:cals?|calories|calorie|קלוריות|קל׳|קל)(?![A-Za-z])", re.I
+    r"(\d+(?:/\d+)?)\s*-?\s*(?:cals?|calories|calorie|קלוריות|קל׳|קל)(?!\w)", re.I
 )
 _SECONDS = re.compile(r"(?<![\d:])(?::(\d{2})|(\d+)\s*(?:sec(?:ond)?s?|s|שניות))(?!\w)", re.I)
-_MINUTES = re.compile(r"(?<![\d:])(\d+)\s*(?:min(?:ute)?s?|דקות|דקה)(?![A-Za-z])", re.I)
+_MINUTES = re.compile(r"(?<![\d:])(\d+)\s*(?:min(?:ute)?s?|דקות|דקה)(?!\w)", re.I)
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _LEADING_REPS = re.compile(r"^(\d+)\s*(?:reps?\b|חזרות\b)?\s*")
 _TRAILING_REPS = re.compile(r"\s[x×]\s*(\d+)\s*$", re.I)
@@ -120,7 +125,7 @@ _SLOT = re.compile(
     r"|even(?:\s*min(?:ute)?s?)?|partner\s*[ab12]|p[12]|דקה\s*\d+|אי[- ]?זוגי|זוגי)\s*[:\-]\s*",
     re.I,
 )
-_MAX = re.compile(r"\bmax(?:\s+reps)?\b", re.I)
+_MAX = re.compile(r"\bmax(?:\s+reps?)?\b", re.I)
 _MAX_CAL = re.compile(r"\bmax\s+cals?\b", re.I)
 _SETS_WORD = re.compile(r"^(\d+)\s*sets?\s*(?:of\b)?", re.I)
 _MOVEMENT_SCHEME = re.compile(r"\b(\d+(?:-\d+){2,})\b")
@@ -151,6 +156,15 @@ _LEADING_NAME = re.compile(
     rf"^(?P<name>[A-Z][\w'’.]*(?:\s+[A-Z][\w'’.]*){{0,2}})\s+"
     rf"(?=(?:{_SCHEME_TEXT})\s+for\s+time|for\s+time|AMRAP|E\d*MOM|\d+\s*(?:rounds?|RFT)\b)"
 )
+_DEATH_BY = re.compile(r"^death\s+by\s+", re.I)
+_BUILD_TO = re.compile(
+    r"^(?:build|work)\s+(?:up\s+)?to\s+(?:an?\s+)?(?:heavy\s+|max\s+)?"
+    r"(?:(?:\d+|single|double|triple)[-\s]?(?:rep|RM)?\s+)?(?P<lift>.+?)"
+    r"(?:\s+in\s+\d+.*|\s+over\s+.*)?$",
+    re.I,
+)
+# "Build to a heavy triple across the sets" is about the lift above, not a lift of its own.
+_NOT_A_LIFT = re.compile(r"\b(?:across|the|sets?|today|each|every)\b", re.I)
 _OPEN_TITLE = re.compile(r"^(?:(?:the\s+)?open\s+)?\d{2}\.\d(?:[AB])?\b", re.I)
 
 
@@ -327,6 +341,12 @@ def _strip_all(text: str, patterns: tuple[re.Pattern[str], ...]) -> str:
 
 def _clean_name(text: str) -> str:
     text = re.sub(r"\([^)]*\)", " ", text)  # what is left in brackets is a comment
+    # "run with a 45 lb plate", "2x5 of today's top set": how, not what
+    text = re.sub(
+        r"(?:^|\s)(?:with|w/|wearing|of\s+(?:today'?s|the|your))\s.*$", " ", text, flags=re.I
+    )
+    # "25 box jumps, 30 inch box": the name is before the comma, the rest describes it
+    text = next((seg for seg in text.split(",") if _LETTER.search(seg)), "")
     text = re.sub(
         r"\b(?:rx|each(?: side| arm| leg)?|e/s|per side|per arm|alt(?:ernating)? arms?|@|of"
         r"|unbroken|total)\b",
@@ -389,7 +409,10 @@ def _movement(text: str) -> dict[str, Any] | None:
     if m := _SETS_WORD.match(rest):
         found["sets"] = int(m.group(1))
         rest = rest[m.end() :]
-    if m := _SETS_OF.search(rest):
+    if m := _SETS_OF_HOLD.search(rest):
+        found["sets"] = int(m.group(1))
+        rest = _take(rest, m)
+    elif m := _SETS_OF.search(rest):
         found["sets"], found["reps"] = int(m.group(1)), int(m.group(2))
         rest = _take(rest, m)
     elif m := _SETS_MAX.search(rest):
@@ -452,9 +475,14 @@ def _unit(raw: str) -> str:
     }.get(unit, unit)
 
 
+def _is_prose(text: str) -> bool:
+    """A how-to sentence ("1 rep the first minute, 2 the second... until failure")."""
+    return bool(_PROSE.search(text))
+
+
 def _is_note(text: str) -> bool:
     text = _SLOT.sub("", text)
-    if _NOTE_START.match(text):
+    if _NOTE_START.match(text) or _is_prose(text):
         return True
     words = text.split()
     has_quantity = bool(_QUANTITY.search(text))
@@ -487,6 +515,11 @@ def _complex(text: str) -> tuple[int | None, list[str], str] | None:
 
 
 _SEMICOLON = re.compile(r"\s*;\s*")
+# What a quantity piece may name besides its number ("25 box jumps, 30 inch box").
+_EQUIPMENT = frozenset(
+    {"box", "plate", "ball", "bar", "barbell", "dumbbell", "dumbbells", "kettlebell",
+     "kettlebells", "vest", "target", "ruck", "sandbag", "bell", "bells"}
+)  # fmt: skip
 
 
 def _outside_brackets(text: str, separator: re.Pattern[str]) -> list[str]:
@@ -513,7 +546,9 @@ def _pieces(text: str) -> list[str]:
     merged: list[str] = []
     for piece in _outside_brackets(text, _SPLIT):
         piece = piece.strip()
-        if merged and _movement(piece) is None and not _REST.match(piece):
+        movement = _movement(piece)
+        bare = movement is None or movement["name"].lower() in _EQUIPMENT
+        if merged and bare and not _REST.match(piece):
             # the quantity piece rejoins its movement as the coach wrote it
             start = text.index(merged[-1])
             merged[-1] = text[start : text.index(piece, start + len(merged[-1])) + len(piece)]
@@ -611,6 +646,21 @@ class _Reader:
         return False
 
     def body(self, text: str) -> None:
+        if m := _DEATH_BY.match(text):
+            # "Death by thrusters": every minute one more rep, until the minute is not enough.
+            section = _Section(format="emom", interval_seconds=60, from_header=True)
+            section.notes.append(text[: m.end()].strip())
+            self.add_section(section)
+            self.content(text[m.end() :].strip(), listed=True)
+            return
+        if (m := _BUILD_TO.match(text)) and not _NOT_A_LIFT.search(m.group("lift")):
+            # "Build to a heavy 3-rep back squat in 15 min": a lift worked up to, not a set.
+            self.part().sections.append(_Section(format="strength", notes=[text]))
+            self.seen_content = True
+            if (movement := _movement(m.group("lift"))) is not None:
+                movement["mention"] = text
+                self.section().movements.append(movement)
+            return
         tabata = _TABATA.match(text)
         if tabata and re.match(r"\s+[^\W\d]", text[tabata.end() :]) and not text.endswith(":"):
             # "Tabata air squats": the format, then the one movement it is done with.
@@ -646,10 +696,16 @@ class _Reader:
         if found and found.start() > 0:
             # "30 snatches for time (135/95 lb)": the format inside the movement's line.
             rest = (text[: found.start()] + text[found.end() :]).strip()
-            if _movement(rest) is not None:
+            pieces = _pieces(rest)
+            if pieces and all(_movement(p) is not None for p in pieces):
                 if not dry:
-                    self.add_section(_Section(format="for_time", from_header=True))
+                    section = _Section(format="for_time", from_header=True)
+                    self.add_section(section)
                     self.content(rest)
+                    for movement in self.section().movements:
+                        # a mention is verbatim: the line, when "for time" split the movement
+                        if movement["mention"] not in text:
+                            movement["mention"] = text
                 return True
         return False
 
@@ -665,7 +721,8 @@ class _Reader:
             self.title = title[1:-1] if quoted else title
             return
         self.seen_content = True
-        if _NOTE_START.match(_SLOT.sub("", text)) or (not listed and _is_note(text)):
+        notey = _NOTE_START.match(_SLOT.sub("", text)) or _is_prose(text)
+        if notey or (not listed and _is_note(text)):
             self.note(text)
             return
         pieces = _pieces(text) if _complex(_LABEL_PREFIX.sub("", text)) is None else [text]
