@@ -648,9 +648,9 @@ class _Reader:
     def body(self, text: str) -> None:
         if m := _DEATH_BY.match(text):
             # "Death by thrusters": every minute one more rep, until the minute is not enough.
-            section = _Section(format="emom", interval_seconds=60, from_header=True)
-            section.notes.append(text[: m.end()].strip())
-            self.add_section(section)
+            death = _Section(format="emom", interval_seconds=60, from_header=True)
+            death.notes.append(text[: m.end()].strip())
+            self.add_section(death)
             self.content(text[m.end() :].strip(), listed=True)
             return
         if (m := _BUILD_TO.match(text)) and not _NOT_A_LIFT.search(m.group("lift")):
