@@ -428,3 +428,14 @@ async def test_the_issue_texts_resolve_every_movement_against_the_seeded_library
         [section] = part["sections"]
         assert [m["name"] for m in section["movements"]] == names, text
         assert all(m["exerciseId"] for m in section["movements"])
+
+
+async def test_parse_warns_of_what_it_could_not_read(
+    db: Database, org: Org, clean_db: str, library: dict[str, uuid.UUID]
+) -> None:
+    coach = await _coach(db, clean_db, org)
+    text = "Lift\nBack squat 5x5 @ 75%\nThen 2x3 @ 85% of today's top set"
+    out = await _ok(db, coach, "parse", {"text": text, "date": DAY})
+    assert {"code": "unread_lines", "lines": ["2x3 @ 85% of today's top set"]} in out["warnings"]
+    lift = out["workout"]["parts"][0]["sections"][0]
+    assert lift["note"] == "2x3 @ 85% of today's top set"

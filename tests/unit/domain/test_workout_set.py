@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from spotter.domain.workout_parser import movements_of, parse_workout
 from tests.support.workout_metrics import load_fixtures, score_fixtures, seeded_index
 
@@ -116,3 +118,38 @@ def test_every_mention_is_verbatim_coach_text_across_the_set() -> None:
     for fixture in FIXTURES:
         for movement in movements_of(parse_workout(fixture["text"])):
             assert movement["mention"] in fixture["text"], (fixture["name"], movement)
+
+
+def test_the_parser_doc_quotes_the_current_figures() -> None:
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "workout_parser.md").read_text()
+    score = score_fixtures(FIXTURES)
+    rows = [
+        f"| measure | whole set ({len(FIXTURES)} texts) |",
+        f"| movements named: recall | {score.recall:.1%}"
+        f" ({score.named}/{score.expected_movements}) |",
+        f"| movements named: precision | {score.precision:.1%}"
+        f" ({score.predicted_movements} read) |",
+        f"| formats (format, rep scheme, rounds) | {score.format_accuracy:.1%}"
+        f" ({score.formats_right}/{score.sections} sections) |",
+        f"| reps | {score.rep_accuracy:.1%} |",
+        f"| loads / distances / calories | {score.load_accuracy:.1%} |",
+    ]
+    missing = [row for row in rows if row not in doc]
+    assert not missing, "update docs/workout_parser.md:\n" + "\n".join(rows)
+
+
+def test_a_benchmark_named_inside_a_part_names_its_section() -> None:
+    parsed = parse_workout(
+        "Monday\n\nConditioning\nBarbara — 5 rounds, each for time: 20 pull-ups, 30 push-ups,"
+        " 40 sit-ups, 50 squats, rest 3 min"
+    )
+    assert parsed["title"] == "Monday"
+    [section] = parsed["parts"][0]["sections"]
+    assert (section["format"], section["rounds"]) == ("for_time", 5)
+    assert section["note"].splitlines()[0] == "Barbara"
+    assert len(section["movements"]) == 4
+
+
+def test_a_long_line_of_counted_movements_is_read_not_kept_as_a_note() -> None:
+    text = "For time:\n" + ", ".join(f"{n} burpees" for n in range(1, 12))
+    assert [m["reps"] for m in movements_of(parse_workout(text))] == list(range(1, 12))

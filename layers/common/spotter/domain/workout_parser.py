@@ -630,18 +630,30 @@ class _Reader:
         self.body(text)
 
     def titled(self, text: str) -> bool:
-        """A first line that names the workout: "Helen", "Kelly - 5 rounds…", "JT 21-15-9…"."""
-        if self.seen_content or self.title is not None or self.parts:
-            return False
+        """A line that names a workout: "Helen", "Kelly - 5 rounds…", "JT 21-15-9…".
+
+        First in the text, the name is the title; inside a part ("Conditioning" then
+        "Barbara — 5 rounds, each for time: …"), it is a note on the section it names.
+        """
+        first = not (self.seen_content or self.title is not None or self.parts)
+        name, rest = None, ""
         if (m := _LEADING_NAME.match(text)) and not _header(m.group("name")):
-            rest = text[m.end() :]
-            if _section_header(rest) or self.format_and_movements(rest, dry=True):
-                self.title = m.group("name")
-                self.body(rest)
-                return True
-        if (m := _TITLE_SEP.match(text)) and _is_name(m.group("head")):
-            self.title = m.group("head").strip()
-            self.line(m.group("tail"))
+            name, rest = m.group("name"), text[m.end() :]
+        elif (m := _TITLE_SEP.match(text)) and _is_name(m.group("head")):
+            name, rest = m.group("head").strip(), m.group("tail")
+        if name is None:
+            return False
+        names_a_format = bool(
+            _section_header(rest, header_only=rest.endswith(":"))
+            or self.format_and_movements(rest, dry=True)
+        )
+        if first and (names_a_format or _TITLE_SEP.match(text)):
+            self.title = name
+            self.line(rest)
+            return True
+        if not first and names_a_format:
+            self.body(rest)
+            self.section().notes.insert(0, name)
             return True
         return False
 
@@ -722,10 +734,14 @@ class _Reader:
             return
         self.seen_content = True
         notey = _NOTE_START.match(_SLOT.sub("", text)) or _is_prose(text)
-        if notey or (not listed and _is_note(text)):
+        pieces = _pieces(text) if _complex(_LABEL_PREFIX.sub("", text)) is None else [text]
+        # A long line of counted movements ("20 pull-ups, 30 push-ups, …") is a list, not prose.
+        counted = len(pieces) > 1 and all(
+            _QUANTITY.search(p) and (_movement(p) or _REST.match(p)) for p in pieces
+        )
+        if notey or (not listed and not counted and _is_note(text)):
             self.note(text)
             return
-        pieces = _pieces(text) if _complex(_LABEL_PREFIX.sub("", text)) is None else [text]
         for piece in pieces:
             self.piece(piece)
 
