@@ -439,3 +439,16 @@ async def test_parse_warns_of_what_it_could_not_read(
     assert {"code": "unread_lines", "lines": ["2x3 @ 85% of today's top set"]} in out["warnings"]
     lift = out["workout"]["parts"][0]["sections"][0]
     assert lift["note"] == "2x3 @ 85% of today's top set"
+
+
+async def test_set_sections_stores_an_ambiguous_name_unmatched_without_candidates(
+    db: Database, org: Org, clean_db: str, library: dict[str, uuid.UUID]
+) -> None:
+    coach = await _coach(db, clean_db, org)
+    add_exercise(clean_db, org, "Russian Kettlebell Swing", "KBS")
+    created = await _ok(db, coach, "create", {"title": "Swings"})
+    parts = [{"name": "WOD", "sections": [{"format": "other", "movements": [{"name": "KBS"}]}]}]
+    out = await _ok(db, coach, "set_sections", {"workoutId": created["id"], "parts": parts})
+    assert out["unmatchedMovements"] == ["KBS"]
+    [stored] = _rows(clean_db, "SELECT parts FROM workouts WHERE id = %s", created["id"])
+    assert stored[0][0]["sections"][0]["movements"] == [{"name": "KBS"}]

@@ -290,6 +290,9 @@ async def resolve_movements(
             if "candidates" not in item:  # an ambiguous name is asked, not trigram-guessed
                 await _fuzzy(conn, org_id, item, result, by_id)
         result.unresolved = [m for m in result.unresolved if "exerciseId" not in m]
+    else:
+        for item in result.unresolved:
+            item.pop("candidates", None)  # only parse asks; set_sections stores what it got
     unknown = set(answers) - {m["key"] for m in _movements(parts) if "key" in m}
     if unknown:
         raise DomainError(
