@@ -86,7 +86,12 @@ _SCHEME_TEXT = r"\d+(?:\s*-\s*\d+){2,}"
 _SCHEME = re.compile(rf"^({_SCHEME_TEXT})(?:\s*(?:…|\.\.\.|\+|etc\.?))?(?!\d)")
 _ANY_SCHEME = re.compile(rf"(?<![\d:/.])({_SCHEME_TEXT})(?:\s*(?:…|\.\.\.|\+|etc\.?))?(?![\d:])")
 _SETS_REPS = re.compile(r"\b(\d+)\s*[x×X]\s*(\d+)\b(?!\s*(?:\.\d|/\d|kg|lb|#|pood))")
-_SETS_OF = re.compile(r"\b(\d+)\s*sets?\s+of\s+(\d+)\b(?!\s*(?:kg|lb|#|m\b|cal))", re.I)
+_SETS_OF = re.compile(
+    r"\b(\d+)\s*(?:sets?|סטים)\s+(?:of|של)\s+(\d+)(?:\s*(?:reps?|חזרות))?(?!\s*(?:kg|lb|#|m\b|cal))(?!\w)",
+    re.I,
+)
+# "3-5 strict HSPU": a range of reps, kept as the movement's note.
+_REP_RANGE = re.compile(r"^(\d+)\s*-\s*(\d+)\s+(?=[^\W\d])")
 # "3x30s side plank", "4 x 1 min L-sit": sets of a hold.
 _SETS_OF_HOLD = re.compile(
     r"\b(\d+)\s*[x×]\s*(?=:?\d+\s*(?:sec(?:ond)?s?|s|min(?:ute)?s?|שניות)(?!\w))", re.I
@@ -341,6 +346,7 @@ def _strip_all(text: str, patterns: tuple[re.Pattern[str], ...]) -> str:
 
 def _clean_name(text: str) -> str:
     text = re.sub(r"\([^)]*\)", " ", text)  # what is left in brackets is a comment
+    text = re.sub(r"\s*/\s*(?:each\s+|per\s+)?(?:side|arm|leg)\b", " ", text, flags=re.I)
     # "run with a 45 lb plate", "2x5 of today's top set": how, not what
     text = re.sub(
         r"(?:^|\s)(?:with|w/|wearing|of\s+(?:today'?s|the|your))\s.*$", " ", text, flags=re.I
@@ -392,17 +398,8 @@ def _measures(rest: str, found: dict[str, Any]) -> str:
     return rest
 
 
-def _movement(text: str) -> dict[str, Any] | None:
-    """One movement ("20 wall balls (9/6kg, 10ft)", "Back squat 5x3 @ 80%") or None."""
-    mention = text.strip()
-    rest = _THOUSANDS.sub("", _SLOT.sub("", _LABEL_PREFIX.sub("", mention)))
-    found: dict[str, Any] = {}
-    if m := _MAX_CAL.search(rest):
-        found["calories"] = "max"
-        rest = _take(rest, m)
-    if m := _RPE.search(rest):
-        found["note"] = f"RPE {m.group(1)}"
-        rest = _take(rest, m)
+def _sets(rest: str, found: dict[str, Any]) -> str:
+    """Sets, sets x reps and rep schemes ("5x3", "5 sets of 2", "4 x max", "3x30s", "5-5-3")."""
     if m := _MOVEMENT_SCHEME.search(rest):
         found["repScheme"] = m.group(1)
         rest = _take(rest, m)
@@ -421,10 +418,31 @@ def _movement(text: str) -> dict[str, Any] | None:
     elif m := _SETS_REPS.search(rest):
         found["sets"], found["reps"] = int(m.group(1)), int(m.group(2))
         rest = _take(rest, m)
+    return rest
+
+
+def _movement(text: str) -> dict[str, Any] | None:
+    """One movement ("20 wall balls (9/6kg, 10ft)", "Back squat 5x3 @ 80%") or None."""
+    mention = text.strip()
+    rest = _THOUSANDS.sub("", _SLOT.sub("", _LABEL_PREFIX.sub("", mention))).strip()
+    found: dict[str, Any] = {}
+    notes = []
+    if m := _MAX_CAL.search(rest):
+        found["calories"] = "max"
+        rest = _take(rest, m)
+    if m := _RPE.search(rest):
+        notes.append(f"RPE {m.group(1)}")
+        rest = _take(rest, m)
+    if m := _REP_RANGE.match(rest):
+        notes.append(f"{m.group(1)}-{m.group(2)} reps")
+        rest = rest[m.end() :]
+    rest = _sets(rest, found)
     if m := _PERCENT.search(rest):
         found["percent"] = float(m.group(1))
         rest = _take(rest, m)
     rest = _measures(rest, found).strip()
+    if notes:
+        found["note"] = "; ".join(notes)
     if "reps" not in found and (m := _LEADING_REPS.match(rest)):
         found["reps"] = int(m.group(1))
         rest = rest[m.end() :]
@@ -516,6 +534,10 @@ def _complex(text: str) -> tuple[int | None, list[str], str] | None:
 
 _SEMICOLON = re.compile(r"\s*;\s*")
 # What a quantity piece may name besides its number ("25 box jumps, 30 inch box").
+# "20 sec side plank / side": a piece that only says how the one before is done.
+_QUALIFIERS = frozenset(
+    {"side", "each side", "per side", "each", "arm", "each arm", "leg", "each leg"}
+)
 _EQUIPMENT = frozenset(
     {"box", "plate", "ball", "bar", "barbell", "dumbbell", "dumbbells", "kettlebell",
      "kettlebells", "vest", "target", "ruck", "sandbag", "bell", "bells"}
@@ -547,7 +569,7 @@ def _pieces(text: str) -> list[str]:
     for piece in _outside_brackets(text, _SPLIT):
         piece = piece.strip()
         movement = _movement(piece)
-        bare = movement is None or movement["name"].lower() in _EQUIPMENT
+        bare = movement is None or movement["name"].lower() in _EQUIPMENT | _QUALIFIERS
         if merged and bare and not _REST.match(piece):
             # the quantity piece rejoins its movement as the coach wrote it
             start = text.index(merged[-1])
