@@ -116,3 +116,13 @@ def test_semicolons_separate_parts_on_one_line() -> None:
 def test_a_header_then_another_is_one_section() -> None:
     section = _only_section("All for time:\n5 rounds of:\n10 thrusters")
     assert (section["format"], section["rounds"]) == ("for_time", 5)
+
+
+def test_a_lift_on_the_first_line_is_a_movement_not_the_title() -> None:
+    parsed = parse_workout("Deadlift 5-5-5-3-3-3\nBuild to a heavy triple across the sets")
+    assert parsed["title"] is None
+    assert [m["name"] for m in movements_of(parsed)] == ["Deadlift"]
+
+
+def test_a_dated_first_line_is_the_title() -> None:
+    assert parse_workout("Monday 3/2\nAMRAP 10\n10 burpees")["title"] == "Monday 3/2"

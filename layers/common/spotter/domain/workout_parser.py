@@ -835,6 +835,13 @@ def _is_title(text: str) -> bool:
         return False
     if re.match(r"^\d", text) or _SETS_REPS.search(text):
         return False
+    # "Deadlift 5-5-5-3-3-3", "Deadlift, 1.5 x BW": a lift, even first; "Monday 3/2" a title
+    measured: dict[str, Any] = {}
+    _measures(_CAP.sub(" ", text), measured)  # "Chipper (cap 25 min)" is still a name
+    if _MOVEMENT_SCHEME.search(text) or "%" in text or "@" in text or measured.keys() - {"load"}:
+        return False
+    if "load" in measured and not _BARE_LOAD.search(text):
+        return False
     return len(text.split()) <= 8 and (
         bool(re.search(r"[\"'“”״׳]", text)) or bool(re.search(r"\d", text)) or text.isupper()
         or text.endswith(":") or (len(text.split()) <= 5 and text[:1].isupper())
