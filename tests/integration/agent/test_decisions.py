@@ -8,7 +8,12 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from spotter.agent.decisions import DecisionError, load_calls, validate_decisions, validate_pick
+from spotter.agent.approvals.decisions import (
+    DecisionError,
+    load_calls,
+    validate_decisions,
+    validate_pick,
+)
 from spotter.db import Database
 from tests.support.executions import PendingMessage, pending_message
 from tests.support.world import Org

@@ -11,10 +11,10 @@ import psycopg
 import pytest
 
 from spotter.agent import events as ev
-from spotter.agent import resolution
-from spotter.agent.replay import validate_replay
-from spotter.agent.resolution import Decision
-from spotter.agent.settle import sweep
+from spotter.agent.approvals import resolution
+from spotter.agent.approvals.resolution import Decision
+from spotter.agent.approvals.settle import sweep
+from spotter.agent.transcript.replay import validate_replay
 from spotter.auth import Caller
 from spotter.db import Database
 from spotter.providers.fake import Reply, ScriptedModel, Text

@@ -6,12 +6,22 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from spotter.agent.context import CACHE_5M, build_turn_context, system_blocks, with_cached_tail
-from spotter.agent.history import StoredMessage
-from spotter.agent.model_policy import ModelCall
-from spotter.agent.model_turn import finished_content
-from spotter.agent.replay import block_types, repair_replay, replay_messages, validate_replay
-from spotter.agent.turn_context import is_turn_context
+from spotter.agent.cost.model_policy import ModelCall
+from spotter.agent.prompting.context import (
+    CACHE_5M,
+    build_turn_context,
+    system_blocks,
+    with_cached_tail,
+)
+from spotter.agent.run.model_turn import finished_content
+from spotter.agent.transcript.history import StoredMessage
+from spotter.agent.transcript.replay import (
+    block_types,
+    repair_replay,
+    replay_messages,
+    validate_replay,
+)
+from spotter.agent.transcript.turn_context import is_turn_context
 from spotter.auth import Caller
 
 

@@ -13,11 +13,11 @@ from fastapi import APIRouter, Request
 from starlette.responses import StreamingResponse
 
 from spotter.agent import events as ev
-from spotter.agent import resolution
-from spotter.agent.orchestrator import SendMessage
-from spotter.agent.orchestrator import send_message as run_send_message
-from spotter.agent.run_state import AgentDeps
-from spotter.agent.undo import claim_undo, run_undo
+from spotter.agent.approvals import resolution
+from spotter.agent.approvals.undo import claim_undo, run_undo
+from spotter.agent.run.loop import SendMessage
+from spotter.agent.run.loop import send_message as run_send_message
+from spotter.agent.state import AgentDeps
 from spotter.auth.caller import Caller
 from spotter.http.bodies import ConfirmBatchBody, ConfirmBody, PickBody, SendMessageBody
 from spotter.http.deps import Db, StaffCaller, get_agent_deps

@@ -12,9 +12,9 @@ from typing import Any
 
 from anthropic.types import Message
 
-from spotter.agent.model_policy import Role, model_policy
-from spotter.agent.run_state import RunState
-from spotter.agent.usage import CallUsage
+from spotter.agent.cost.model_policy import Role, model_policy
+from spotter.agent.cost.usage import CallUsage
+from spotter.agent.state import RunState
 
 
 async def side_call(

@@ -14,8 +14,8 @@ from uuid import UUID
 from anthropic.types import Usage as ProviderUsage
 
 from spotter.agent import events as ev
-from spotter.agent.budget import utc_today
-from spotter.agent.pricing import CallTokens, cost_usd_micros
+from spotter.agent.cost.budget import utc_today
+from spotter.agent.cost.pricing import CallTokens, cost_usd_micros
 from spotter.db import Conn
 
 

@@ -10,11 +10,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from spotter.agent.context_size import projection
-from spotter.agent.history import StoredMessage
-from spotter.agent.model_policy import ModelCall
-from spotter.agent.pricing import base_model_id
-from spotter.agent.replay_slimming import slim_for_replay
+from spotter.agent.compaction.context_size import projection
+from spotter.agent.cost.model_policy import ModelCall
+from spotter.agent.cost.pricing import base_model_id
+from spotter.agent.transcript.history import StoredMessage
+from spotter.agent.transcript.slimming import slim_for_replay
 
 THINKING_TYPES = frozenset({"thinking", "redacted_thinking"})
 INTERRUPTED = {

@@ -19,21 +19,21 @@ from uuid import UUID
 import anyio
 
 from spotter.agent import events as ev
-from spotter.agent.compaction_gate import compact_if_needed
-from spotter.agent.error_classifier import classify
-from spotter.agent.finalize import finish, record_usage
-from spotter.agent.history import ExecutionRow, StoredMessage, insert_executions
-from spotter.agent.message_log import append_message
-from spotter.agent.model_turn import ModelReply, stream_reply
-from spotter.agent.quick_route import QuickLane, try_quick_route
+from spotter.agent.errors import classify
 from spotter.agent.rag.ambient import find_ambient, render_ambient
 from spotter.agent.rag.refresh import refresh_after_run
-from spotter.agent.replay import tool_result_block
-from spotter.agent.run_state import MAX_TURNS, AgentDeps, RunState
-from spotter.agent.seeding import seed_page_reads
-from spotter.agent.title_task import finish_title, start_title
-from spotter.agent.tool_execution import ToolBatch, plan_calls, run_tool_calls
-from spotter.agent.turn_preparation import SendMessage, prepare_run
+from spotter.agent.run.compaction_gate import compact_if_needed
+from spotter.agent.run.finish import finish, record_usage
+from spotter.agent.run.model_turn import ModelReply, stream_reply
+from spotter.agent.run.prepare import SendMessage, prepare_run
+from spotter.agent.run.quick_lane import QuickLane, try_quick_route
+from spotter.agent.run.seeding import seed_page_reads
+from spotter.agent.run.title_task import finish_title, start_title
+from spotter.agent.run.tool_batch import ToolBatch, plan_calls, run_tool_calls
+from spotter.agent.state import MAX_TURNS, AgentDeps, RunState
+from spotter.agent.transcript.history import ExecutionRow, StoredMessage, insert_executions
+from spotter.agent.transcript.message_log import append_message
+from spotter.agent.transcript.replay import tool_result_block
 from spotter.auth.caller import Caller
 from spotter.errors import ErrorCode
 from spotter.i18n import translate

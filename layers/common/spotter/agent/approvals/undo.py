@@ -23,8 +23,8 @@ from uuid import UUID
 from psycopg.types.json import Jsonb
 
 from spotter.agent import events as ev
-from spotter.agent.claims import CLAIM_TTL
-from spotter.agent.error_classifier import classify
+from spotter.agent.approvals.claims import CLAIM_TTL
+from spotter.agent.errors import classify
 from spotter.auth.caller import Caller
 from spotter.db import Conn, Database
 from spotter.errors import NotFoundError, SpotterError

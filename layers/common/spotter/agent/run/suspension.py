@@ -15,8 +15,8 @@ from typing import Any, Literal, Protocol, cast
 from uuid import UUID
 
 from spotter.agent import events as ev
-from spotter.agent.history import ExecutionRow, insert_executions
-from spotter.agent.run_state import RunState
+from spotter.agent.state import RunState
+from spotter.agent.transcript.history import ExecutionRow, insert_executions
 from spotter.db import Conn
 from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from spotter.agent import events as ev
-from spotter.agent.run_state import RunState
+from spotter.agent.state import RunState
 from spotter.agent.telemetry import SOFT_TERMINAL
 from spotter.db import Conn
 from spotter.errors import ErrorCode

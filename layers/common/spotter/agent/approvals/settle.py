@@ -12,9 +12,9 @@ from uuid import UUID
 
 from psycopg.types.json import Jsonb
 
-from spotter.agent.claims import close_abandoned, orgs_with_abandoned_claims
-from spotter.agent.message_log import append_message
-from spotter.agent.replay import tool_result_block
+from spotter.agent.approvals.claims import close_abandoned, orgs_with_abandoned_claims
+from spotter.agent.transcript.message_log import append_message
+from spotter.agent.transcript.replay import tool_result_block
 from spotter.db import Conn, Database
 from spotter.observability import log_event
 

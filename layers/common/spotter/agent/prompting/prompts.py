@@ -6,7 +6,7 @@ of this module.
 
 from __future__ import annotations
 
-from spotter.agent.day_grain_prompt import DAY_GRAIN_PROMPT
+from spotter.agent.prompting.day_grain_prompt import DAY_GRAIN_PROMPT
 
 STATIC_SYSTEM_PROMPT = """\
 You are Spotter, the assistant inside a gym-management dashboard. You help owners, admins and \

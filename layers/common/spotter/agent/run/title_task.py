@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import asyncio
 
-from spotter.agent.run_state import RunState
-from spotter.agent.side_calls import side_text
-from spotter.agent.titles import TITLE_SYSTEM, clean_title, title_request
+from spotter.agent.prompting.titles import TITLE_SYSTEM, clean_title, title_request
+from spotter.agent.run.side_calls import side_text
+from spotter.agent.state import RunState
 from spotter.observability import log_event
 
 TITLE_BUDGET_SECONDS = 1.5

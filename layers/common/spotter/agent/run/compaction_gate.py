@@ -14,15 +14,15 @@ from collections.abc import AsyncGenerator
 from functools import partial
 
 from spotter.agent import events as ev
-from spotter.agent.compaction import SUMMARIZER_SYSTEM, compact
-from spotter.agent.compaction_plan import plan_compaction
-from spotter.agent.context import system_blocks
-from spotter.agent.context_size import effective_threshold, estimate_context_tokens
-from spotter.agent.history import StoredMessage, load_history
-from spotter.agent.model_policy import context_window
-from spotter.agent.run_state import RunState
-from spotter.agent.side_calls import side_text
-from spotter.agent.turn_preparation import valid_replay
+from spotter.agent.compaction.context_size import effective_threshold, estimate_context_tokens
+from spotter.agent.compaction.plan import plan_compaction
+from spotter.agent.compaction.summary import SUMMARIZER_SYSTEM, compact
+from spotter.agent.cost.model_policy import context_window
+from spotter.agent.prompting.context import system_blocks
+from spotter.agent.run.prepare import valid_replay
+from spotter.agent.run.side_calls import side_text
+from spotter.agent.state import RunState
+from spotter.agent.transcript.history import StoredMessage, load_history
 
 
 def prompt_chars(state: RunState) -> int:

@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from spotter.agent.context_size import projection
-from spotter.agent.turn_context import visible_text
+from spotter.agent.compaction.context_size import projection
+from spotter.agent.transcript.turn_context import visible_text
 
 MESSAGES_BEFORE_COMPACTION = 24
 KEEP_VERBATIM = 6

@@ -22,15 +22,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from spotter.agent import events as ev
-from spotter.agent.context import CACHE_5M
-from spotter.agent.finalize import record_usage
-from spotter.agent.history import StoredMessage
-from spotter.agent.message_log import append_message
-from spotter.agent.model_policy import model_policy
-from spotter.agent.run_state import RunState
-from spotter.agent.side_calls import reply_text, side_call
-from spotter.agent.tool_execution import ToolBatch, plan_calls, run_tool_calls
-from spotter.agent.turn_context import is_turn_context, visible_text
+from spotter.agent.cost.model_policy import model_policy
+from spotter.agent.prompting.context import CACHE_5M
+from spotter.agent.run.finish import record_usage
+from spotter.agent.run.side_calls import reply_text, side_call
+from spotter.agent.run.tool_batch import ToolBatch, plan_calls, run_tool_calls
+from spotter.agent.state import RunState
+from spotter.agent.transcript.history import StoredMessage
+from spotter.agent.transcript.message_log import append_message
+from spotter.agent.transcript.turn_context import is_turn_context, visible_text
 from spotter.observability import log_event
 
 QUICK_ROUTE_MAX_CHARS = 280  # longer messages are rarely one-step; they go straight to the loop

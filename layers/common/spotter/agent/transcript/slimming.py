@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from spotter.agent.turn_context import is_turn_context
+from spotter.agent.transcript.turn_context import is_turn_context
 
 WINDOW_STRIDE_RUNS = 4
 MAX_VERBATIM_RESULT_CHARS = 2_000

@@ -16,10 +16,10 @@ from typing import Any
 from uuid import UUID
 
 from spotter.agent import events as ev
-from spotter.agent.history import ExecutionRow, insert_executions
-from spotter.agent.replay import tool_result_block
-from spotter.agent.run_state import RunState
-from spotter.agent.suspension import confirmation_card, needs_user, store_suspended
+from spotter.agent.run.suspension import confirmation_card, needs_user, store_suspended
+from spotter.agent.state import RunState
+from spotter.agent.transcript.history import ExecutionRow, insert_executions
+from spotter.agent.transcript.replay import tool_result_block
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import DomainError
 from spotter.tools.runner import ResolvedCall, ToolOutcome, execute, resolve_call

@@ -6,16 +6,18 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
-from spotter.agent.budget import UsageSnapshot, usage_snapshot
-from spotter.agent.context import build_turn_context, user_turn
-from spotter.agent.history import (
+from spotter.agent.approvals.settle import close_for_new_message
+from spotter.agent.cost.budget import UsageSnapshot, usage_snapshot
+from spotter.agent.prompting.context import build_turn_context, user_turn
+from spotter.agent.state import RunState
+from spotter.agent.transcript.history import (
     StoredMessage,
     load_history,
     settled_outcomes,
     start_conversation,
 )
-from spotter.agent.message_log import append_message
-from spotter.agent.replay import (
+from spotter.agent.transcript.message_log import append_message
+from spotter.agent.transcript.replay import (
     INTERRUPTED,
     block_types,
     repair_replay,
@@ -23,8 +25,6 @@ from spotter.agent.replay import (
     tool_result_block,
     validate_replay,
 )
-from spotter.agent.run_state import RunState
-from spotter.agent.settle import close_for_new_message
 from spotter.db import Conn
 
 

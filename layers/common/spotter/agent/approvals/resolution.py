@@ -22,8 +22,8 @@ from typing import Any
 from uuid import UUID
 
 from spotter.agent import events as ev
-from spotter.agent.claims import Claim, claim_all, finish_claimed
-from spotter.agent.decisions import (
+from spotter.agent.approvals.claims import Claim, claim_all, finish_claimed
+from spotter.agent.approvals.decisions import (
     DecisionError,
     DecisionKind,
     PendingCall,
@@ -32,11 +32,11 @@ from spotter.agent.decisions import (
     validate_decisions,
     validate_pick,
 )
-from spotter.agent.error_classifier import classify
-from spotter.agent.orchestrator import refresh_search_index, resume_model_loop
-from spotter.agent.run_state import AgentDeps, RunState
-from spotter.agent.settle import close_and_settle, settle_message
-from spotter.agent.turn_preparation import prepare_resume
+from spotter.agent.approvals.settle import close_and_settle, settle_message
+from spotter.agent.errors import classify
+from spotter.agent.run.loop import refresh_search_index, resume_model_loop
+from spotter.agent.run.prepare import prepare_resume
+from spotter.agent.state import AgentDeps, RunState
 from spotter.auth.caller import Caller
 from spotter.db import Conn
 from spotter.errors import ErrorCode, NotFoundError

@@ -12,10 +12,10 @@ from uuid import UUID
 
 import httpx2
 
-from spotter.agent.budget import usage_snapshot
-from spotter.agent.model_policy import ModelCall, model_policy
+from spotter.agent.cost.budget import usage_snapshot
+from spotter.agent.cost.model_policy import ModelCall, model_policy
+from spotter.agent.cost.usage import RunUsage
 from spotter.agent.telemetry import AgentTelemetry
-from spotter.agent.usage import RunUsage
 from spotter.auth.caller import Caller
 from spotter.config import Settings
 from spotter.db import Database

@@ -19,9 +19,9 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from spotter.agent import events as ev
-from spotter.agent.message_log import append_message
-from spotter.agent.run_state import RunState
-from spotter.agent.tool_execution import ToolBatch, plan_calls, run_tool_calls
+from spotter.agent.run.tool_batch import ToolBatch, plan_calls, run_tool_calls
+from spotter.agent.state import RunState
+from spotter.agent.transcript.message_log import append_message
 
 MAX_SEEDS = 2
 SEEDED_RESULTS_NOTE = (

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from spotter.agent.pricing import base_model_id
+from spotter.agent.cost.pricing import base_model_id
 from spotter.config import Settings
 
 Role = Literal[
