@@ -40,7 +40,7 @@ from bench_support import seed_owner
 import spotter.agent.run.compaction_gate as compaction_gate
 import spotter.agent.transcript.replay as replay
 from spotter.agent.cost.pricing import CallTokens, cost_usd_micros
-from spotter.agent.run.loop import SendMessage, send_message
+from spotter.agent.run import SendMessage, send_message
 from spotter.agent.state import AgentDeps
 from spotter.auth import resolve_caller
 from spotter.auth.clerk import SessionClaims

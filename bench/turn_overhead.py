@@ -28,7 +28,7 @@ import psycopg
 from bench_support import seed_owner
 from psycopg import AsyncConnection, AsyncCursor
 
-from spotter.agent.run.loop import SendMessage, send_message
+from spotter.agent.run import SendMessage, send_message
 from spotter.agent.state import AgentDeps
 from spotter.auth import resolve_caller
 from spotter.auth.clerk import SessionClaims

@@ -12,10 +12,10 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from spotter.agent.compaction import summary
-from spotter.agent.compaction.context_size import projection
 from spotter.agent.compaction.plan import plan_compaction
 from spotter.agent.compaction.summary import compact
 from spotter.agent.conversations import list_conversations
+from spotter.agent.transcript.projection import projection
 from spotter.db import Database
 from tests.support.world import Org, sync_next_ordinals
 

@@ -12,7 +12,7 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from spotter.agent import events as ev
-from spotter.agent.run.loop import SendMessage, send_message
+from spotter.agent.run import SendMessage, send_message
 from spotter.db import Database
 from spotter.observability import logger
 from spotter.providers.fake import Reply, ScriptedModel, Text, ToolUse

@@ -11,9 +11,9 @@ import psycopg
 import pytest
 
 from spotter.agent import events as ev
-from spotter.agent.approvals import resolution
-from spotter.agent.approvals.resolution import Decision
 from spotter.agent.approvals.settle import sweep
+from spotter.agent.run import Decision
+from spotter.agent.run import resolve as resolution
 from spotter.agent.transcript.replay import validate_replay
 from spotter.auth import Caller
 from spotter.db import Database

@@ -13,7 +13,7 @@ from typing import Any
 import httpx2
 import pytest
 
-from spotter.agent.state import MAX_TURNS
+from spotter.agent.run import MAX_TURNS
 from spotter.config import Settings
 from spotter.db import Database
 from spotter.providers.fake import Reply, ScriptedModel, Text, ToolUse, tool_reply

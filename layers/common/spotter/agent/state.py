@@ -1,4 +1,10 @@
-"""What one run carries between its phases, and the dependencies it is built from."""
+"""What one run carries between its phases, and the dependencies it is built from.
+
+`RunStart` is what a run knows before it has a conversation (the caller, the clock read once,
+the loop's model call, the usage it spends); `RunState` is a run in a conversation: its id is
+never missing, and `append` is the one way a run writes to the transcript (the row, then the
+same turn mirrored into `messages`, what the next model call replays).
+"""
 
 from __future__ import annotations
 
@@ -7,24 +13,26 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-import httpx2
-
-from spotter.agent.cost.budget import usage_snapshot
 from spotter.agent.cost.model_policy import ModelCall, model_policy
 from spotter.agent.cost.usage import RunUsage
 from spotter.agent.telemetry import AgentTelemetry
+from spotter.agent.transcript.message_log import Appended, MessageRole, append_message
+from spotter.agent.transcript.replay import api_role
 from spotter.auth.caller import Caller
 from spotter.config import Settings
-from spotter.db import Database
+from spotter.db import Conn, Database
 from spotter.observability import current_trace_id
-from spotter.providers.anthropic import ModelClient
-from spotter.providers.embeddings import Embedder
 from spotter.tools.registry import ToolRegistry, registry_for_caller
 
-MAX_TURNS = 6
+if TYPE_CHECKING:
+    # annotations only: the sweep and reads functions import approvals without the model SDK
+    import httpx2
+
+    from spotter.providers.anthropic import ModelClient
+    from spotter.providers.embeddings import Embedder
 
 
 def utc_now() -> datetime:
@@ -49,8 +57,10 @@ class AgentDeps:
         )
 
 
-@dataclass
-class RunState:
+@dataclass(frozen=True)
+class RunStart:
+    """A run before it has a conversation: enough to fail, record usage and say `done`."""
+
     deps: AgentDeps
     caller: Caller
     call: ModelCall
@@ -60,17 +70,10 @@ class RunState:
     run_id: UUID = field(default_factory=uuid.uuid4)
     trace_id: str = field(default_factory=current_trace_id)
     started: float = field(default_factory=time.perf_counter)
-    conversation_id: UUID | None = None
-    messages: list[dict[str, Any]] = field(default_factory=list)
     usage: RunUsage = field(default_factory=RunUsage)
-    usage_recorded: bool = False
-    model_turns: int = 0
-    truncated_once: bool = False
-    resumed: bool = False  # a run resumed by resolving a suspended message
-    wrote_records: bool = False  # a write tool succeeded: embeddings may be stale after the run
 
     @classmethod
-    def begin(cls, deps: AgentDeps, caller: Caller) -> RunState:
+    def begin(cls, deps: AgentDeps, caller: Caller) -> RunStart:
         return cls(
             deps=deps,
             caller=caller,
@@ -80,24 +83,84 @@ class RunState:
             now=deps.clock(),
         )
 
-    async def spend_cap_reached(self) -> bool:
-        """Today's recorded spend plus this run's unrecorded calls against the tier's cap."""
-        async with self.deps.db.org_tx(self.caller.org_id) as conn:
-            snapshot = await usage_snapshot(
-                conn, self.caller.org_id, self.caller.platform_tier, self.now
-            )
-        unrecorded = 0 if self.usage_recorded else self.usage.cost_usd_micros
-        return not snapshot.unmetered and (
-            snapshot.spent_usd_micros + unrecorded >= snapshot.cap_usd_micros
-        )
-
-    @property
-    def ids(self) -> dict[str, Any]:
+    def ids(self, conversation_id: UUID | None = None, turn_count: int = 0) -> dict[str, Any]:
         """What observability may name: ids and counts only."""
         return {
             "org_id": str(self.caller.org_id),
-            "conversation_id": str(self.conversation_id) if self.conversation_id else None,
+            "conversation_id": str(conversation_id) if conversation_id else None,
             "run_id": str(self.run_id),
             "model": self.call.model,
-            "turn_count": self.model_turns,
+            "turn_count": turn_count,
         }
+
+    def in_conversation(self, conversation_id: UUID, *, resumed: bool = False) -> RunState:
+        return RunState(self, conversation_id, resumed=resumed)
+
+
+@dataclass
+class RunState:
+    start: RunStart
+    conversation_id: UUID
+    messages: list[dict[str, Any]] = field(default_factory=list)  # what the next call replays
+    model_turns: int = 0
+    truncated_once: bool = False
+    resumed: bool = False  # a run resumed by resolving a suspended message
+    wrote_records: bool = False  # a write tool succeeded: embeddings may be stale after the run
+
+    @property
+    def deps(self) -> AgentDeps:
+        return self.start.deps
+
+    @property
+    def caller(self) -> Caller:
+        return self.start.caller
+
+    @property
+    def call(self) -> ModelCall:
+        return self.start.call
+
+    @property
+    def registry(self) -> ToolRegistry:
+        return self.start.registry
+
+    @property
+    def telemetry(self) -> AgentTelemetry:
+        return self.start.telemetry
+
+    @property
+    def now(self) -> datetime:
+        return self.start.now
+
+    @property
+    def run_id(self) -> UUID:
+        return self.start.run_id
+
+    @property
+    def trace_id(self) -> str:
+        return self.start.trace_id
+
+    @property
+    def usage(self) -> RunUsage:
+        return self.start.usage
+
+    @property
+    def ids(self) -> dict[str, Any]:
+        return self.start.ids(self.conversation_id, self.model_turns)
+
+    async def append(
+        self,
+        conn: Conn,
+        role: MessageRole,
+        content: list[dict[str, Any]],
+        *,
+        model: str | None = None,
+        stop_reason: str | None = None,
+        usage: dict[str, Any] | None = None,
+    ) -> Appended:
+        """Append a turn to the stored transcript and to what this run replays next."""
+        appended = await append_message(
+            conn, self.caller.org_id, self.conversation_id, run_id=self.run_id, role=role,
+            content=content, model=model, stop_reason=stop_reason, usage=usage,
+        )  # fmt: skip
+        self.messages.append({"role": api_role(role), "content": content})
+        return appended

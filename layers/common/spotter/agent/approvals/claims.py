@@ -18,6 +18,7 @@ from uuid import UUID
 
 from psycopg.types.json import Jsonb
 
+from spotter.agent.call_record import ExecutionStatus
 from spotter.db import Conn, Database
 
 CLAIM_TTL = timedelta(minutes=2)
@@ -80,7 +81,7 @@ async def finish_claimed(
     org_id: UUID,
     claim: Claim,
     *,
-    status: str,
+    status: ExecutionStatus,
     output: Any = None,
     error: dict[str, Any] | None = None,
     audit_log_id: UUID | None = None,

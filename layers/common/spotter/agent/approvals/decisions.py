@@ -13,17 +13,18 @@ from dataclasses import dataclass
 from typing import Any, Literal
 from uuid import UUID
 
+from spotter.agent.approvals.held import awaits_approval, awaits_pick
+from spotter.agent.call_record import CallRef, ExecutionStatus
+from spotter.agent.errors import (
+    ConfirmBatchMixedMessages,
+    InvalidPick,
+    ToolAlreadyResolved,
+    ToolExecutionNotFound,
+    ToolNotAwaitingApproval,
+)
 from spotter.db import Conn
-from spotter.errors import ErrorCode
 
 DecisionKind = Literal["confirm", "pick"]
-
-
-class DecisionError(Exception):
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        super().__init__(message)
-        self.code: ErrorCode = code
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -35,17 +36,21 @@ class PendingCall:
     router: str
     action: str
     input: dict[str, Any]
-    status: str
+    status: ExecutionStatus
     confirm_policy: str
     kind: str
 
     @property
+    def ref(self) -> CallRef:
+        return CallRef(self.tool_use_id, self.router, self.action, self.input)
+
+    @property
     def awaits_approval(self) -> bool:
-        return self.kind == "normal" and self.confirm_policy != "never"
+        return awaits_approval(self.kind, self.confirm_policy)
 
     @property
     def awaits_pick(self) -> bool:
-        return self.kind == "user_picker"
+        return awaits_pick(self.kind)
 
     @property
     def held(self) -> bool:
@@ -99,19 +104,15 @@ def validate_decisions(
 ) -> list[PendingCall]:
     """The decided calls in the MESSAGE's order, or a `DecisionError` for the whole batch."""
     if any(tid not in calls for tid in tool_use_ids):
-        raise DecisionError("tool_execution_not_found", "No such tool call in this conversation.")
+        raise ToolExecutionNotFound
     decided = [calls[tid] for tid in tool_use_ids]
     if any(call.status != "pending" for call in decided):
-        raise DecisionError("tool_already_resolved", "That call was already handled.")
+        raise ToolAlreadyResolved
     waiting = [c.awaits_pick if kind == "pick" else c.awaits_approval for c in decided]
     if not all(waiting):
-        raise DecisionError(
-            "tool_not_awaiting_approval", f"That call is not waiting for a {kind} decision."
-        )
+        raise ToolNotAwaitingApproval(f"That call is not waiting for a {kind} decision.")
     if len({call.message_id for call in decided}) > 1:
-        raise DecisionError(
-            "confirm_batch_mixed_messages", "Decisions must belong to one assistant message."
-        )
+        raise ConfirmBatchMixedMessages
     return sorted(decided, key=lambda call: call.position)
 
 
@@ -125,4 +126,4 @@ def validate_pick(call: PendingCall, picked_id: str) -> dict[str, str]:
                 "pickedLabel": str(candidate.get("label", "")),
                 "kind": str(args.get("kind", "")),
             }
-    raise DecisionError("invalid_pick", "That choice is not one of the options.")
+    raise InvalidPick

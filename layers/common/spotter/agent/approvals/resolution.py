@@ -1,13 +1,13 @@
-"""Resolving a suspended message: confirm, confirm-batch and pick, streamed like a send.
+"""Applying a suspended message's decisions: confirm, confirm-batch and pick.
 
-close the message's abandoned claims → validate every decision (reads only; a batch error is an
-SSE `error` and nothing runs) → claim them all (lost → `tool_already_resolved`) → apply in the
-MESSAGE's tool order (approved: run; rejected: `rejected_by_user`; pick: the choice is the
-output) → still waiting for the user? `done` → run held siblings in tool order (each claimed; one
-after a declined step fails with `skipped_after_rejection`) → settle ONE tool_result turn →
-the model loop once → `done`.
+close the message's abandoned claims → validate every decision (reads only; a batch error is a
+`DecisionError` and nothing runs) → claim them all (lost → `tool_already_resolved`) → apply in
+the MESSAGE's tool order (approved: run; rejected: `rejected_by_user`; pick: the choice is the
+output) → held siblings (`approvals.held`) → settle ONE tool_result turn. The last item is the
+step: `ResumeModel` when this stream's settle appended the merged turn (the model runs once
+more, `run.resolve`), else `NothingToResume`.
 
-Every outcome is written by `finish_claimed`, fenced on the claim: a database-only write commits
+Every outcome is written fenced on its claim (`approvals.fenced`): a database-only write commits
 its domain change, audit row and `succeeded` status together, and rolls back if its row was
 closed meanwhile (the sweep). The claim is committed before anything runs, so a crash leaves a
 `running` row that is closed, never re-run.
@@ -15,7 +15,7 @@ closed meanwhile (the sweep). The claim is committed before anything runs, so a 
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +24,6 @@ from uuid import UUID
 from spotter.agent import events as ev
 from spotter.agent.approvals.claims import Claim, claim_all, finish_claimed
 from spotter.agent.approvals.decisions import (
-    DecisionError,
     DecisionKind,
     PendingCall,
     load_calls,
@@ -32,24 +31,18 @@ from spotter.agent.approvals.decisions import (
     validate_decisions,
     validate_pick,
 )
+from spotter.agent.approvals.fenced import execute_fenced
+from spotter.agent.approvals.held import SKIPPED, held_ready, skipped_after_rejection
 from spotter.agent.approvals.settle import close_and_settle, settle_message
-from spotter.agent.errors import classify
-from spotter.agent.run.loop import refresh_search_index, resume_model_loop
-from spotter.agent.run.prepare import prepare_resume
-from spotter.agent.state import AgentDeps, RunState
-from spotter.auth.caller import Caller
+from spotter.agent.call_record import ExecutionStatus, executed, tool_completed, tool_started
+from spotter.agent.errors import ToolAlreadyResolved
+from spotter.agent.state import RunState
 from spotter.db import Conn
-from spotter.errors import ErrorCode, NotFoundError
-from spotter.i18n import error_message
-from spotter.tools.context import ToolContext
+from spotter.errors import NotFoundError
 from spotter.tools.errors import DomainError
-from spotter.tools.runner import ToolOutcome, execute, resolve_call
+from spotter.tools.runner import ToolOutcome, resolve_call
 
 REJECTED = {"code": "rejected_by_user", "message": "The user declined this call; it did not run."}
-SKIPPED = {
-    "code": "skipped_after_rejection",
-    "message": "Not run: it came after a step the user declined. Ask before doing it anyway.",
-}
 
 
 @dataclass(frozen=True)
@@ -59,69 +52,18 @@ class Decision:
     picked_id: str | None = None  # pick only
 
 
-@dataclass
-class _Outcome:
-    resume: bool = False
+@dataclass(frozen=True)
+class ResumeModel:
+    """This stream settled the message: the model reads the merged results."""
 
 
-def confirm(
-    deps: AgentDeps, caller: Caller, conversation_id: UUID, tool_use_id: str, approved: bool
-) -> AsyncIterator[ev.AgentEvent]:
-    return resolve_message(
-        deps, caller, conversation_id, [Decision(tool_use_id, approved)], "confirm"
-    )
+@dataclass(frozen=True)
+class NothingToResume:
+    """A call still awaits a person or runs under another stream's claim, or another stream
+    settled the message first (and resumes the model itself)."""
 
 
-def confirm_batch(
-    deps: AgentDeps, caller: Caller, conversation_id: UUID, decisions: Sequence[Decision]
-) -> AsyncIterator[ev.AgentEvent]:
-    return resolve_message(deps, caller, conversation_id, decisions, "confirm")
-
-
-def pick(
-    deps: AgentDeps, caller: Caller, conversation_id: UUID, tool_use_id: str, picked_id: str
-) -> AsyncIterator[ev.AgentEvent]:
-    return resolve_message(
-        deps, caller, conversation_id, [Decision(tool_use_id, picked_id=picked_id)], "pick"
-    )
-
-
-async def resolve_message(
-    deps: AgentDeps,
-    caller: Caller,
-    conversation_id: UUID,
-    decisions: Sequence[Decision],
-    kind: DecisionKind,
-) -> AsyncIterator[ev.AgentEvent]:
-    state = RunState.begin(deps, caller)
-    state.conversation_id = conversation_id
-    state.resumed = True
-    outcome = _Outcome()
-    code: ErrorCode | None = None
-    try:
-        async with aclosing(_resolve(state, decisions, kind, outcome)) as applied:
-            async for event in applied:
-                yield event
-        if outcome.resume:
-            await prepare_resume(state)
-    except DecisionError as exc:
-        code = exc.code
-    except Exception as exc:
-        code = classify(exc)
-        state.telemetry.failure(exc, code, **state.ids)
-    if code is not None or not outcome.resume:
-        if code is not None:
-            message = error_message(code, caller.locale)
-            yield ev.Error(code=code, message=message, trace_id=state.trace_id)
-        # nothing was asked of the model: zero usage
-        yield ev.Done(conversation_id=str(conversation_id))
-        await state.telemetry.flush()
-        await refresh_search_index(state)
-        return
-    async with aclosing(resume_model_loop(state)) as loop:
-        async for event in loop:
-            yield event
-    await refresh_search_index(state)
+ResolutionStep = ResumeModel | NothingToResume
 
 
 async def _own_conversation(conn: Conn, state: RunState) -> None:
@@ -133,11 +75,11 @@ async def _own_conversation(conn: Conn, state: RunState) -> None:
         raise NotFoundError("No such conversation.")
 
 
-async def _resolve(
-    state: RunState, decisions: Sequence[Decision], kind: DecisionKind, outcome: _Outcome
-) -> AsyncGenerator[ev.AgentEvent, None]:
+async def apply_decisions(
+    state: RunState, decisions: Sequence[Decision], kind: DecisionKind
+) -> AsyncGenerator[ev.AgentEvent | ResolutionStep, None]:
+    """Yield each call's events, then the step; raises `NotFoundError` / `DecisionError`."""
     org_id, db = state.caller.org_id, state.deps.db
-    assert state.conversation_id is not None
     ids = [d.tool_use_id for d in decisions]
     async with db.org_tx(org_id) as conn:
         await _own_conversation(conn, state)
@@ -155,15 +97,15 @@ async def _resolve(
     }
     claims = await claim_all(db, org_id, [c.execution_id for c in decided])
     if claims is None:
-        raise DecisionError("tool_already_resolved", "That call was already handled.")
+        raise ToolAlreadyResolved
     claim_of = {claim.execution_id: claim for claim in claims}
     for call in decided:  # the message's order, not the request's
         claim = claim_of[call.execution_id]
         if kind == "pick":
             yield await _record(state, call, claim, "succeeded", output=picks[call.tool_use_id])
         elif by_id[call.tool_use_id].approved:
-            yield _started(call)
-            yield await _run_claimed(state, call, claim)
+            yield tool_started(call.ref)
+            yield await run_claimed(state, call, claim)
         else:
             yield await _record(state, call, claim, "rejected_by_user", error=REJECTED)
     message_id = decided[0].message_id
@@ -171,9 +113,8 @@ async def _resolve(
         async for event in held:
             yield event
     async with db.org_tx(org_id) as conn:
-        # False while a call waits for the user or runs under another stream's live claim, or
-        # when another stream settled it first (and resumes the model itself)
-        outcome.resume = await settle_message(conn, org_id, message_id)
+        settled = await settle_message(conn, org_id, message_id)
+    yield ResumeModel() if settled else NothingToResume()
 
 
 async def _run_held(state: RunState, message_id: UUID) -> AsyncGenerator[ev.AgentEvent, None]:
@@ -181,9 +122,8 @@ async def _run_held(state: RunState, message_id: UUID) -> AsyncGenerator[ev.Agen
     org_id = state.caller.org_id
     async with state.deps.db.org_tx(org_id) as conn:
         calls = await message_calls(conn, org_id, message_id)
-    if any(c.status == "pending" and not c.held for c in calls):
+    if not held_ready(calls):
         return
-    declined = [c.position for c in calls if c.status == "rejected_by_user"]
     for call in calls:
         if call.status != "pending" or not call.held:
             continue
@@ -191,55 +131,40 @@ async def _run_held(state: RunState, message_id: UUID) -> AsyncGenerator[ev.Agen
         if claims is None:
             # another stream won it: it runs this and the ones after it, in order
             return
-        if declined and call.position > min(declined):
+        if skipped_after_rejection(call, calls):
             yield await _record(state, call, claims[0], "failed", error=SKIPPED)
             continue
-        yield _started(call)
-        yield await _run_claimed(state, call, claims[0])
+        yield tool_started(call.ref)
+        yield await run_claimed(state, call, claims[0])
 
 
-class _Fenced(Exception):
-    """The row was closed while this executor ran: roll its transaction back."""
-
-
-async def _run_claimed(state: RunState, call: PendingCall, claim: Claim) -> ev.ToolCompleted:
+async def run_claimed(state: RunState, call: PendingCall, claim: Claim) -> ev.ToolCompleted:
     """Run a claimed call from its stored input; effect, audit and status in ONE transaction."""
     org_id = state.caller.org_id
     try:
         resolved = resolve_call(state.registry, call.router, call.input)
     except DomainError as exc:
         return await _record(state, call, claim, "failed", error=exc.as_result())
-    try:
-        async with state.deps.db.org_tx(org_id) as conn:
-            result = await execute(ToolContext(state.caller, conn, state.now), resolved)
-            finished = await finish_claimed(
-                conn, org_id, claim,
-                status="succeeded" if result.ok else "failed",
-                output=result.output if result.ok else None,
-                error=result.error, audit_log_id=result.audit_log_id,
-            )  # fmt: skip
-            if not finished:
-                raise _Fenced
-        if result.ok and resolved.spec.side_effects == "write":
-            state.wrote_records = True
-    except _Fenced:
-        return _completed(call, ToolOutcome(ok=False, error=await _stored_error(state, call)))
-    state.telemetry.emit(
-        "agent.tool.executed",
-        router=call.router,
-        action=call.action,
-        ok=result.ok,
-        code=None if result.ok else (result.error or {}).get("code"),
-        **state.ids,
-    )
-    return _completed(call, result, inverse=resolved.spec.inverse is not None)
+
+    async def record(conn: Conn, result: ToolOutcome) -> bool:
+        return await finish_claimed(
+            conn, org_id, claim,
+            status="succeeded" if result.ok else "failed",
+            output=result.output if result.ok else None,
+            error=result.error, audit_log_id=result.audit_log_id,
+        )  # fmt: skip
+
+    outcome = await execute_fenced(state.deps.db, state.caller, state.now, resolved, record)
+    if outcome is None:
+        return await _closed_meanwhile(state, call)
+    return executed(state, call.ref, resolved.spec, outcome)
 
 
 async def _record(
     state: RunState,
     call: PendingCall,
     claim: Claim,
-    status: str,
+    status: ExecutionStatus,
     *,
     output: Any = None,
     error: dict[str, Any] | None = None,
@@ -250,8 +175,15 @@ async def _record(
             conn, state.caller.org_id, claim, status=status, output=output, error=error
         )
     if not finished:
-        return _completed(call, ToolOutcome(ok=False, error=await _stored_error(state, call)))
-    return _completed(call, ToolOutcome(ok=status == "succeeded", output=output, error=error))
+        return await _closed_meanwhile(state, call)
+    return tool_completed(
+        call.ref, ToolOutcome(ok=status == "succeeded", output=output, error=error)
+    )
+
+
+async def _closed_meanwhile(state: RunState, call: PendingCall) -> ev.ToolCompleted:
+    """The row was closed under us (the sweep): report the code it was closed with."""
+    return tool_completed(call.ref, ToolOutcome(ok=False, error=await _stored_error(state, call)))
 
 
 async def _stored_error(state: RunState, call: PendingCall) -> dict[str, Any] | None:
@@ -264,23 +196,3 @@ async def _stored_error(state: RunState, call: PendingCall) -> dict[str, Any] | 
         row = await cur.fetchone()
     error: dict[str, Any] | None = row["error"] if row else None
     return error
-
-
-def _started(call: PendingCall) -> ev.ToolStarted:
-    return ev.ToolStarted(
-        tool_use_id=call.tool_use_id, router=call.router, action=call.action, input=call.input
-    )
-
-
-def _completed(
-    call: PendingCall, outcome: ToolOutcome, *, inverse: bool = False
-) -> ev.ToolCompleted:
-    return ev.ToolCompleted(
-        tool_use_id=call.tool_use_id,
-        router=call.router,
-        action=call.action,
-        ok=outcome.ok,
-        output=outcome.output if outcome.ok else None,
-        error=None if outcome.ok else outcome.error,
-        inverse_available=outcome.ok and inverse,
-    )

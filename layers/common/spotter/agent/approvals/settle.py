@@ -1,24 +1,31 @@
 """Settling a message: once every call of an assistant message has a final status, its results
 go back to the model as ONE tool_result turn, in the message's tool order.
 
-Also the abandoned-claim sweep: close stale running rows (never re-run them) and settle the
-messages that thereby became complete, so the conversation replays validly afterwards.
+A new user message answers the tail message first (`answer_for_new_message`): what may not run
+any more is closed, and the results its rows recorded are appended. Also the abandoned-claim
+sweep: close stale running rows (never re-run them) and settle the messages that thereby became
+complete, so the conversation replays validly afterwards.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from psycopg.types.json import Jsonb
 
 from spotter.agent.approvals.claims import close_abandoned, orgs_with_abandoned_claims
+from spotter.agent.call_record import FINAL_STATUSES, settled_outcomes
+from spotter.agent.transcript.history import StoredMessage
 from spotter.agent.transcript.message_log import append_message
-from spotter.agent.transcript.replay import tool_result_block
+from spotter.agent.transcript.replay import INTERRUPTED, tool_result_block
 from spotter.db import Conn, Database
 from spotter.observability import log_event
 
-FINAL_STATUSES = frozenset({"succeeded", "failed", "rejected_by_user"})
+if TYPE_CHECKING:
+    # a type only: the sweep function imports this module without a run
+    from spotter.agent.state import RunState
 SUPERSEDED = {
     "code": "superseded",
     "message": "The user sent a new message instead of answering; this call did not run and"
@@ -90,6 +97,39 @@ async def close_for_new_message(conn: Conn, org_id: UUID, message_id: UUID) -> N
         " WHERE organization_id = %s AND message_id = %s AND status = 'pending'",
         (Jsonb(SUPERSEDED), org_id, message_id),
     )
+
+
+async def answer_for_new_message(
+    conn: Conn, state: RunState, stored: list[StoredMessage]
+) -> list[StoredMessage]:
+    """The last assistant turn has no results — a suspended run the user typed past, or a run
+    cut off between its calls and their results: close what may not run any more
+    (`close_for_new_message`), then append the results its execution rows recorded (or an
+    `interrupted` error), so the stored history is valid from here on — appended, never
+    rewritten. The one way a message is answered before a new user turn."""
+    if not stored or stored[-1].role != "assistant":
+        return []
+    ids = [b["id"] for b in stored[-1].content if b.get("type") == "tool_use"]
+    if not ids:
+        return []
+    await close_for_new_message(conn, state.caller.org_id, stored[-1].id)
+    known = await settled_outcomes(conn, state.caller, state.conversation_id, ids)
+    content = [
+        tool_result_block(tid, *known[tid])
+        if tid in known
+        else tool_result_block(tid, False, INTERRUPTED)
+        for tid in ids
+    ]
+    state.telemetry.emit(
+        "agent.replay.repaired_tail", orphans=len(ids), recovered=len(known), **state.ids
+    )
+    appended = await append_message(
+        conn, state.caller.org_id, state.conversation_id, run_id=state.run_id,
+        role="tool_result", content=content,
+    )  # fmt: skip
+    return [
+        StoredMessage(appended.id, appended.ordinal, "tool_result", content, None, state.run_id)
+    ]
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,9 @@ inverse once; a failed undo, or one whose claim went stale, may be claimed again
 audit row points at the original's (`reverses_audit_log_id`). Undo rows have no undo: the
 inverse's `tool_completed` says `inverseAvailable: false`.
 
-Refusals come before the stream, as JSON: 404 `not_found` (no such call in the caller's
+Like every entry point it takes `AgentDeps` (its clock is the run's clock). The inverse runs
+through the fenced executor (`approvals.fenced`), fenced on the undo row's claim. Refusals come
+before the stream, as JSON: 404 `not_found` (no such call in the caller's
 conversation), 422 `undo_not_available` (not succeeded, or no inverse), 422 `undo_already_done`.
 """
 
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -24,20 +26,18 @@ from psycopg.types.json import Jsonb
 
 from spotter.agent import events as ev
 from spotter.agent.approvals.claims import CLAIM_TTL
-from spotter.agent.errors import classify
+from spotter.agent.approvals.fenced import execute_fenced
+from spotter.agent.call_record import CallRef, tool_completed, tool_started
+from spotter.agent.errors import UndoAlreadyDone, UndoNotAvailable, classify
+from spotter.agent.state import AgentDeps
 from spotter.auth.caller import Caller
-from spotter.db import Conn, Database
-from spotter.errors import NotFoundError, SpotterError
+from spotter.db import Conn
+from spotter.errors import ErrorCode, NotFoundError
 from spotter.i18n import error_message
 from spotter.observability import current_trace_id, log_event
-from spotter.tools.context import ToolContext
 from spotter.tools.errors import DomainError
 from spotter.tools.registry import ToolRegistry
-from spotter.tools.runner import ResolvedCall, execute, resolve_call
-
-
-class UndoRefused(SpotterError):
-    status = 422
+from spotter.tools.runner import ResolvedCall, ToolOutcome, resolve_call
 
 
 @dataclass(frozen=True)
@@ -50,9 +50,12 @@ class ClaimedUndo:
     reverses_audit_log_id: UUID | None
 
     @property
-    def event_id(self) -> str:
+    def ref(self) -> CallRef:
         """The undo's own id on the stream, so the client never mistakes it for the original."""
-        return f"undo:{self.tool_use_id}"
+        spec = self.call.spec
+        return CallRef(
+            f"undo:{self.tool_use_id}", spec.router, spec.action, self.call.executable_input
+        )
 
 
 _CLAIM_SQL = """
@@ -89,20 +92,21 @@ async def _execution(
 def _inverse_call(registry: ToolRegistry, row: dict[str, Any]) -> ResolvedCall:
     spec = registry.get(row["router"], row["action"])
     if row["status"] != "succeeded" or spec is None or spec.inverse is None:
-        raise UndoRefused("undo_not_available", "Only a succeeded call with an inverse undoes.")
+        raise UndoNotAvailable
     inverse = spec.inverse
     try:
         args = inverse.build_input(row["output"])
         return resolve_call(registry, inverse.router, {"action": inverse.action, "args": args})
     except (DomainError, KeyError, TypeError) as exc:
-        raise UndoRefused("undo_not_available", "This call's inverse cannot be built.") from exc
+        raise UndoNotAvailable("This call's inverse cannot be built.") from exc
 
 
 async def claim_undo(
-    db: Database, caller: Caller, registry: ToolRegistry, conversation_id: UUID, tool_use_id: str
+    deps: AgentDeps, caller: Caller, conversation_id: UUID, tool_use_id: str
 ) -> ClaimedUndo:
     """Validate and claim before the stream starts; raises the refusals (404 / 422)."""
-    async with db.org_tx(caller.org_id) as conn:
+    registry = deps.registry_for(caller)
+    async with deps.db.org_tx(caller.org_id) as conn:
         row = await _execution(conn, caller, conversation_id, tool_use_id)
         call = _inverse_call(registry, row)
         cur = await conn.execute(
@@ -119,64 +123,52 @@ async def claim_undo(
         )
         claimed = await cur.fetchone()
     if claimed is None:
-        raise UndoRefused("undo_already_done", "This call was already undone.")
+        raise UndoAlreadyDone
     return ClaimedUndo(
         claimed["id"], claimed["claimed_at"], conversation_id, tool_use_id, call,
         row["audit_log_id"],
     )  # fmt: skip
 
 
-class _Fenced(Exception):
-    """The undo's claim was taken over (it went stale): roll back."""
-
-
 async def run_undo(
-    db: Database, caller: Caller, undo: ClaimedUndo, *, now: datetime | None = None
+    deps: AgentDeps, caller: Caller, undo: ClaimedUndo
 ) -> AsyncIterator[ev.AgentEvent]:
     """tool_started → the inverse (effect, audit, undo row in ONE transaction) → tool_completed
     → done (no model call: zero usage)."""
-    spec = undo.call.spec
-    yield ev.ToolStarted(
-        tool_use_id=undo.event_id, router=spec.router, action=spec.action,
-        input=undo.call.executable_input,
-    )  # fmt: skip
+
+    async def record(conn: Conn, outcome: ToolOutcome) -> bool:
+        cur = await conn.execute(
+            "UPDATE ai_tool_undos SET status = %s, output = %s, error = %s, audit_log_id = %s,"
+            " finished_at = clock_timestamp()"
+            " WHERE id = %s AND organization_id = %s AND status = 'running'"
+            " AND claimed_at = %s",
+            (
+                "succeeded" if outcome.ok else "failed",
+                Jsonb(outcome.output) if outcome.ok else None,
+                Jsonb(outcome.error) if outcome.error else None,
+                outcome.audit_log_id,
+                undo.undo_id,
+                caller.org_id,
+                undo.claimed_at,
+            ),
+        )
+        return cur.rowcount == 1
+
+    yield tool_started(undo.ref)
+    code: ErrorCode = UndoAlreadyDone.code  # fenced out: its stale claim was taken over
+    failure = "Fenced"
     try:
-        async with db.org_tx(caller.org_id) as conn:
-            ctx = ToolContext(caller, conn, now or datetime.now(UTC))
-            outcome = await execute(
-                ctx, undo.call, reverses_audit_log_id=undo.reverses_audit_log_id
-            )
-            cur = await conn.execute(
-                "UPDATE ai_tool_undos SET status = %s, output = %s, error = %s, audit_log_id = %s,"
-                " finished_at = clock_timestamp()"
-                " WHERE id = %s AND organization_id = %s AND status = 'running'"
-                " AND claimed_at = %s",
-                (
-                    "succeeded" if outcome.ok else "failed",
-                    Jsonb(outcome.output) if outcome.ok else None,
-                    Jsonb(outcome.error) if outcome.error else None,
-                    outcome.audit_log_id,
-                    undo.undo_id,
-                    caller.org_id,
-                    undo.claimed_at,
-                ),
-            )
-            if cur.rowcount != 1:
-                raise _Fenced
+        outcome = await execute_fenced(
+            deps.db, caller, deps.clock(), undo.call, record,
+            reverses_audit_log_id=undo.reverses_audit_log_id,
+        )  # fmt: skip
     except Exception as exc:
-        code = "undo_already_done" if isinstance(exc, _Fenced) else classify(exc)
-        log_event("agent.undo.failed", level="warning", code=code, error=type(exc).__name__)
+        outcome, code, failure = None, classify(exc), type(exc).__name__
+    if outcome is None:
+        log_event("agent.undo.failed", level="warning", code=code, error=failure)
         message = error_message(code, caller.locale)
         yield ev.Error(code=code, message=message, trace_id=current_trace_id())
         yield ev.Done(conversation_id=str(undo.conversation_id))
         return
-    yield ev.ToolCompleted(
-        tool_use_id=undo.event_id,
-        router=spec.router,
-        action=spec.action,
-        ok=outcome.ok,
-        output=outcome.output if outcome.ok else None,
-        error=None if outcome.ok else outcome.error,
-        inverse_available=False,  # an undo is not undone
-    )
+    yield tool_completed(undo.ref, outcome)  # an undo is not undone: no inverse offered
     yield ev.Done(conversation_id=str(undo.conversation_id))

@@ -14,6 +14,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from spotter.agent.transcript.projection import latest_note, projection
+
 CHARS_PER_TOKEN = 4
 DEFAULT_THRESHOLD = 150_000
 THRESHOLD_FLOOR = 32_000
@@ -61,25 +63,6 @@ def reported_total(usage: Mapping[str, Any] | None) -> int:
         return int(usage["total_tokens"])
     keys = _STORED_KEYS if "inputTokens" in usage else _PROVIDER_KEYS
     return sum(int(usage.get(k) or 0) for k in keys)
-
-
-def latest_note(rows: Sequence[Row]) -> Row | None:
-    for row in reversed(rows):
-        if row["role"] == "system_note":
-            return row
-    return None
-
-
-def projection(rows: Sequence[Row]) -> list[Row]:
-    """What replay sends (rows in ordinal order): the newest compaction summary, then every
-    message after the one it summarizes through — the kept tail and everything since."""
-    note = latest_note(rows)
-    if note is None:
-        return list(rows)
-    through = (note.get("page_context") or {}).get("summarizedThroughOrdinal")
-    if through is None:
-        return list(rows[list(rows).index(note) :])
-    return [note] + [r for r in rows if r["role"] != "system_note" and r["ordinal"] > through]
 
 
 def _usable_anchor(row: Row, note: Row | None) -> bool:

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from spotter.agent.compaction.context_size import projection
+from spotter.agent.transcript.projection import projection
 from spotter.agent.transcript.turn_context import visible_text
 
 MESSAGES_BEFORE_COMPACTION = 24

@@ -1,4 +1,6 @@
-"""Per-org daily spend: the tier's budget and what the org spent in today's UTC day."""
+"""Per-org daily spend: the tier's budget, what the org spent in today's UTC day, and the one
+budget rule (`over_cap`): recorded spend plus what the run spent but has not recorded yet, against
+the cap — the send's pre-check and the check before every model call of a resumed run."""
 
 from __future__ import annotations
 
@@ -42,9 +44,14 @@ class UsageSnapshot:
     def resets_at(self) -> datetime:
         return datetime.combine(self.day + timedelta(days=1), time.min, tzinfo=UTC)
 
+    def over_cap(self, unrecorded_usd_micros: int = 0) -> bool:
+        """The budget rule: an unmetered tier never is; otherwise spent (+ unrecorded) ≥ cap."""
+        spent = self.spent_usd_micros + unrecorded_usd_micros
+        return not self.unmetered and spent >= self.cap_usd_micros
+
     @property
     def exceeded(self) -> bool:
-        return not self.unmetered and self.spent_usd_micros >= self.cap_usd_micros
+        return self.over_cap()
 
 
 async def org_spend_today_micros(conn: Conn, org_id: UUID, day: date) -> int:

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
-
-from anthropic.types import Usage as ProviderUsage
 
 from spotter.agent import events as ev
 from spotter.agent.cost.budget import utc_today
 from spotter.agent.cost.pricing import CallTokens, cost_usd_micros
 from spotter.db import Conn
+
+if TYPE_CHECKING:
+    from anthropic.types import Usage as ProviderUsage
 
 
 def call_tokens(usage: ProviderUsage) -> CallTokens:
@@ -61,6 +62,11 @@ class CallUsage:
 @dataclass
 class RunUsage:
     calls: list[CallUsage] = field(default_factory=list)
+    recorded: bool = False  # written to `ai_usage_daily`: a run records its usage once
+
+    @property
+    def unrecorded_cost_usd_micros(self) -> int:
+        return 0 if self.recorded else self.cost_usd_micros
 
     def add(self, call: CallUsage) -> None:
         self.calls.append(call)
@@ -87,6 +93,12 @@ class RunUsage:
             + self._sum("cache_write_1h_tokens"),
             cost_usd_micros=self.cost_usd_micros,
         )
+
+    async def record_once(self, conn: Conn, org_id: UUID, user_id: UUID, now: datetime) -> None:
+        """Record the run's usage unless it was already (or nothing was spent)."""
+        if self.calls and not self.recorded:
+            await self.record(conn, org_id, user_id, now)
+            self.recorded = True
 
     async def record(self, conn: Conn, org_id: UUID, user_id: UUID, now: datetime) -> None:
         """Add this run to today's (UTC) row with SQL increments: one statement, no read."""

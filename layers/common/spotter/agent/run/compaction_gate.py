@@ -41,7 +41,6 @@ async def compact_if_needed(
 ) -> AsyncGenerator[ev.AgentEvent, None]:
     """Yield the compaction events (nothing when no compaction is due); on success, replace
     `state.messages` with the replay of the compacted conversation."""
-    assert state.conversation_id is not None
     rows = [m.as_row() for m in stored]
     estimated = estimate_context_tokens(rows, prompt_chars=prompt_chars(state))
     plan = plan_compaction(rows, estimated_tokens=estimated, threshold=threshold(state))

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncGenerator
 from contextlib import aclosing
-from dataclasses import dataclass
 from typing import Any
 
 from spotter.agent import events as ev
@@ -26,10 +25,11 @@ from spotter.agent.cost.model_policy import model_policy
 from spotter.agent.prompting.context import CACHE_5M
 from spotter.agent.run.finish import record_usage
 from spotter.agent.run.side_calls import reply_text, side_call
-from spotter.agent.run.tool_batch import ToolBatch, plan_calls, run_tool_calls
+from spotter.agent.run.steps import BatchResults, BatchStep, LaneAnswered, LaneDeclined, LaneStep
+from spotter.agent.run.tool_batch import plan_calls, run_tool_calls
 from spotter.agent.state import RunState
 from spotter.agent.transcript.history import StoredMessage
-from spotter.agent.transcript.message_log import append_message
+from spotter.agent.transcript.message_log import MessageRole
 from spotter.agent.transcript.turn_context import is_turn_context, visible_text
 from spotter.observability import log_event
 
@@ -59,11 +59,6 @@ QUICK_ANSWER_SYSTEM = (
 )
 
 
-@dataclass
-class QuickLane:
-    handled: bool = False  # the lane answered: the loop does not run
-
-
 def eligible(state: RunState, text: str) -> bool:
     return bool(state.registry.quick_specs) and len(text.strip()) <= QUICK_ROUTE_MAX_CHARS
 
@@ -86,20 +81,13 @@ def _user(text: str) -> list[dict[str, Any]]:
 
 
 async def _store(
-    state: RunState, role: str, content: list[dict[str, Any]], *, model: str | None = None,
-    stop_reason: str | None = None, final: bool = False,
+    state: RunState, role: MessageRole, content: list[dict[str, Any]], *,
+    model: str | None = None, stop_reason: str | None = None, final: bool = False,
 ) -> Any:  # fmt: skip
-    assert state.conversation_id is not None
     async with state.deps.db.org_tx(state.caller.org_id) as conn:
-        appended = await append_message(
-            conn, state.caller.org_id, state.conversation_id, run_id=state.run_id, role=role,
-            content=content, model=model, stop_reason=stop_reason,
-        )  # fmt: skip
+        appended = await state.append(conn, role, content, model=model, stop_reason=stop_reason)
         if final:
-            await record_usage(conn, state)
-    state.messages.append(
-        {"role": "assistant" if role == "assistant" else "user", "content": content}
-    )
+            await record_usage(conn, state.start)
     return appended.id
 
 
@@ -124,10 +112,12 @@ async def _answer(
     yield ev.MessageDone(message_id=str(message_id), stop_reason="end_turn")
 
 
-async def try_quick_route(
-    state: RunState, stored: list[StoredMessage], text: str, lane: QuickLane
-) -> AsyncGenerator[ev.AgentEvent, None]:
+async def try_quick_lane(
+    state: RunState, stored: list[StoredMessage], text: str
+) -> AsyncGenerator[ev.AgentEvent | LaneStep, None]:
+    """The lane's events, then its step: answered (the loop does not run) or declined."""
     if not eligible(state, text):
+        yield LaneDeclined()
         return
     routed = router_input(stored, text)
     try:
@@ -144,46 +134,61 @@ async def try_quick_route(
         )
     except Exception as exc:
         log_event("quick_route.failed", level="warning", error=type(exc).__name__)
+        yield LaneDeclined()
         return
     tool_uses = [
         {"type": "tool_use", "id": b.id, "name": b.name, "input": b.input}
         for b in decision.content
         if b.type == "tool_use"
     ]
+    step: LaneStep = LaneDeclined()
     try:
         if not tool_uses and reply_text(decision).strip().rstrip(".").upper() == ANSWER:
             async with aclosing(_answer(state, routed, None)) as answer:
                 async for event in answer:
                     yield event
-            lane.handled = True
+            step = LaneAnswered()
         elif len(tool_uses) == 1:
-            async with aclosing(_act(state, routed, tool_uses, lane)) as act:
-                async for event in act:
-                    yield event
+            async with aclosing(_act(state, routed, tool_uses)) as act:
+                async for item in act:
+                    if isinstance(item, LaneStep):
+                        step = item
+                    else:
+                        yield item
     except Exception as exc:
         log_event("quick_route.declined_after_error", level="warning", error=type(exc).__name__)
+    yield step
 
 
 async def _act(
-    state: RunState, routed: str, tool_uses: list[dict[str, Any]], lane: QuickLane
-) -> AsyncGenerator[ev.AgentEvent, None]:
+    state: RunState, routed: str, tool_uses: list[dict[str, Any]]
+) -> AsyncGenerator[ev.AgentEvent | LaneStep, None]:
     [planned] = plan_calls(state, tool_uses)
     if planned.spec is None or planned.refusal is not None:
+        yield LaneDeclined()
         return
     if planned.spec not in state.registry.quick_specs:
-        return  # only a quick action runs without the loop's judgement
+        yield LaneDeclined()  # only a quick action runs without the loop's judgement
+        return
     model = model_policy(state.deps.settings)["spotterQuickRoute"].model
     message_id = await _store(state, "assistant", tool_uses, model=model, stop_reason="tool_use")
     yield ev.MessageDone(message_id=str(message_id), stop_reason="tool_use")
-    batch = ToolBatch()  # quick actions never confirm nor ask the user: they never suspend
-    async with aclosing(run_tool_calls(state, message_id, [planned], batch)) as tool_events:
-        async for event in tool_events:
-            yield event
+    batch: BatchStep | None = None
+    async with aclosing(run_tool_calls(state, message_id, [planned])) as tool_events:
+        async for item in tool_events:
+            if isinstance(item, BatchStep):
+                batch = item
+            else:
+                yield item
+    if not isinstance(batch, BatchResults):
+        # quick actions never confirm nor ask the user: they never suspend
+        raise RuntimeError("a quick action did not settle")
     results = batch.results
     await _store(state, "tool_result", results)
     if results[0].get("is_error"):
-        return  # the loop reads the failed call and its error
+        yield LaneDeclined()  # the loop reads the failed call and its error
+        return
     async with aclosing(_answer(state, routed, str(results[0]["content"]))) as answer:
         async for event in answer:
             yield event
-    lane.handled = True
+    yield LaneAnswered()

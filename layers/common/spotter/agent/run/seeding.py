@@ -19,9 +19,9 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from spotter.agent import events as ev
-from spotter.agent.run.tool_batch import ToolBatch, plan_calls, run_tool_calls
+from spotter.agent.run.steps import BatchResults, BatchStep
+from spotter.agent.run.tool_batch import plan_calls, run_tool_calls
 from spotter.agent.state import RunState
-from spotter.agent.transcript.message_log import append_message
 
 MAX_SEEDS = 2
 SEEDED_RESULTS_NOTE = (
@@ -93,7 +93,6 @@ async def seed_page_reads(
     state: RunState, pathname: str, selection: dict[str, Any] | None
 ) -> AsyncGenerator[ev.AgentEvent, None]:
     """Run and store the page's seeds (nothing when none apply); yields the tool events."""
-    assert state.conversation_id is not None
     today = state.now.astimezone(ZoneInfo(state.caller.org_timezone)).date()
     seen = _already_replayed(state)
     tool_uses = [
@@ -110,20 +109,17 @@ async def seed_page_reads(
         return
     kept = {p.tool_use_id for p in planned}
     content = [b for b in tool_uses if b["id"] in kept]
-    org, conversation = state.caller.org_id, state.conversation_id
-    async with state.deps.db.org_tx(org) as conn:
-        message = await append_message(
-            conn, org, conversation, run_id=state.run_id, role="assistant", content=content,
-            stop_reason="tool_use",
-        )  # fmt: skip
-    state.messages.append({"role": "assistant", "content": content})
-    batch = ToolBatch()  # parallel-safe reads only: a seed never suspends
-    async with aclosing(run_tool_calls(state, message.id, planned, batch)) as tool_events:
-        async for event in tool_events:
-            yield event
+    async with state.deps.db.org_tx(state.caller.org_id) as conn:
+        message = await state.append(conn, "assistant", content, stop_reason="tool_use")
+    batch: BatchStep | None = None
+    async with aclosing(run_tool_calls(state, message.id, planned)) as tool_events:
+        async for item in tool_events:
+            if isinstance(item, BatchStep):
+                batch = item
+            else:
+                yield item
+    if not isinstance(batch, BatchResults):
+        raise RuntimeError("a seed did not settle")  # parallel-safe reads never suspend
     turn = [*batch.results, {"type": "text", "text": SEEDED_RESULTS_NOTE}]
-    async with state.deps.db.org_tx(org) as conn:
-        await append_message(
-            conn, org, conversation, run_id=state.run_id, role="tool_result", content=turn
-        )
-    state.messages.append({"role": "user", "content": turn})
+    async with state.deps.db.org_tx(state.caller.org_id) as conn:
+        await state.append(conn, "tool_result", turn)

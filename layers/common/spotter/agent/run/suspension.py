@@ -3,7 +3,8 @@
 The suspending call (an approval whose card could be built, or a picker) and every later call of
 the same assistant turn are stored `pending` in one transaction: calls needing the user are
 announced (`confirmation_pending` with the server-built card, `disambiguation_pending`); the
-others are held silently and run when the message is resolved (`agent.resolution`). A later call
+others are held silently and run when the message is resolved (`approvals.held` says which
+is which). A later call
 that can never run (bad input, a card that cannot be built) is stored failed right away; the
 merged tool_result turn carries its error once the message settles.
 """
@@ -15,8 +16,9 @@ from typing import Any, Literal, Protocol, cast
 from uuid import UUID
 
 from spotter.agent import events as ev
+from spotter.agent.approvals.held import needs_user
+from spotter.agent.call_record import CallRef, ExecutionRow, execution_row, insert_executions
 from spotter.agent.state import RunState
-from spotter.agent.transcript.history import ExecutionRow, insert_executions
 from spotter.db import Conn
 from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
@@ -25,9 +27,7 @@ from spotter.tools.previews import build_confirmation
 from spotter.tools.runner import ResolvedCall
 from spotter.tools.spec import ToolSpec
 
-
-def needs_user(spec: ToolSpec) -> bool:
-    return spec.kind == "user_picker" or spec.needs_confirmation
+CANNOT_RUN = {"code": "invalid_args", "message": "This call cannot run."}
 
 
 async def confirmation_card(ctx: ToolContext, call: ResolvedCall) -> Confirmation:
@@ -58,63 +58,33 @@ def announcement(
     )
 
 
-def pending_row(
-    message_id: UUID, position: int, tool_use_id: str, call: ResolvedCall, card: Any
-) -> ExecutionRow:
-    spec = call.spec
-    return ExecutionRow(
-        message_id=message_id,
-        position=position,
-        tool_use_id=tool_use_id,
-        router=spec.router,
-        action=spec.action,
-        input=call.executable_input,
-        status="pending",
-        confirm_policy=spec.confirm,
-        kind=spec.kind,
-        confirmation=card.model_dump(mode="json", by_alias=True, exclude_none=True)
-        if card
-        else None,
-        external_effects=spec.external_effects,
-    )
-
-
 class HeldCall(Protocol):
-    """What suspension reads of a planned call (structural: tool_execution imports this)."""
+    """What suspension reads of a planned call (structural: tool_batch imports this)."""
 
     @property
     def position(self) -> int: ...
     @property
-    def tool_use_id(self) -> str: ...
+    def ref(self) -> CallRef: ...
     @property
-    def router(self) -> str: ...
-    @property
-    def action(self) -> str: ...
-    @property
-    def raw_input(self) -> Any: ...
+    def spec(self) -> ToolSpec | None: ...
     @property
     def call(self) -> ResolvedCall | None: ...
     @property
     def refusal(self) -> dict[str, Any] | None: ...
 
 
-def failed_row(message_id: UUID, p: HeldCall, error: dict[str, Any]) -> ExecutionRow:
-    """A later call that can never run: final now; its error reaches the model on settling."""
-    spec = p.call.spec if p.call else None
-    shown = p.call.executable_input if p.call else p.raw_input
-    return ExecutionRow(
-        message_id=message_id,
-        position=p.position,
-        tool_use_id=p.tool_use_id,
-        router=p.router,
-        action=p.action,
-        input=shown if isinstance(shown, dict) else {},
-        status="failed",
-        error=error,
-        confirm_policy=spec.confirm if spec else "never",
-        kind=spec.kind if spec else "normal",
-        external_effects=spec.external_effects if spec else False,
+def _pending_row(
+    message_id: UUID, p: HeldCall, call: ResolvedCall, card: Confirmation | None
+) -> ExecutionRow:
+    confirmation = card.model_dump(mode="json", by_alias=True, exclude_none=True) if card else None
+    return execution_row(
+        message_id, p.position, p.ref, call.spec, status="pending", confirmation=confirmation
     )
+
+
+def _failed_row(message_id: UUID, p: HeldCall, error: dict[str, Any]) -> ExecutionRow:
+    """A later call that can never run: final now; its error reaches the model on settling."""
+    return execution_row(message_id, p.position, p.ref, p.spec, status="failed", error=error)
 
 
 async def store_suspended(
@@ -122,30 +92,28 @@ async def store_suspended(
     conn: Conn,
     message_id: UUID,
     first: HeldCall,
+    first_call: ResolvedCall,
     first_card: Confirmation | None,
     rest: Sequence[HeldCall],
 ) -> list[ev.AgentEvent]:
     """Store the suspending call and everything after it; return the announcements."""
-    assert first.call is not None
-    assert state.conversation_id is not None
     ctx = ToolContext(state.caller, conn, state.now)
-    rows = [pending_row(message_id, first.position, first.tool_use_id, first.call, first_card)]
-    announced: list[ev.AgentEvent] = [announcement(first.tool_use_id, first.call, first_card)]
+    rows = [_pending_row(message_id, first, first_call, first_card)]
+    announced: list[ev.AgentEvent] = [announcement(first.ref.tool_use_id, first_call, first_card)]
     for p in rest:
         if p.call is None or p.refusal is not None:
-            error = p.refusal or {"code": "invalid_args", "message": "This call cannot run."}
-            rows.append(failed_row(message_id, p, error))
+            rows.append(_failed_row(message_id, p, p.refusal or CANNOT_RUN))
             continue
         card = None
         if p.call.spec.needs_confirmation and p.call.spec.kind != "user_picker":
             try:
                 card = await confirmation_card(ctx, p.call)
             except DomainError as exc:
-                rows.append(failed_row(message_id, p, exc.as_result()))
+                rows.append(_failed_row(message_id, p, exc.as_result()))
                 continue
-        rows.append(pending_row(message_id, p.position, p.tool_use_id, p.call, card))
+        rows.append(_pending_row(message_id, p, p.call, card))
         if needs_user(p.call.spec):
-            announced.append(announcement(p.tool_use_id, p.call, card))
+            announced.append(announcement(p.ref.tool_use_id, p.call, card))
     await insert_executions(conn, state.caller, state.conversation_id, rows)
     state.telemetry.emit(
         "agent.run.suspended",

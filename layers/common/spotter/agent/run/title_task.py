@@ -19,7 +19,6 @@ TITLE_BUDGET_SECONDS = 1.5
 
 async def write_title(state: RunState, first_message: str) -> str | None:
     """Ask for a title and store it (only over an empty one); never raises."""
-    assert state.conversation_id is not None
     try:
         raw = await asyncio.wait_for(
             side_text(state, "spotterTitle", TITLE_SYSTEM, title_request(first_message)),

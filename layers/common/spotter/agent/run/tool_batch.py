@@ -2,7 +2,8 @@
 
 Each call runs in its own org transaction that also writes its `ai_tool_executions` row, so a
 database-only write and its execution row commit together or not at all. Results are settled —
-row, `tool_completed`, tool_result block — strictly in tool_use order.
+row, `tool_completed`, tool_result block — strictly in tool_use order. The batch's last item is
+its step: `BatchResults` (in tool_use order) or `BatchSuspended`.
 """
 
 from __future__ import annotations
@@ -11,14 +12,22 @@ import asyncio
 import time
 from collections.abc import AsyncGenerator
 from contextlib import aclosing
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 from uuid import UUID
 
 from spotter.agent import events as ev
-from spotter.agent.run.suspension import confirmation_card, needs_user, store_suspended
+from spotter.agent.approvals.held import needs_user
+from spotter.agent.call_record import (
+    CallRef,
+    executed,
+    insert_executions,
+    outcome_row,
+    tool_started,
+)
+from spotter.agent.run.steps import BatchResults, BatchStep, BatchSuspended
+from spotter.agent.run.suspension import confirmation_card, store_suspended
 from spotter.agent.state import RunState
-from spotter.agent.transcript.history import ExecutionRow, insert_executions
 from spotter.agent.transcript.replay import tool_result_block
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import DomainError
@@ -59,6 +68,10 @@ class PlannedCall:
             return self.call.executable_input
         return self.raw_input if isinstance(self.raw_input, dict) else {}
 
+    @property
+    def ref(self) -> CallRef:
+        return CallRef(self.tool_use_id, self.router, self.action, self.shown_input)
+
 
 def plan_calls(state: RunState, tool_uses: list[dict[str, Any]]) -> list[PlannedCall]:
     planned = []
@@ -80,15 +93,6 @@ def runs_concurrently(planned: list[PlannedCall]) -> bool:
     )
 
 
-@dataclass
-class ToolBatch:
-    """What a batch hands back: results in tool_use order, or suspended (results go back to the
-    model only when the message is resolved and settled)."""
-
-    results: list[dict[str, Any]] = field(default_factory=list)
-    suspended: bool = False
-
-
 @dataclass(frozen=True)
 class Settled:
     planned: PlannedCall
@@ -98,110 +102,69 @@ class Settled:
 
 async def _run_one(state: RunState, message_id: UUID, p: PlannedCall) -> Settled:
     started = time.perf_counter()
-    caller = state.caller
-    assert state.conversation_id is not None
-    async with state.deps.db.org_tx(caller.org_id) as conn:
+    async with state.deps.db.org_tx(state.caller.org_id) as conn:
         if p.call is None or p.refusal is not None:
             outcome = ToolOutcome(ok=False, error=p.refusal)
         else:
-            outcome = await execute(ToolContext(caller, conn, state.now), p.call)
-        spec = p.spec
-        row = ExecutionRow(
-            message_id=message_id,
-            position=p.position,
-            tool_use_id=p.tool_use_id,
-            router=p.router,
-            action=p.action,
-            input=p.shown_input,
-            status="succeeded" if outcome.ok else "failed",
-            output=outcome.output if outcome.ok else None,
-            error=outcome.error,
-            confirm_policy=spec.confirm if spec else "never",
-            kind=spec.kind if spec else "normal",
-            audit_log_id=outcome.audit_log_id,
-        )
-        await insert_executions(conn, caller, state.conversation_id, [row])
+            outcome = await execute(ToolContext(state.caller, conn, state.now), p.call)
+        row = outcome_row(message_id, p.position, p.ref, p.spec, outcome)
+        await insert_executions(conn, state.caller, state.conversation_id, [row])
     return Settled(p, outcome, (time.perf_counter() - started) * 1000)
-
-
-def _started(p: PlannedCall) -> ev.ToolStarted:
-    return ev.ToolStarted(
-        tool_use_id=p.tool_use_id, router=p.router, action=p.action, input=p.shown_input
-    )
 
 
 def _settle(state: RunState, settled: Settled, results: list[dict[str, Any]]) -> ev.ToolCompleted:
     p, outcome = settled.planned, settled.outcome
-    if outcome.ok and p.spec is not None and p.spec.side_effects == "write":
-        state.wrote_records = True
     results.append(
         tool_result_block(
             p.tool_use_id, outcome.ok, outcome.output if outcome.ok else outcome.error
         )
     )
-    state.telemetry.emit(
-        "agent.tool.executed",
-        router=p.router,
-        action=p.action,
-        ok=outcome.ok,
-        code=None if outcome.ok else (outcome.error or {}).get("code"),
-        duration_ms=round(settled.duration_ms, 2),
-        **state.ids,
-    )
-    return ev.ToolCompleted(
-        tool_use_id=p.tool_use_id,
-        router=p.router,
-        action=p.action,
-        ok=outcome.ok,
-        output=outcome.output if outcome.ok else None,
-        error=None if outcome.ok else outcome.error,
-        inverse_available=outcome.ok and p.spec is not None and p.spec.inverse is not None,
-    )
+    return executed(state, p.ref, p.spec, outcome, duration_ms=settled.duration_ms)
 
 
 async def run_tool_calls(
-    state: RunState, message_id: UUID, planned: list[PlannedCall], batch: ToolBatch
-) -> AsyncGenerator[ev.AgentEvent, None]:
-    """Run the batch, yielding tool_started / tool_completed; fill `batch.results` in tool_use
-    order, or stop at the first call that needs the user (`batch.suspended`)."""
-    results = batch.results
+    state: RunState, message_id: UUID, planned: list[PlannedCall]
+) -> AsyncGenerator[ev.AgentEvent | BatchStep, None]:
+    """Run the batch, yielding tool_started / tool_completed, then its step: the results in
+    tool_use order, or suspended at the first call that needs the user."""
+    results: list[dict[str, Any]] = []
     if not runs_concurrently(planned):
         for index, p in enumerate(planned):
-            if p.needs_user:
-                suspension = await _suspend_at(state, message_id, planned, index)
+            if p.needs_user and p.call is not None:
+                rest = planned[index + 1 :]
+                suspension = await _suspend_at(state, message_id, p, p.call, rest)
                 if isinstance(suspension, list):
-                    batch.suspended = True
                     for event in suspension:
                         yield event
+                    yield BatchSuspended()
                     return
                 # its card could not be built: a failed call the model reads, and on we go
                 p = replace(p, refusal=suspension)
-            yield _started(p)
+            yield tool_started(p.ref)
             yield _settle(state, await _run_one(state, message_id, p), results)
+        yield BatchResults(results)
         return
     async with aclosing(_run_reads_concurrently(state, message_id, planned, results)) as events:
         async for event in events:
             yield event
+    yield BatchResults(results)
 
 
 async def _suspend_at(
-    state: RunState, message_id: UUID, planned: list[PlannedCall], index: int
-) -> list[ev.AgentEvent] | dict[str, Any]:
-    """Suspend at `planned[index]`: its card (a picker has none) and the pending rows in one
+    state: RunState, message_id: UUID, first: PlannedCall, call: ResolvedCall,
+    rest: list[PlannedCall],
+) -> list[ev.AgentEvent] | dict[str, Any]:  # fmt: skip
+    """Suspend at `first`: its card (a picker has none) and the pending rows in one
     transaction, returning the announcements; the card's error, storing nothing, when it cannot
     be built (nobody is asked to approve a call that cannot succeed)."""
-    first = planned[index]
-    assert first.call is not None
     async with state.deps.db.org_tx(state.caller.org_id) as conn:
         card = None
-        if first.call.spec.kind != "user_picker":
+        if call.spec.kind != "user_picker":
             try:
-                card = await confirmation_card(
-                    ToolContext(state.caller, conn, state.now), first.call
-                )
+                card = await confirmation_card(ToolContext(state.caller, conn, state.now), call)
             except DomainError as exc:
                 return exc.as_result()
-        return await store_suspended(state, conn, message_id, first, card, planned[index + 1 :])
+        return await store_suspended(state, conn, message_id, first, call, card, rest)
 
 
 async def _run_reads_concurrently(
@@ -226,9 +189,9 @@ async def _run_reads_concurrently(
                     if not waiter.done():
                         waiter.cancel()
                         continue
-                    yield _started(planned[waiter.result()])
+                    yield tool_started(planned[waiter.result()].ref)
                 else:
-                    yield _started(planned[notices.get_nowait()])
+                    yield tool_started(planned[notices.get_nowait()].ref)
             if task.exception() is not None:
                 # a runner failure surfaces after the reads still in flight have finished
                 await asyncio.wait(tasks)

@@ -1,4 +1,4 @@
-"""The conversation log in Postgres: rows are only ever appended while a run goes on.
+"""Reading a conversation's log from Postgres (rows are only ever appended while a run goes on).
 
 Every function takes the caller's org transaction and filters by organization explicitly (row-
 level security checks it again).
@@ -10,13 +10,10 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from psycopg.types.json import Jsonb
-
+from spotter.agent.transcript.message_log import MessageRole
 from spotter.auth.caller import Caller
 from spotter.db import Conn
 from spotter.errors import NotFoundError
-
-MessageRole = str  # 'user' | 'assistant' | 'tool_result' | 'system_note'
 
 
 @dataclass(frozen=True)
@@ -88,89 +85,3 @@ async def load_history(conn: Conn, caller: Caller, conversation_id: UUID) -> lis
         for r in rows
         if r["id"] is not None
     ]
-
-
-@dataclass(frozen=True)
-class ExecutionRow:
-    """One `ai_tool_executions` row as the orchestrator stores it: settled, or `pending` (awaiting
-    the user, or held behind a call that does) with no finish time."""
-
-    message_id: UUID
-    position: int
-    tool_use_id: str
-    router: str
-    action: str
-    input: Any
-    status: str  # 'succeeded' | 'failed' | 'pending'
-    output: Any = None
-    error: dict[str, Any] | None = None
-    confirm_policy: str = "never"
-    kind: str = "normal"
-    discarded: bool = False
-    audit_log_id: UUID | None = None
-    confirmation: dict[str, Any] | None = None  # the server-built card of a pending approval
-    external_effects: bool = False
-
-
-_EXECUTION_COLUMNS = (
-    "organization_id, conversation_id, message_id, position, tool_use_id, router, action, input,"
-    " output, error, status, confirm_policy, kind, discarded, audit_log_id, confirmation,"
-    " external_effects, finished_at"
-)
-
-
-def _execution_values(caller: Caller, conversation_id: UUID, row: ExecutionRow) -> list[Any]:
-    return [
-        caller.org_id,
-        conversation_id,
-        row.message_id,
-        row.position,
-        row.tool_use_id,
-        row.router,
-        row.action,
-        Jsonb(row.input),
-        Jsonb(row.output) if row.output is not None else None,
-        Jsonb(row.error) if row.error is not None else None,
-        row.status,
-        row.confirm_policy,
-        row.kind,
-        row.discarded,
-        row.audit_log_id,
-        Jsonb(row.confirmation) if row.confirmation is not None else None,
-        row.external_effects,
-        row.status != "pending",
-    ]
-
-
-async def insert_executions(
-    conn: Conn, caller: Caller, conversation_id: UUID, rows: list[ExecutionRow]
-) -> None:
-    """Insert execution rows in one statement (settled ones finished now, pending ones not)."""
-    if not rows:
-        return
-    one = "(" + ", ".join(["%s"] * 17) + ", CASE WHEN %s THEN now() END)"
-    params = [v for row in rows for v in _execution_values(caller, conversation_id, row)]
-    await conn.execute(
-        f"INSERT INTO ai_tool_executions ({_EXECUTION_COLUMNS}) VALUES "
-        + ", ".join([one] * len(rows)),
-        params,
-    )
-
-
-async def settled_outcomes(
-    conn: Conn, caller: Caller, conversation_id: UUID, tool_use_ids: list[str]
-) -> dict[str, tuple[bool, Any]]:
-    """What the execution rows say about these calls: (ok, output or error), if they ran."""
-    cur = await conn.execute(
-        "SELECT tool_use_id, status, output, error FROM ai_tool_executions"
-        " WHERE organization_id = %s AND conversation_id = %s AND tool_use_id = ANY(%s)"
-        " AND status IN ('succeeded', 'failed', 'rejected_by_user')",
-        (caller.org_id, conversation_id, tool_use_ids),
-    )
-    return {
-        r["tool_use_id"]: (
-            r["status"] == "succeeded",
-            r["output"] if r["status"] == "succeeded" else r["error"],
-        )
-        for r in await cur.fetchall()
-    }

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 from uuid import UUID
 
 from psycopg.types.json import Jsonb
 
 from spotter.db import Conn
 from spotter.errors import NotFoundError
+
+# 'tool_result' and 'system_note' (a compaction summary) rows are user turns to the model
+MessageRole = Literal["user", "assistant", "tool_result", "system_note"]
 
 _APPEND_SQL = """
 WITH slot AS (
@@ -44,7 +47,7 @@ async def append_message(
     conversation_id: UUID,
     *,
     run_id: UUID,
-    role: str,
+    role: MessageRole,
     content: Sequence[dict[str, Any]],
     page_context: dict[str, Any] | None = None,
     model: str | None = None,

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-from spotter.agent.compaction.context_size import projection
 from spotter.agent.cost.model_policy import ModelCall
 from spotter.agent.cost.pricing import base_model_id
 from spotter.agent.transcript.history import StoredMessage
+from spotter.agent.transcript.message_log import MessageRole
+from spotter.agent.transcript.projection import projection
 from spotter.agent.transcript.slimming import slim_for_replay
 
 THINKING_TYPES = frozenset({"thinking", "redacted_thinking"})
@@ -24,7 +25,7 @@ INTERRUPTED = {
 }
 
 
-def _api_role(role: str) -> str:
+def api_role(role: MessageRole) -> Literal["user", "assistant"]:
     # tool_result and system_note rows are user turns to the model
     return "assistant" if role == "assistant" else "user"
 
@@ -41,7 +42,7 @@ def replay_messages(stored: list[StoredMessage], call: ModelCall) -> list[dict[s
             same_model = model is not None and base_model_id(model) == base_model_id(call.model)
             if not (call.thinks and same_model):
                 content = [b for b in content if b.get("type") not in THINKING_TYPES]
-        messages.append({"role": _api_role(row["role"]), "content": content})
+        messages.append({"role": api_role(row["role"]), "content": content})
     return messages
 
 
