@@ -209,7 +209,9 @@ async def test_a_new_message_supersedes_what_the_user_typed_past(
     }  # fmt: skip
     replayed = model.requests[-1]["messages"]
     assert validate_replay(replayed).ok
-    assert [json.loads(b["content"])["code"] for b in replayed[2]["content"]] == ["superseded"] * 3
+    results = [b for b in replayed[2]["content"] if b["type"] == "tool_result"]
+    assert [json.loads(b["content"])["code"] for b in results] == ["superseded"] * 3
+    assert replayed[2]["content"][3]["text"] == "forget it", "the new text, in the same user turn"
     assert roles(clean_db, str(conversation)) == [
         "user", "assistant", "tool_result", "user", "assistant",
     ]  # fmt: skip

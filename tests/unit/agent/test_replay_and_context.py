@@ -93,6 +93,21 @@ def test_thinking_is_kept_only_for_a_thinking_call_on_the_same_model() -> None:
     assert [m["role"] for m in replay_messages(stored, thinks)] == ["user", "assistant", "user"]
 
 
+def test_consecutive_user_rows_replay_as_one_user_turn_with_their_blocks_in_order() -> None:
+    run, later = uuid.uuid4(), uuid.uuid4()
+    stored = [
+        StoredMessage(uuid.uuid4(), 0, "user", [{"type": "text", "text": "q"}], None, run),
+        StoredMessage(uuid.uuid4(), 1, "assistant", [_use("x")], "m-1", run),
+        StoredMessage(uuid.uuid4(), 2, "tool_result", [_result("x")], None, run),
+        # the run failed here (no assistant turn); the next user turn follows the results
+        StoredMessage(uuid.uuid4(), 3, "user", [{"type": "text", "text": "again"}], None, later),
+    ]
+    messages = replay_messages(stored, ModelCall("spotterLoop", "m-1", 100))
+    assert [m["role"] for m in messages] == ["user", "assistant", "user"]
+    assert messages[2]["content"] == [_result("x"), {"type": "text", "text": "again"}]
+    assert validate_replay(messages).ok
+
+
 def test_turn_context_carries_clock_locale_page_and_selection() -> None:
     now = datetime(2026, 11, 30, 22, 30, tzinfo=UTC)
     text = build_turn_context(_caller(), now, "/dashboard/leads/p1", {"leadId": "l1", "x": None})

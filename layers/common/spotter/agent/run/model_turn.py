@@ -13,6 +13,7 @@ from spotter.agent.cost.usage import CallUsage
 from spotter.agent.prompting.context import system_blocks, with_cached_tail
 from spotter.agent.state import RunState
 from spotter.agent.transcript.replay import canonical
+from spotter.tools.runner import PREVIEW_KEY
 
 CUT_OFF_TEXT = "(reply cut off)"
 NO_REPLY_TEXT = "(no reply)"
@@ -51,12 +52,21 @@ def build_request(state: RunState) -> dict[str, Any]:
     return request
 
 
+def stored_tool_use(tool_use_id: str, name: str, tool_input: Any) -> dict[str, Any]:
+    """A tool_use block as stored and replayed: the model's preview metadata (`PREVIEW_KEY` in
+    its args) is stripped before persistence — never trusted, so never kept or replayed."""
+    if isinstance(tool_input, dict) and isinstance(tool_input.get("args"), dict):
+        args = {k: v for k, v in tool_input["args"].items() if k != PREVIEW_KEY}
+        tool_input = {**tool_input, "args": args}
+    return {"type": "tool_use", "id": tool_use_id, "name": name, "input": tool_input}
+
+
 def stored_block(block: ContentBlock) -> dict[str, Any] | None:
     """A response block as we store and replay it: only the fields the API takes back."""
     if block.type == "text":
         return {"type": "text", "text": block.text} if block.text else None
     if block.type == "tool_use":
-        return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
+        return stored_tool_use(block.id, block.name, block.input)
     if block.type == "thinking":
         return {"type": "thinking", "thinking": block.thinking, "signature": block.signature}
     if block.type == "redacted_thinking":

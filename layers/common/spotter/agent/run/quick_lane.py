@@ -24,6 +24,7 @@ from spotter.agent import events as ev
 from spotter.agent.cost.model_policy import model_policy
 from spotter.agent.prompting.context import CACHE_5M
 from spotter.agent.run.finish import record_usage
+from spotter.agent.run.model_turn import stored_tool_use
 from spotter.agent.run.side_calls import reply_text, side_call
 from spotter.agent.run.steps import BatchResults, BatchStep, LaneAnswered, LaneDeclined, LaneStep
 from spotter.agent.run.tool_batch import plan_calls, run_tool_calls
@@ -137,9 +138,7 @@ async def try_quick_lane(
         yield LaneDeclined()
         return
     tool_uses = [
-        {"type": "tool_use", "id": b.id, "name": b.name, "input": b.input}
-        for b in decision.content
-        if b.type == "tool_use"
+        stored_tool_use(b.id, b.name, b.input) for b in decision.content if b.type == "tool_use"
     ]
     step: LaneStep = LaneDeclined()
     try:

@@ -32,8 +32,8 @@ def api_role(role: MessageRole) -> Literal["user", "assistant"]:
 
 def replay_messages(stored: list[StoredMessage], call: ModelCall) -> list[dict[str, Any]]:
     """Stored rows as API messages: from the newest compaction summary on (the projection),
-    old runs slimmed, and thinking blocks — signed by the model that wrote them — kept only when
-    this call thinks and the turn came from the same model."""
+    old runs slimmed, thinking blocks — signed by the model that wrote them — kept only when
+    this call thinks and the turn came from the same model, and roles alternating."""
     rows = projection([m.as_row() for m in stored])
     messages: list[dict[str, Any]] = []
     for row, content in zip(rows, slim_for_replay(rows), strict=True):
@@ -43,7 +43,22 @@ def replay_messages(stored: list[StoredMessage], call: ModelCall) -> list[dict[s
             if not (call.thinks and same_model):
                 content = [b for b in content if b.get("type") not in THINKING_TYPES]
         messages.append({"role": api_role(row["role"]), "content": content})
-    return messages
+    return alternating(messages)
+
+
+def alternating(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Consecutive user turns become one user message, their blocks in stored order. They occur
+    when a run failed after its results were stored (a provider error, `max_turns_reached`,
+    `provider_output_truncated`) or a superseded call was answered, and the next user turn
+    follows. The provider renders consecutive user turns as one turn anyway, so the cached
+    prefix of earlier runs stays byte-identical block for block, and the roles alternate."""
+    merged: list[dict[str, Any]] = []
+    for message in messages:
+        if merged and message["role"] == "user" and merged[-1]["role"] == "user":
+            merged[-1] = {"role": "user", "content": [*merged[-1]["content"], *message["content"]]}
+        else:
+            merged.append(message)
+    return merged
 
 
 def canonical(value: Any) -> Any:
