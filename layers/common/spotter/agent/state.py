@@ -16,11 +16,9 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from spotter.agent.cost.model_policy import ModelCall, model_policy
-from spotter.agent.cost.usage import RunUsage
+from spotter.agent.cost import ModelCall, RunUsage, model_policy
 from spotter.agent.telemetry import AgentTelemetry
-from spotter.agent.transcript.message_log import Appended, MessageRole, append_message
-from spotter.agent.transcript.replay import api_role
+from spotter.agent.transcript import Appended, MessageRole, api_role, append_message
 from spotter.auth.caller import Caller
 from spotter.config import Settings
 from spotter.db import Conn, Database

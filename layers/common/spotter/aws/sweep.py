@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from spotter.agent.approvals.settle import sweep
+from spotter.agent.approvals import sweep
 from spotter.aws.secrets import load_secrets
 from spotter.config import get_settings
 from spotter.db import Database

@@ -17,9 +17,7 @@ from psycopg.types.json import Jsonb
 
 from spotter.agent.approvals.claims import close_abandoned, orgs_with_abandoned_claims
 from spotter.agent.call_record import FINAL_STATUSES, settled_outcomes
-from spotter.agent.transcript.history import StoredMessage
-from spotter.agent.transcript.message_log import append_message
-from spotter.agent.transcript.replay import INTERRUPTED, tool_result_block
+from spotter.agent.transcript import INTERRUPTED, StoredMessage, append_message, tool_result_block
 from spotter.db import Conn, Database
 from spotter.observability import log_event
 

@@ -14,7 +14,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from spotter.agent.transcript.projection import latest_note, projection
+from spotter.agent.transcript import latest_note, projection
 
 CHARS_PER_TOKEN = 4
 DEFAULT_THRESHOLD = 150_000

@@ -11,8 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from spotter.agent.transcript.projection import projection
-from spotter.agent.transcript.turn_context import visible_text
+from spotter.agent.transcript import projection, visible_text
 
 MESSAGES_BEFORE_COMPACTION = 24
 KEEP_VERBATIM = 6

@@ -16,7 +16,7 @@ from typing import Any
 from uuid import UUID
 
 from spotter.agent.compaction.plan import CompactionPlan, summarizer_transcript
-from spotter.agent.transcript.message_log import append_message
+from spotter.agent.transcript import append_message
 from spotter.db import Database
 from spotter.observability import log_event
 

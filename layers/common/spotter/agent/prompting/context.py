@@ -13,7 +13,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from spotter.agent.prompting.prompts import static_prompt
-from spotter.agent.transcript.turn_context import TURN_CONTEXT_TAG
+from spotter.agent.transcript import TURN_CONTEXT_TAG
 from spotter.auth.caller import Caller
 from spotter.tiers import tier
 

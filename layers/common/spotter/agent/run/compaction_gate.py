@@ -14,15 +14,19 @@ from collections.abc import AsyncGenerator
 from functools import partial
 
 from spotter.agent import events as ev
-from spotter.agent.compaction.context_size import effective_threshold, estimate_context_tokens
-from spotter.agent.compaction.plan import plan_compaction
-from spotter.agent.compaction.summary import SUMMARIZER_SYSTEM, compact
-from spotter.agent.cost.model_policy import context_window
-from spotter.agent.prompting.context import system_blocks
+from spotter.agent.compaction import (
+    SUMMARIZER_SYSTEM,
+    compact,
+    effective_threshold,
+    estimate_context_tokens,
+    plan_compaction,
+)
+from spotter.agent.cost import context_window
+from spotter.agent.prompting import system_blocks
 from spotter.agent.run.prepare import valid_replay
 from spotter.agent.run.side_calls import side_text
 from spotter.agent.state import RunState
-from spotter.agent.transcript.history import StoredMessage, load_history
+from spotter.agent.transcript import StoredMessage, load_history
 
 
 def prompt_chars(state: RunState) -> int:

@@ -14,7 +14,7 @@ from typing import Any
 from uuid import UUID
 
 from spotter.agent import events as ev
-from spotter.agent.cost.budget import usage_snapshot
+from spotter.agent.cost import usage_snapshot
 from spotter.agent.run.finish import record_usage
 from spotter.agent.run.model_turn import ModelReply, stream_reply
 from spotter.agent.run.steps import (

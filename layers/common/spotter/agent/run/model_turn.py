@@ -9,10 +9,10 @@ from typing import Any
 from anthropic.types import ContentBlock, Usage
 
 from spotter.agent import events as ev
-from spotter.agent.cost.usage import CallUsage
-from spotter.agent.prompting.context import system_blocks, with_cached_tail
+from spotter.agent.cost import CallUsage
+from spotter.agent.prompting import system_blocks, with_cached_tail
 from spotter.agent.state import RunState
-from spotter.agent.transcript.replay import canonical
+from spotter.agent.transcript import canonical
 from spotter.tools.runner import PREVIEW_KEY
 
 CUT_OFF_TEXT = "(reply cut off)"

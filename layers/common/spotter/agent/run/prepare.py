@@ -6,16 +6,18 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
-from spotter.agent.approvals.settle import answer_for_new_message
-from spotter.agent.cost.budget import UsageSnapshot, usage_snapshot
-from spotter.agent.prompting.context import build_turn_context, user_turn
+from spotter.agent.approvals import answer_for_new_message
+from spotter.agent.cost import UsageSnapshot, usage_snapshot
+from spotter.agent.prompting import build_turn_context, user_turn
 from spotter.agent.state import RunStart, RunState
-from spotter.agent.transcript.history import StoredMessage, load_history, start_conversation
-from spotter.agent.transcript.message_log import append_message
-from spotter.agent.transcript.replay import (
+from spotter.agent.transcript import (
+    StoredMessage,
+    append_message,
     block_types,
+    load_history,
     repair_replay,
     replay_messages,
+    start_conversation,
     validate_replay,
 )
 

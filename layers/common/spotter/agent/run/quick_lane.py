@@ -21,17 +21,15 @@ from contextlib import aclosing
 from typing import Any
 
 from spotter.agent import events as ev
-from spotter.agent.cost.model_policy import model_policy
-from spotter.agent.prompting.context import CACHE_5M
+from spotter.agent.cost import model_policy
+from spotter.agent.prompting import CACHE_5M
 from spotter.agent.run.finish import record_usage
 from spotter.agent.run.model_turn import stored_tool_use
 from spotter.agent.run.side_calls import reply_text, side_call
 from spotter.agent.run.steps import BatchResults, BatchStep, LaneAnswered, LaneDeclined, LaneStep
 from spotter.agent.run.tool_batch import plan_calls, run_tool_calls
 from spotter.agent.state import RunState
-from spotter.agent.transcript.history import StoredMessage
-from spotter.agent.transcript.message_log import MessageRole
-from spotter.agent.transcript.turn_context import is_turn_context, visible_text
+from spotter.agent.transcript import MessageRole, StoredMessage, is_turn_context, visible_text
 from spotter.observability import log_event
 
 QUICK_ROUTE_MAX_CHARS = 280  # longer messages are rarely one-step; they go straight to the loop

@@ -13,7 +13,7 @@ from contextlib import aclosing
 from uuid import UUID
 
 from spotter.agent import events as ev
-from spotter.agent.approvals.decisions import DecisionKind
+from spotter.agent.approvals import DecisionKind
 from spotter.agent.approvals.resolution import (
     Decision,
     ResolutionStep,

@@ -12,8 +12,7 @@ from typing import Any
 
 from anthropic.types import Message
 
-from spotter.agent.cost.model_policy import Role, model_policy
-from spotter.agent.cost.usage import CallUsage
+from spotter.agent.cost import CallUsage, Role, model_policy
 from spotter.agent.state import RunState
 
 

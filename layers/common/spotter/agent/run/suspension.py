@@ -16,7 +16,7 @@ from typing import Any, Literal, Protocol, cast
 from uuid import UUID
 
 from spotter.agent import events as ev
-from spotter.agent.approvals.held import needs_user
+from spotter.agent.approvals import needs_user
 from spotter.agent.call_record import CallRef, ExecutionRow, execution_row, insert_executions
 from spotter.agent.state import RunState
 from spotter.db import Conn

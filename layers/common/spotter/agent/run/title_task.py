@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
-from spotter.agent.prompting.titles import TITLE_SYSTEM, clean_title, title_request
+from spotter.agent.prompting import TITLE_SYSTEM, clean_title, title_request
 from spotter.agent.run.side_calls import side_text
 from spotter.agent.state import RunState
 from spotter.observability import log_event

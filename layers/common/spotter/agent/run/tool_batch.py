@@ -17,7 +17,7 @@ from typing import Any
 from uuid import UUID
 
 from spotter.agent import events as ev
-from spotter.agent.approvals.held import needs_user
+from spotter.agent.approvals import needs_user
 from spotter.agent.call_record import (
     CallRef,
     executed,
@@ -28,7 +28,7 @@ from spotter.agent.call_record import (
 from spotter.agent.run.steps import BatchResults, BatchStep, BatchSuspended
 from spotter.agent.run.suspension import confirmation_card, store_suspended
 from spotter.agent.state import RunState
-from spotter.agent.transcript.replay import tool_result_block
+from spotter.agent.transcript import tool_result_block
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import DomainError
 from spotter.tools.runner import ResolvedCall, ToolOutcome, execute, resolve_call

@@ -14,7 +14,7 @@ from uuid import UUID
 from spotter.agent.call_record import CallRef, execution_row, insert_executions
 from spotter.agent.run.steps import NextStepRunAgain, NextStepStop, TurnStep
 from spotter.agent.state import RunState
-from spotter.agent.transcript.replay import tool_result_block
+from spotter.agent.transcript import tool_result_block
 
 TRUNCATED_BATCH_INSTRUCTION = (
     "Your reply hit the output limit before it was complete, so NONE of its tool calls ran. "

@@ -10,8 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from spotter.agent.cost.model_policy import ModelCall
-from spotter.agent.cost.pricing import base_model_id
+from spotter.agent.cost import ModelCall, base_model_id
 from spotter.agent.transcript.history import StoredMessage
 from spotter.agent.transcript.message_log import MessageRole
 from spotter.agent.transcript.projection import projection
