@@ -91,7 +91,7 @@ def cmd_dev(settings: Settings, host: str, port: int) -> None:
 
 
 async def _sweep(settings: Settings) -> str:
-    from spotter.agent.settle import sweep
+    from spotter.agent.approvals import sweep
     from spotter.db import Database
 
     db = await Database.open(settings.app_database_url or owner_url(settings), max_size=2)
