@@ -52,7 +52,8 @@ def _env(function: BuiltFunction, **extra: str) -> dict[str, str]:
         for k, v in os.environ.items()
         if not k.endswith("_SECRET_ARN") and k not in ("VIRTUAL_ENV", "PYTHONHOME")
     }
-    return {**env, "PYTHONPATH": function.pythonpath, **extra}
+    # Lambda cannot write bytecode into /opt or /var/task; nor may a probe into the artifacts.
+    return {**env, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": function.pythonpath, **extra}
 
 
 def _probe(function: BuiltFunction, code: str, stdin: str = "", **env: str) -> str:
