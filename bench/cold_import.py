@@ -35,14 +35,12 @@ FUNCTIONS = {
 }
 # What the streaming functions import later, on their first model call and first embedding.
 LATER = {
-    "`anthropic` (first model call; already imported by the run loop's modules)": "import anthropic",
+    "`anthropic` alone (the run loop's modules import it)": "import anthropic",
     "`voyageai` (first embedding: numpy, pillow, huggingface-hub, langchain-text-splitters)": (
         "from voyageai.client_async import AsyncClient"
     ),
 }
-TIMED = (
-    "import time; t = time.perf_counter(); {code}; print(time.perf_counter() - t)"
-)
+TIMED = "import time; t = time.perf_counter(); {code}; print(time.perf_counter() - t)"
 
 
 def _size(path: Path) -> int:
