@@ -4,12 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
+# The dev console's browser tests drive Debian's Chromium (Playwright's download is not used).
+CHROMIUM ?= /usr/bin/chromium
 # Deployment tools (SAM CLI, cfn-lint) live in their own venv: their pins would fight the app's.
 TOOLS := .venv-tools
 TOOLS_STAMP := $(TOOLS)/.installed
 export SAM_CLI_TELEMETRY := 0
 
-.PHONY: install tools dev test lint lint-template typecheck build unit stop-db clean
+.PHONY: install tools dev test lint lint-template typecheck build unit stop-db clean chromium
 
 $(STAMP): pyproject.toml layers/common/requirements.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -42,8 +44,12 @@ lint-template: tools
 	$(TOOLS)/bin/sam validate --lint
 
 # The tests need the tools venv too: tests/deploy runs `sam build` (cached) and checks artifacts.
-test: lint typecheck lint-template
-	$(BIN)/pytest -n 2
+# The browser tests share one server and one Chromium: `loadgroup` keeps them on one worker.
+test: chromium lint typecheck lint-template
+	CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n 2 --dist loadgroup
+
+chromium:
+	@test -x "$(CHROMIUM)" || { echo "make test needs Chromium at $(CHROMIUM) for the browser tests: apt-get install -y chromium (or CHROMIUM=/path/to/chromium make test)"; exit 1; }
 
 # `sam build` without a container needs python3.12 on PATH: the interpreter find-python found.
 build: tools
