@@ -1,4 +1,5 @@
-"""The dev console in a real browser: one dev server and one headless Chromium per session.
+"""The dev console in a real browser: one dev server per session, one headless Chromium for the
+browser module (the tests are one xdist group, so one worker runs them all, in a row).
 
 The server is `create_dev_app` (what `spotter dev` serves) on its own database, migrated and
 seeded with the demo gym, answering with the offline demo model through the real `anthropic`
@@ -89,15 +90,16 @@ def console_url(console_db: str, tmp_path_factory: pytest.TempPathFactory) -> It
     thread.join(timeout=10)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def playwright(console_url: str) -> Iterator[Playwright]:
-    # after the server: Playwright's sync API keeps an event loop in this thread, and the
-    # database fixtures behind the server use asyncio.run
+    # Playwright's sync API keeps an event loop running in this thread while it lives: start it
+    # after the server (whose database fixtures use asyncio.run) and stop it with this module,
+    # before the worker's other tests set up theirs
     with sync_playwright() as pw:
         yield pw
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     if not os.access(CHROMIUM, os.X_OK):
         pytest.fail(

@@ -265,3 +265,25 @@ def test_a_member_gets_no_composer(browser: Browser, console_url: str) -> None:
         expect(page.get_by_test_id("composer")).to_be_hidden()
     finally:
         page.context.close()
+
+
+def test_ctrl_k_opens_and_closes_the_sheet(browser: Browser, console_url: str) -> None:
+    page = open_console(browser, console_url)
+    try:
+        sheet = page.get_by_test_id("sheet")
+        expect(sheet).to_have_attribute("aria-hidden", "true")
+        page.keyboard.press("Control+k")
+        expect(sheet).to_have_attribute("aria-hidden", "false")
+        expect(page.get_by_test_id("composer-input")).to_be_focused()
+        page.keyboard.press("Control+k")
+        expect(sheet).to_have_attribute("aria-hidden", "true")
+    finally:
+        page.context.close()
+
+
+def test_a_long_question_shows_the_ambient_context_it_was_given(console: Page) -> None:
+    console.get_by_test_id("nav-workout").click()
+    run_prompt(console, "long")
+    reply = last_reply(console)
+    assert reply.startswith("Spotter attached these records")
+    assert "member 'Saar Cohen'" in reply and "member 'Maya Rosen'" in reply
