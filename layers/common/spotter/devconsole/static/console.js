@@ -200,9 +200,9 @@ function confirmationCard(event, messageKey) {
     c.target ? h("p", { class: "target", testid: "confirm-target" }, c.target) : null,
     c.affectedCount !== undefined && c.affectedCount !== null ? h("p", { class: "affected", testid: "confirm-affected" }, t("confirm.affected", { count: c.affectedCount })) : null,
     c.consequences && c.consequences.length ? h("ul", { class: "consequences", testid: "confirm-consequences" }, c.consequences.map((key) => h("li", {}, state.strings[`consequence.${key}`] ?? key))) : null,
-    c.changes && c.changes.length ? h("pre", { class: "changes", testid: "confirm-changes" }, JSON.stringify(c.changes, null, 2)) : null,
-    c.outbound ? h("div", {}, h("strong", {}, t("confirm.outbound")), h("pre", { class: "outbound", testid: "confirm-outbound" }, JSON.stringify(c.outbound, null, 2))) : null,
-    h("details", { testid: "confirm-arguments" }, h("summary", {}, t("confirm.arguments")), h("ul", {}, args)),
+    c.changes && c.changes.length ? h("pre", { class: "changes", testid: "confirm-changes", dir: "ltr" }, JSON.stringify(c.changes, null, 2)) : null,
+    c.outbound ? h("div", {}, h("strong", {}, t("confirm.outbound")), h("pre", { class: "outbound", testid: "confirm-outbound", dir: "ltr" }, JSON.stringify(c.outbound, null, 2))) : null,
+    h("details", { testid: "confirm-arguments" }, h("summary", {}, t("confirm.arguments")), h("ul", { dir: "ltr" }, args)),
     h("div", { class: "summary", testid: "tool-summary" }),
     h(
       "div",
