@@ -85,13 +85,19 @@ def cmd_dev(settings: Settings, host: str, port: int) -> None:
 async def _sweep(settings: Settings) -> str:
     from spotter.agent.settle import sweep
     from spotter.db import Database
+    from spotter.domain.outbox import sweep_outbox
+    from spotter.providers.email import email_sender_for
 
     db = await Database.open(settings.app_database_url or owner_url(settings), max_size=2)
     try:
         report = await sweep(db)
+        delivered = await sweep_outbox(db, email_sender_for(settings))
     finally:
         await db.close()
-    return f"sweep: {report.messages_closed} message(s) closed in {report.orgs} org(s)"
+    return (
+        f"sweep: {report.messages_closed} message(s) closed in {report.orgs} org(s),"
+        f" {delivered} email(s) delivered"
+    )
 
 
 async def _embed_backfill(settings: Settings) -> str:

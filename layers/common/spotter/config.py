@@ -76,6 +76,12 @@ class Settings(BaseSettings):
     # or Amazon Bedrock (the function role's IAM permission, no key).
     model_provider: Literal["anthropic", "bedrock"] = "anthropic"
 
+    # Outbound email (spotter.providers.email): Amazon SES in AWS, where EMAIL_FROM_ADDRESS is a
+    # verified identity; anywhere else a local sender that records and never mails anyone.
+    email_sender: Literal["local", "ses"] = "local"
+    email_from_address: str | None = None
+    ses_configuration_set: str | None = None
+
     def app_pool_url(self) -> str:
         """The URL the app's pool logs in with (its own login when set, else the owner's)."""
         url = self.app_database_url or self.database_url

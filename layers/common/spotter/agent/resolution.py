@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from contextlib import aclosing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from uuid import UUID
 
@@ -34,6 +34,7 @@ from spotter.agent.decisions import (
 )
 from spotter.agent.error_classifier import classify
 from spotter.agent.orchestrator import refresh_search_index, resume_model_loop
+from spotter.agent.outbound import deliver_call
 from spotter.agent.run_state import AgentDeps, RunState
 from spotter.agent.settle import close_and_settle, settle_message
 from spotter.agent.turn_preparation import prepare_resume
@@ -211,7 +212,11 @@ async def _run_claimed(state: RunState, call: PendingCall, claim: Claim) -> ev.T
         return await _record(state, call, claim, "failed", error=exc.as_result())
     try:
         async with state.deps.db.org_tx(org_id) as conn:
-            result = await execute(ToolContext(state.caller, conn, state.now), resolved)
+            ctx = ToolContext(
+                state.caller, conn, state.now,
+                conversation_id=state.conversation_id, tool_use_id=call.tool_use_id,
+            )  # fmt: skip
+            result = await execute(ctx, resolved)
             finished = await finish_claimed(
                 conn, org_id, claim,
                 status="succeeded" if result.ok else "failed",
@@ -222,6 +227,10 @@ async def _run_claimed(state: RunState, call: PendingCall, claim: Claim) -> ev.T
                 raise _Fenced
         if result.ok and resolved.spec.side_effects == "write":
             state.wrote_records = True
+        if result.ok and resolved.spec.external_effects:
+            result = replace(
+                result, output=await deliver_call(state, call.tool_use_id, result.output)
+            )
     except _Fenced:
         return _completed(call, ToolOutcome(ok=False, error=await _stored_error(state, call)))
     state.telemetry.emit(

@@ -21,6 +21,7 @@ from spotter.config import Settings
 from spotter.db import Database
 from spotter.observability import current_trace_id
 from spotter.providers.anthropic import ModelClient
+from spotter.providers.email import EmailSender, RecordingSender
 from spotter.providers.embeddings import Embedder
 from spotter.tools.registry import ToolRegistry, registry_for_caller
 
@@ -42,6 +43,8 @@ class AgentDeps:
     clock: Callable[[], datetime] = utc_now
     analytics_transport: httpx2.AsyncBaseTransport | None = None  # tests: a PostHog stand-in
     embedder: Embedder | None = None  # ambient RAG's semantic half (None: lexical only)
+    # outbound mail (outbox delivery); the local one records, so nothing leaves a test or dev
+    email_sender: EmailSender = field(default_factory=RecordingSender)
 
     def telemetry_for(self, caller: Caller) -> AgentTelemetry:
         return AgentTelemetry(

@@ -15,6 +15,8 @@ from spotter.agent.settle import sweep
 from spotter.aws.secrets import load_secrets
 from spotter.config import get_settings
 from spotter.db import Database
+from spotter.domain.outbox import sweep_outbox
+from spotter.providers.email import EmailSender, email_sender_for
 
 
 class SweepHandler:
@@ -23,15 +25,25 @@ class SweepHandler:
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.db: Database | None = None
+        self.sender: EmailSender | None = None
 
     def __call__(self, event: dict[str, Any], context: Any) -> dict[str, int]:
-        if self.loop is None or self.db is None:
+        if self.loop is None or self.db is None or self.sender is None:
             load_secrets()
             self.loop = asyncio.new_event_loop()
-            url = get_settings().app_pool_url()
-            self.db = self.loop.run_until_complete(Database.open(url, max_size=2))
+            settings = get_settings()
+            self.db = self.loop.run_until_complete(
+                Database.open(settings.app_pool_url(), max_size=2)
+            )
+            self.sender = email_sender_for(settings)
         report = self.loop.run_until_complete(sweep(self.db))
-        return {"orgs": report.orgs, "messagesClosed": report.messages_closed}
+        # mail no request delivered (a crash after commit); interrupted sends become unknown
+        delivered = self.loop.run_until_complete(sweep_outbox(self.db, self.sender))
+        return {
+            "orgs": report.orgs,
+            "messagesClosed": report.messages_closed,
+            "emailsDelivered": delivered,
+        }
 
     def close(self) -> None:
         """Close the pool (Lambda never needs this; a test that built a handler does)."""

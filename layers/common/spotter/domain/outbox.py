@@ -305,3 +305,36 @@ async def erase_recipient(scope: OrgScope, *, kind: RecipientKind, recipient_id:
         (scope.org_id, kind, recipient_id),
     )
     return cur.rowcount
+
+
+# A tool's result lists at most this many messages one by one; a broadcast states counts.
+LISTED_MESSAGES = 20
+
+
+def call_output(queued: Sequence[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    """What an outbound tool returns: what was queued (delivery fills in what was delivered)."""
+    out: dict[str, Any] = dict(extra)
+    out["recipientCount"] = len(queued)
+    out["messages"] = list(queued[:LISTED_MESSAGES])
+    out["delivery"] = summary(queued)
+    return out
+
+
+def with_delivery(output: Any, delivered: Sequence[dict[str, Any]]) -> Any:
+    """The tool's result once delivery is known: each listed message's status, and counts."""
+    if not isinstance(output, dict) or not delivered:
+        return output
+    return {
+        **output,
+        "messages": list(delivered[:LISTED_MESSAGES]),
+        "delivery": summary(delivered),
+    }
+
+
+async def ids_for_call(scope: OrgScope, link: CallLink) -> list[UUID]:
+    cur = await scope.conn.execute(
+        "SELECT id FROM outbox_messages WHERE organization_id = %s AND conversation_id = %s"
+        " AND tool_use_id = %s ORDER BY created_at, id",
+        (scope.org_id, link.conversation_id, link.tool_use_id),
+    )
+    return [r["id"] for r in await cur.fetchall()]

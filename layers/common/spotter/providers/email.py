@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from spotter.config import Settings
 
 
 @dataclass(frozen=True)
@@ -130,3 +133,16 @@ class SesSender:
                 str(error.get("Code", "ClientError")), str(error.get("Message", ""))
             ) from exc
         return str(answer["MessageId"])
+
+
+def email_sender_for(settings: Settings) -> EmailSender:
+    """The sender the settings name; SES needs a from address (a verified SES identity)."""
+    if settings.email_sender == "ses":
+        if not settings.email_from_address:
+            raise RuntimeError("EMAIL_SENDER=ses needs EMAIL_FROM_ADDRESS")
+        return SesSender(
+            from_address=settings.email_from_address,
+            region=settings.aws_region,
+            configuration_set=settings.ses_configuration_set,
+        )
+    return RecordingSender()
