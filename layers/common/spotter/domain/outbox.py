@@ -40,6 +40,10 @@ OUTCOME_UNKNOWN_ERROR = {
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
+def looks_like_email(address: str) -> bool:
+    return len(address) <= 320 and _EMAIL.match(address) is not None
+
+
 @dataclass(frozen=True)
 class Recipient:
     address: str
@@ -67,7 +71,7 @@ def _validated(
     unique: dict[str, Recipient] = {}
     for r in recipients:
         address = r.address.strip()
-        if not _EMAIL.match(address) or len(address) > 320:
+        if not looks_like_email(address):
             raise DomainError("invalid_email", "A recipient's email address is not valid.")
         # one copy per address, however many ways it was selected
         unique.setdefault(address.lower(), Recipient(address, r.name, r.kind, r.id))
@@ -338,3 +342,14 @@ async def ids_for_call(scope: OrgScope, link: CallLink) -> list[UUID]:
         (scope.org_id, link.conversation_id, link.tool_use_id),
     )
     return [r["id"] for r in await cur.fetchall()]
+
+
+async def erase_address(scope: OrgScope, address: str) -> int:
+    """Erasure: every message to this address (however it was selected) loses its text."""
+    cur = await scope.conn.execute(
+        "UPDATE outbox_messages SET to_address = 'erased@invalid', to_name = NULL,"
+        " subject = '[erased]', body = '[erased]', error = NULL, updated_at = now()"
+        " WHERE organization_id = %s AND lower(to_address) = lower(%s)",
+        (scope.org_id, address),
+    )
+    return cur.rowcount
