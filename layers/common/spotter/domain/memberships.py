@@ -154,20 +154,28 @@ async def get_plan(scope: OrgScope, plan_id: UUID) -> dict[str, Any]:
     return row
 
 
-def _live(row: dict[str, Any], name: str) -> None:
+async def live_subscription(
+    scope: OrgScope, membership_id: UUID, *, expect: str | None = None
+) -> dict[str, Any]:
+    """The member with their live subscription, which must be in state `expect` when given:
+    what a change checks first (and its preview, which writes nothing)."""
+    row = await member_row(scope, membership_id)
+    name = row["full_name"]
     if row["subscription_id"] is None:
         raise DomainError("no_plan", f"{name} has no active or paused plan.")
+    if expect is not None and row["subscription_status"] != expect:
+        raise DomainError(
+            "conflict", f"{name}'s plan is {row['subscription_status']}, not {expect}."
+        )
+    return row
 
 
 async def pause(
     scope: OrgScope, membership_id: UUID, *, resume_on: date | None, today: date
 ) -> dict[str, Any]:
-    row = await member_row(scope, membership_id)
-    _live(row, row["full_name"])
-    if row["subscription_status"] != "active":
-        raise DomainError("conflict", f"{row['full_name']}'s plan is already paused.")
     if resume_on is not None and resume_on <= today:
         raise DomainError("invalid_args", "resumeOn must be a future date.")
+    row = await live_subscription(scope, membership_id, expect="active")
     await scope.conn.execute(
         "UPDATE member_subscriptions SET status = 'paused', paused_at = now(), resume_on = %s,"
         " updated_at = now() WHERE id = %s AND organization_id = %s",
@@ -182,10 +190,7 @@ async def pause(
 
 
 async def resume(scope: OrgScope, membership_id: UUID) -> dict[str, Any]:
-    row = await member_row(scope, membership_id)
-    _live(row, row["full_name"])
-    if row["subscription_status"] != "paused":
-        raise DomainError("conflict", f"{row['full_name']}'s plan is not paused.")
+    row = await live_subscription(scope, membership_id, expect="paused")
     await scope.conn.execute(
         "UPDATE member_subscriptions SET status = 'active', paused_at = NULL, resume_on = NULL,"
         " updated_at = now() WHERE id = %s AND organization_id = %s",
@@ -196,44 +201,31 @@ async def resume(scope: OrgScope, membership_id: UUID) -> dict[str, Any]:
 
 
 async def cancel(scope: OrgScope, membership_id: UUID, *, reason: str | None) -> dict[str, Any]:
-    row = await member_row(scope, membership_id)
-    _live(row, row["full_name"])
+    row = await live_subscription(scope, membership_id)
     await scope.conn.execute(
         "UPDATE member_subscriptions SET status = 'cancelled', cancelled_at = now(),"
         " cancel_reason = %s, updated_at = now() WHERE id = %s AND organization_id = %s",
         (reason, row["subscription_id"], scope.org_id),
     )
     return {"id": str(membership_id), "subscriptionId": str(row["subscription_id"]),
-            "plan": row["plan_name"], "status": "cancelled",
+            "planId": str(row["plan_id"]), "plan": row["plan_name"], "status": "cancelled",
             "previousStatus": row["subscription_status"]}  # fmt: skip
 
 
-async def reinstate(scope: OrgScope, membership_id: UUID, subscription_id: UUID) -> dict[str, Any]:
-    """Undo a cancel: the cancelled subscription is live again (as it was), if the member has
-    no other live plan meanwhile."""
-    row = await member_row(scope, membership_id)
-    if row["subscription_id"] is not None:
-        raise DomainError("conflict", f"{row['full_name']} already has a live plan.")
-    cur = await scope.conn.execute(
-        "UPDATE member_subscriptions SET status = CASE WHEN paused_at IS NULL THEN 'active'"
-        " ELSE 'paused' END, cancelled_at = NULL, cancel_reason = NULL, updated_at = now()"
-        " WHERE id = %s AND organization_id = %s AND membership_id = %s AND status = 'cancelled'"
-        " RETURNING status",
-        (subscription_id, scope.org_id, membership_id),
-    )
-    done = await cur.fetchone()
-    if done is None:
-        raise not_found("cancelled plan")
-    return {"id": str(membership_id), "subscriptionId": str(subscription_id),
-            "status": done["status"]}  # fmt: skip
-
-
-async def change_plan(scope: OrgScope, membership_id: UUID, plan_id: UUID) -> dict[str, Any]:
-    """Start `plan_id` (a member with no plan simply starts it); the old row is cancelled."""
+async def check_plan_change(
+    scope: OrgScope, membership_id: UUID, plan_id: UUID
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The member and the plan they would move to; refused when already on it."""
     row = await member_row(scope, membership_id)
     plan = await get_plan(scope, plan_id)
     if row["plan_id"] == plan_id:
         raise DomainError("conflict", f"{row['full_name']} is already on {plan['name']}.")
+    return row, plan
+
+
+async def change_plan(scope: OrgScope, membership_id: UUID, plan_id: UUID) -> dict[str, Any]:
+    """Start `plan_id` (a member with no plan simply starts it); the old row is cancelled."""
+    row, plan = await check_plan_change(scope, membership_id, plan_id)
     if row["subscription_id"] is not None:
         await scope.conn.execute(
             "UPDATE member_subscriptions SET status = 'cancelled', cancelled_at = now(),"
@@ -248,51 +240,35 @@ async def change_plan(scope: OrgScope, membership_id: UUID, plan_id: UUID) -> di
     )
     new = await cur.fetchone()
     assert new is not None
-    out: dict[str, Any] = {
+    return {
         "id": str(membership_id),
         "subscriptionId": str(new["id"]),
         "plan": plan_out(plan),
+        "previousPlanId": str(row["plan_id"]) if row["plan_id"] else None,
         "previousPlan": row["plan_name"],
     }
-    if row["subscription_id"] is not None:
-        out["replacedSubscriptionId"] = str(row["subscription_id"])
-    return out
 
 
-async def undo_plan_change(
-    scope: OrgScope, membership_id: UUID, subscription_id: UUID
-) -> dict[str, Any]:
-    """Undo change_plan: drop the subscription it started, restore the one it replaced."""
-    cur = await scope.conn.execute(
-        "DELETE FROM member_subscriptions WHERE id = %s AND organization_id = %s"
-        " AND membership_id = %s AND status <> 'cancelled' RETURNING replaces_id",
-        (subscription_id, scope.org_id, membership_id),
-    )
-    gone = await cur.fetchone()
-    if gone is None:
-        raise not_found("plan change")
-    if gone["replaces_id"] is not None:
-        await scope.conn.execute(
-            "UPDATE member_subscriptions SET status = CASE WHEN paused_at IS NULL THEN 'active'"
-            " ELSE 'paused' END, cancelled_at = NULL, cancel_reason = NULL, updated_at = now()"
-            " WHERE id = %s AND organization_id = %s",
-            (gone["replaces_id"], scope.org_id),
-        )
-    return {"id": str(membership_id), "removedSubscriptionId": str(subscription_id)}
+async def check_credits(
+    scope: OrgScope, membership_id: UUID, balance: int
+) -> tuple[str, int | None]:
+    """The member's name and current balance (None: unlimited); refused when nothing changes."""
+    name = await member_name(scope, membership_id)
+    current = await bookings.credit_balance(scope.conn, scope.org_id, membership_id)
+    if balance == (current or 0):
+        # also unlimited → 0: the ledger holds no zero change, and 0 credits on an unlimited
+        # member would mean nothing to book with; say so instead of guessing
+        raise DomainError("conflict", f"{name} already has {current or 0} credits to change from.")
+    return name, current
 
 
 async def set_credits(
     scope: OrgScope, membership_id: UUID, balance: int, *, reason: str
 ) -> dict[str, Any]:
     """Set the member's class-credit balance; the ledger records the difference."""
-    name = await member_name(scope, membership_id)
-    current = await bookings.credit_balance(scope.conn, scope.org_id, membership_id)
-    before = current or 0
-    if balance == before:
-        # also unlimited → 0: the ledger cannot hold a zero change, and 0 credits on an
-        # unlimited member means nothing to book with; say so instead of guessing
-        raise DomainError("conflict", f"{name} already has {before} credits to change from.")
-    await bookings.adjust_credits(scope.conn, scope.org_id, membership_id, balance - before, reason)
+    _, current = await check_credits(scope, membership_id, balance)
+    delta = balance - (current or 0)
+    await bookings.adjust_credits(scope.conn, scope.org_id, membership_id, delta, reason)
     return {"id": str(membership_id), "balance": balance, "previousBalance": current}
 
 
