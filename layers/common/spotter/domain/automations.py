@@ -8,6 +8,7 @@ a test send renders with the caller as the sample member and mails only the call
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any, Literal
 from uuid import UUID
 
@@ -22,6 +23,7 @@ Trigger = Literal[
     "member_inactive",
     "invitation_pending",
 ]
+Status = Literal["draft", "active", "inactive"]
 PLACEHOLDERS = frozenset({"first_name", "full_name", "gym_name", "plan_name"})
 _PLACEHOLDER = re.compile(r"\{\{\s*([^{}]*?)\s*\}\}")
 _COLUMNS = (
@@ -144,12 +146,19 @@ async def update(scope: OrgScope, automation_id: UUID, changes: dict[str, Any]) 
     return out
 
 
-async def set_status(
+async def check_status_change(
     scope: OrgScope, automation_id: UUID, status: Literal["active", "inactive"]
 ) -> dict[str, Any]:
     row = await get(scope, automation_id)
     if row["status"] == status:
         raise DomainError("conflict", f"{row['name']} is already {status}.")
+    return row
+
+
+async def set_status(
+    scope: OrgScope, automation_id: UUID, status: Literal["active", "inactive"]
+) -> dict[str, Any]:
+    row = await check_status_change(scope, automation_id, status)
     cur = await scope.conn.execute(
         "UPDATE email_automations SET status = %s, updated_at = now(),"
         " activated_at = CASE WHEN %s = 'active' THEN now() ELSE activated_at END"
@@ -201,25 +210,49 @@ def sample_values(full_name: str, gym: str) -> dict[str, str]:
     }
 
 
+@dataclass(frozen=True)
+class SampleEmail:
+    to_address: str
+    to_name: str
+    subject: str
+    body: str
+
+
+async def sample_email(scope: OrgScope, automation_id: UUID, user_id: UUID, *, gym: str) -> SampleEmail:
+    """The automation rendered for the caller (the sample member), addressed to the caller."""
+    row = await get(scope, automation_id)
+    cur = await scope.conn.execute(
+        "SELECT u.full_name, u.email FROM users u JOIN org_memberships m ON m.user_id = u.id"
+        " WHERE u.id = %s AND m.organization_id = %s",
+        (user_id, scope.org_id),
+    )
+    me = await cur.fetchone()
+    if me is None or not me["email"]:
+        raise DomainError("no_email", "Your account has no email address to send a test to.")
+    values = sample_values(me["full_name"], gym)
+    return SampleEmail(
+        to_address=me["email"],
+        to_name=me["full_name"],
+        subject="[Test] " + render(row["subject_template"], values),
+        body=render(row["body_template"], values),
+    )
+
+
 async def send_test(
     scope: OrgScope,
     automation_id: UUID,
     *,
-    to_address: str | None,
-    to_name: str,
+    user_id: UUID,
     gym: str,
     link: outbox.CallLink | None,
 ) -> dict[str, Any]:
-    """Render with the caller as the sample member and queue it to the caller only."""
-    row = await get(scope, automation_id)
-    if not to_address:
-        raise DomainError("no_email", "Your account has no email address to send a test to.")
-    values = sample_values(to_name, gym)
+    """Queue the caller's sample to the caller only (never a member)."""
+    email = await sample_email(scope, automation_id, user_id, gym=gym)
     queued = await outbox.enqueue(
         scope,
-        recipients=[outbox.Recipient(to_address, to_name, "staff")],
-        subject="[Test] " + render(row["subject_template"], values),
-        body=render(row["body_template"], values),
+        recipients=[outbox.Recipient(email.to_address, email.to_name, "staff", user_id)],
+        subject=email.subject,
+        body=email.body,
         source="automations.test_send",
         link=link,
     )

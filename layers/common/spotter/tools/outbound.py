@@ -8,7 +8,11 @@ the card's target.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Annotated
 
+from pydantic import Field
+
+from spotter.domain.outbox import MAX_BODY, MAX_SUBJECT
 from spotter.tools.cards import Confirmation
 
 NAMED_RECIPIENTS = 20
@@ -34,3 +38,8 @@ def outbound_card(
             "recipients": names[:NAMED_RECIPIENTS],
         },
     )
+
+
+# The arguments every outbound tool takes, stated once (the model sees one schema shape).
+Subject = Annotated[str, Field(min_length=1, max_length=MAX_SUBJECT)]
+Body = Annotated[str, Field(min_length=1, max_length=MAX_BODY)]
