@@ -218,7 +218,9 @@ class SampleEmail:
     body: str
 
 
-async def sample_email(scope: OrgScope, automation_id: UUID, user_id: UUID, *, gym: str) -> SampleEmail:
+async def sample_email(
+    scope: OrgScope, automation_id: UUID, user_id: UUID, *, gym: str
+) -> SampleEmail:
     """The automation rendered for the caller (the sample member), addressed to the caller."""
     row = await get(scope, automation_id)
     cur = await scope.conn.execute(
