@@ -56,7 +56,7 @@ def check_template(*texts: str) -> None:
     unknown = sorted({m for t in texts for m in _PLACEHOLDER.findall(t)} - PLACEHOLDERS)
     if unknown:
         raise DomainError(
-            "template_invalid",
+            "invalid_args",
             "Unknown placeholders: " + ", ".join(f"{{{{{u}}}}}" for u in unknown),
             allowed=sorted(PLACEHOLDERS),
         )
@@ -126,7 +126,7 @@ async def update(scope: OrgScope, automation_id: UUID, changes: dict[str, Any]) 
     before = await get(scope, automation_id)
     changes = {k: v for k, v in changes.items() if k in EDITABLE and v != before[k]}
     if not changes:
-        raise DomainError("no_changes", "Nothing to change: every value is already so.")
+        raise DomainError("invalid_args", "Nothing to change: every value is already so.")
     check_template(
         changes.get("subject_template", before["subject_template"]),
         changes.get("body_template", before["body_template"]),
@@ -230,7 +230,7 @@ async def sample_email(
     )
     me = await cur.fetchone()
     if me is None or not me["email"]:
-        raise DomainError("no_email", "Your account has no email address to send a test to.")
+        raise DomainError("conflict", "Your account has no email address to send a test to.")
     values = sample_values(me["full_name"], gym)
     return SampleEmail(
         to_address=me["email"],

@@ -162,7 +162,7 @@ async def live_subscription(
     row = await member_row(scope, membership_id)
     name = row["full_name"]
     if row["subscription_id"] is None:
-        raise DomainError("no_plan", f"{name} has no active or paused plan.")
+        raise DomainError("conflict", f"{name} has no active or paused plan.")
     if expect is not None and row["subscription_status"] != expect:
         raise DomainError(
             "conflict", f"{name}'s plan is {row['subscription_status']}, not {expect}."
@@ -311,7 +311,7 @@ async def invite(
     """Record a pending invitation (no mail: `send_invitations` emails it)."""
     email = email.strip()
     if not outbox.looks_like_email(email):
-        raise DomainError("invalid_email", "That email address is not valid.")
+        raise DomainError("invalid_args", "That email address is not valid.")
     await _check_invitable(scope, email)
     if plan_id is not None:
         await get_plan(scope, plan_id)

@@ -13,7 +13,7 @@ from spotter.domain.errors import DomainError
 async def member_recipient(scope: OrgScope, membership_id: UUID) -> outbox.Recipient:
     row = await memberships.member_row(scope, membership_id)
     if not row["email"]:
-        raise DomainError("no_email", f"{row['full_name']} has no email address on file.")
+        raise DomainError("conflict", f"{row['full_name']} has no email address on file.")
     return outbox.Recipient(row["email"], row["full_name"], "member", membership_id)
 
 

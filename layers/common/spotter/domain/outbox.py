@@ -72,13 +72,13 @@ def _validated(
     for r in recipients:
         address = r.address.strip()
         if not looks_like_email(address):
-            raise DomainError("invalid_email", "A recipient's email address is not valid.")
+            raise DomainError("invalid_args", "A recipient's email address is not valid.")
         # one copy per address, however many ways it was selected
         unique.setdefault(address.lower(), Recipient(address, r.name, r.kind, r.id))
     if not unique:
-        raise DomainError("no_recipients", "Nobody to send to: no recipient has an email address.")
+        raise DomainError("conflict", "Nobody to send to: no recipient has an email address.")
     if len(unique) > MAX_RECIPIENTS:
-        raise DomainError("too_many_recipients", f"At most {MAX_RECIPIENTS} recipients per send.")
+        raise DomainError("invalid_args", f"At most {MAX_RECIPIENTS} recipients per send.")
     return list(unique.values()), subject, body
 
 
