@@ -77,8 +77,9 @@ class Settings(BaseSettings):
     model_provider: Literal["anthropic", "bedrock"] = "anthropic"
 
     # Outbound email (spotter.providers.email): Amazon SES in AWS, where EMAIL_FROM_ADDRESS is a
-    # verified identity; anywhere else a local sender that records and never mails anyone.
-    email_sender: Literal["local", "ses"] = "local"
+    # verified identity; `none` (a stack without one) refuses every send, so nothing is ever
+    # marked delivered that was not; dev and tests use a local sender that records.
+    email_sender: Literal["local", "ses", "none"] = "local"
     email_from_address: str | None = None
     ses_configuration_set: str | None = None
 

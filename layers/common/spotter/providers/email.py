@@ -62,6 +62,13 @@ class RecordingSender:
         return f"local-{uuid.uuid4()}"
 
 
+class DisabledSender:
+    """No email provider is configured: every send is refused (failed, never `delivered`)."""
+
+    async def send(self, email: OutboundEmail) -> str:
+        raise SendRejected("email_not_configured", "Outbound email is not configured.")
+
+
 def _display(name: str | None, address: str) -> str:
     if not name:
         return address
@@ -145,4 +152,6 @@ def email_sender_for(settings: Settings) -> EmailSender:
             region=settings.aws_region,
             configuration_set=settings.ses_configuration_set,
         )
+    if settings.email_sender == "none":
+        return DisabledSender()
     return RecordingSender()
