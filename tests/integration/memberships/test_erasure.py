@@ -161,3 +161,20 @@ async def test_erasing_another_orgs_member_is_not_found(
             await erasure.erase_member(OrgScope(conn, org.id), UUID(str(zelda.membership_id)))
     assert info.value.code == "not_found"
     assert columns_mentioning(clean_db, NAME) != []
+
+
+async def test_another_areas_erase_person_runs_as_a_step_with_the_user_id(
+    db: Database, org: Org, clean_db: str
+) -> None:
+    zelda = add_member(clean_db, org, NAME, EMAIL)
+    seen: list[UUID] = []
+
+    async def erase_person(scope: OrgScope, user_id: UUID) -> None:
+        seen.append(user_id)
+
+    async with db.org_tx(org.id) as conn:
+        await erasure.by_user(erase_person)(
+            OrgScope(conn, org.id),
+            erasure.ErasedPerson(UUID(str(zelda.membership_id)), zelda.user_id, NAME, EMAIL),
+        )
+    assert seen == [zelda.user_id]

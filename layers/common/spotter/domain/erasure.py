@@ -144,10 +144,20 @@ async def _user(scope: OrgScope, p: ErasedPerson) -> None:
     await scope.conn.execute("SELECT spotter_anonymize_user(%s)", (p.user_id,))
 
 
+def by_user(erase_person: Callable[[OrgScope, UUID], Awaitable[None]]) -> Step:
+    """A step from another area's `erase_person(scope, user_id)`."""
+
+    async def step(scope: OrgScope, p: ErasedPerson) -> None:
+        await erase_person(scope, p.user_id)
+
+    return step
+
+
 # In order. The other areas' steps (`async def erase_person(scope, user_id) -> None` in their
-# domain modules) join this list where their tables are: leads converted from the member and
-# their activity (domain.leads), inbox threads and messages (domain.inbox), form submissions
-# (domain.forms). They run before `_membership` and `_user`, while the person is still readable.
+# domain modules) join this list as `("leads", by_user(leads.erase_person))`: leads converted
+# from the member and their activity (domain.leads), inbox threads and messages (domain.inbox),
+# staff tasks (domain.tasks), form submissions (domain.forms). They run before `mentions`,
+# `membership` and `user`, while the person (their email, their membership) is still readable.
 STEPS: tuple[tuple[str, Step], ...] = (
     ("subscriptions", _subscriptions),
     ("credit_ledger", _credit_ledger),
