@@ -219,7 +219,7 @@ async def deliver_queued(
     async with db.org_tx(org_id) as conn:
         cur = await conn.execute(
             "SELECT id FROM outbox_messages WHERE organization_id = %s AND status = 'queued'"
-            " ORDER BY created_at, id LIMIT %s",
+            " ORDER BY created_at, lower(to_address), id LIMIT %s",
             (org_id, limit),
         )
         ids = [r["id"] for r in await cur.fetchall()]
@@ -271,7 +271,7 @@ async def statuses_for_conversation(
     cur = await scope.conn.execute(
         "SELECT id, tool_use_id, to_address, to_name, status, delivered_at, error"
         " FROM outbox_messages WHERE organization_id = %s AND conversation_id = %s"
-        " ORDER BY created_at, id",
+        " ORDER BY created_at, lower(to_address), id",
         (scope.org_id, conversation_id),
     )
     by_call: dict[str, list[dict[str, Any]]] = {}
@@ -338,7 +338,7 @@ def with_delivery(output: Any, delivered: Sequence[dict[str, Any]]) -> Any:
 async def ids_for_call(scope: OrgScope, link: CallLink) -> list[UUID]:
     cur = await scope.conn.execute(
         "SELECT id FROM outbox_messages WHERE organization_id = %s AND conversation_id = %s"
-        " AND tool_use_id = %s ORDER BY created_at, id",
+        " AND tool_use_id = %s ORDER BY created_at, lower(to_address), id",
         (scope.org_id, link.conversation_id, link.tool_use_id),
     )
     return [r["id"] for r in await cur.fetchall()]
