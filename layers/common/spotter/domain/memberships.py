@@ -104,7 +104,7 @@ async def get_member(scope: OrgScope, membership_id: UUID) -> dict[str, Any]:
     """One member: plan and subscription, credits, attendance (all time and last 30 days)."""
     row = await member_row(scope, membership_id)
     out = member_out(row)
-    out["credits"] = await bookings.credit_balance(scope.conn, scope.org_id, membership_id)
+    out["credits"] = await bookings.credit_balance(scope, membership_id)
     cur = await scope.conn.execute(
         "SELECT count(*) FILTER (WHERE status = 'checked_in') AS attended,"
         " count(*) FILTER (WHERE status = 'checked_in'"
@@ -254,7 +254,7 @@ async def check_credits(
 ) -> tuple[str, int | None]:
     """The member's name and current balance (None: unlimited); refused when nothing changes."""
     name = await member_name(scope, membership_id)
-    current = await bookings.credit_balance(scope.conn, scope.org_id, membership_id)
+    current = await bookings.credit_balance(scope, membership_id)
     if balance == (current or 0):
         # also unlimited → 0: the ledger holds no zero change, and 0 credits on an unlimited
         # member would mean nothing to book with; say so instead of guessing
@@ -268,7 +268,7 @@ async def set_credits(
     """Set the member's class-credit balance; the ledger records the difference."""
     _, current = await check_credits(scope, membership_id, balance)
     delta = balance - (current or 0)
-    await bookings.adjust_credits(scope.conn, scope.org_id, membership_id, delta, reason)
+    await bookings.adjust_credits(scope, membership_id, delta, reason)
     return {"id": str(membership_id), "balance": balance, "previousBalance": current}
 
 
