@@ -46,6 +46,7 @@ def test_the_scheduled_sweep_closes_abandoned_claims_once(
     assert sweep_function.handler(event, None) == {
         "orgs": 1,
         "messagesClosed": 1,
+        "automationEmailsQueued": 0,
         "emailsDelivered": 0,
     }
     assert statuses(clean_db, message.execution_ids) == ["succeeded", "failed"]
@@ -59,6 +60,7 @@ def test_the_scheduled_sweep_closes_abandoned_claims_once(
     assert sweep_function.handler(event, None) == {
         "orgs": 0,
         "messagesClosed": 0,
+        "automationEmailsQueued": 0,
         "emailsDelivered": 0,
     }
 

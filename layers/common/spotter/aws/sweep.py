@@ -9,12 +9,14 @@ invocation of the container.
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 from typing import Any
 
 from spotter.agent.settle import sweep
 from spotter.aws.secrets import load_secrets
 from spotter.config import get_settings
 from spotter.db import Database
+from spotter.domain.automation_runs import run_due
 from spotter.domain.outbox import sweep_outbox
 from spotter.providers.email import EmailSender, email_sender_for
 
@@ -37,11 +39,14 @@ class SweepHandler:
             )
             self.sender = email_sender_for(settings)
         report = self.loop.run_until_complete(sweep(self.db))
-        # mail no request delivered (a crash after commit); interrupted sends become unknown
+        # active automations queue what is due; then mail no request delivered (automations',
+        # and a crash after commit) goes out, and interrupted sends become unknown
+        automations = self.loop.run_until_complete(run_due(self.db, datetime.now(UTC)))
         delivered = self.loop.run_until_complete(sweep_outbox(self.db, self.sender))
         return {
             "orgs": report.orgs,
             "messagesClosed": report.messages_closed,
+            "automationEmailsQueued": automations.queued,
             "emailsDelivered": delivered,
         }
 

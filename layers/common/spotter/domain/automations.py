@@ -201,12 +201,13 @@ async def restore(scope: OrgScope, automation_id: UUID) -> dict[str, Any]:
     return automation_out(restored)
 
 
-def sample_values(full_name: str, gym: str) -> dict[str, str]:
+def template_values(full_name: str, gym: str, plan_name: str) -> dict[str, str]:
+    """What the placeholders stand for, for one recipient."""
     return {
-        "first_name": full_name.split()[0] if full_name.strip() else full_name,
+        "first_name": full_name.split()[0] if full_name.strip() else "",
         "full_name": full_name,
         "gym_name": gym,
-        "plan_name": "Unlimited",
+        "plan_name": plan_name,
     }
 
 
@@ -231,7 +232,7 @@ async def sample_email(
     me = await cur.fetchone()
     if me is None or not me["email"]:
         raise DomainError("conflict", "Your account has no email address to send a test to.")
-    values = sample_values(me["full_name"], gym)
+    values = template_values(me["full_name"], gym, "Unlimited")  # a sample plan
     return SampleEmail(
         to_address=me["email"],
         to_name=me["full_name"],
