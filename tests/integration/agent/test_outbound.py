@@ -12,7 +12,7 @@ import psycopg
 import pytest
 
 from spotter.agent import events as ev
-from spotter.agent import resolution
+from spotter.agent.run import resolve as resolution
 from spotter.agent.conversations import get_conversation
 from spotter.auth import Caller
 from spotter.db import Database
