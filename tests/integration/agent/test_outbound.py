@@ -12,8 +12,8 @@ import psycopg
 import pytest
 
 from spotter.agent import events as ev
-from spotter.agent.run import resolve as resolution
 from spotter.agent.conversations import get_conversation
+from spotter.agent.run import resolve as resolution
 from spotter.auth import Caller
 from spotter.db import Database
 from spotter.domain.outbox import sweep_outbox
