@@ -14,7 +14,7 @@ from spotter.db.scope import OrgScope
 from spotter.domain import outbox
 from spotter.domain.errors import DomainError
 from spotter.domain.outbox import Recipient
-from spotter.providers.email import RecordingSender, SendRejected
+from spotter.providers.email import OutboundEmail, RecordingSender, SendRejected
 from tests.support.world import Org
 
 ANN = Recipient("ann@example.com", "Ann Bar", "member", uuid4())
@@ -210,3 +210,26 @@ async def test_another_orgs_messages_are_neither_seen_nor_sent(
     assert [d.status for d in await outbox.deliver(db, other_org.id, sender, ids)] == ["skipped"]
     assert await _status(db, other_org, ids) == []
     assert sender.sent == []
+
+
+async def test_a_broadcast_is_sent_in_parallel_each_message_once_results_in_order(
+    db: Database, org: Org
+) -> None:
+    recipients = [Recipient(f"m{i:02}@example.com") for i in range(20)]
+    ids = await _queue(db, org, *recipients)
+    in_flight, peak = 0, 0
+
+    class Slow(RecordingSender):
+        async def send(self, email: OutboundEmail) -> str:
+            nonlocal in_flight, peak
+            in_flight += 1
+            peak = max(peak, in_flight)
+            await asyncio.sleep(0.05)
+            in_flight -= 1
+            return await super().send(email)
+
+    sender = Slow()
+    done = await outbox.deliver(db, org.id, sender, ids)
+    assert [d.id for d in done] == ids and {d.status for d in done} == {"delivered"}
+    assert sorted(e.to_address for e in sender.sent) == [r.address for r in recipients]
+    assert 1 < peak <= outbox.PARALLEL_SENDS

@@ -10,6 +10,7 @@ row back to `queued`, so an interrupted send is never re-sent.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,6 +30,8 @@ RecipientKind = Literal["member", "lead", "staff", "address"]
 # Longer than any sender call can take (SES: 5 s connect + 10 s read, no retries).
 CLAIM_WINDOW = timedelta(minutes=2)
 MAX_RECIPIENTS = 1000
+# A broadcast's sends run this many at a time (SES's default rate is well above it).
+PARALLEL_SENDS = 8
 MAX_SUBJECT = 200
 MAX_BODY = 20_000
 OUTCOME_UNKNOWN_ERROR = {
@@ -208,8 +211,18 @@ async def deliver_one(db: Database, org_id: UUID, sender: EmailSender, outbox_id
 async def deliver(
     db: Database, org_id: UUID, sender: EmailSender, ids: Sequence[UUID]
 ) -> list[Delivery]:
-    """Deliver these rows (the ones a tool call just queued), in order."""
-    return [await deliver_one(db, org_id, sender, i) for i in ids]
+    """Deliver these rows (the ones a tool call just queued); results in the given order.
+
+    Up to `PARALLEL_SENDS` at once: each row is claimed and recorded on its own, and a
+    connection is held only for those two short updates, never across the provider call.
+    """
+    gate = asyncio.Semaphore(PARALLEL_SENDS)
+
+    async def one(outbox_id: UUID) -> Delivery:
+        async with gate:
+            return await deliver_one(db, org_id, sender, outbox_id)
+
+    return list(await asyncio.gather(*(one(i) for i in ids)))
 
 
 async def deliver_queued(
