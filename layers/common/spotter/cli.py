@@ -106,15 +106,25 @@ def cmd_dev(settings: Settings, host: str, port: int) -> None:
 
 
 async def _sweep(settings: Settings) -> str:
+    from datetime import UTC, datetime
+
     from spotter.agent.approvals import sweep
     from spotter.db import Database
+    from spotter.domain.automation_runs import run_due
+    from spotter.domain.outbox import sweep_outbox
+    from spotter.providers.email import email_sender_for
 
     db = await Database.open(settings.app_database_url or owner_url(settings), max_size=2)
     try:
         report = await sweep(db)
+        automations = await run_due(db, datetime.now(UTC))
+        delivered = await sweep_outbox(db, email_sender_for(settings))
     finally:
         await db.close()
-    return f"sweep: {report.messages_closed} message(s) closed in {report.orgs} org(s)"
+    return (
+        f"sweep: {report.messages_closed} message(s) closed in {report.orgs} org(s),"
+        f" {automations.queued} automation email(s) queued, {delivered} email(s) delivered"
+    )
 
 
 async def _embed_backfill(settings: Settings) -> str:

@@ -77,6 +77,13 @@ class Settings(BaseSettings):
     # or Amazon Bedrock (the function role's IAM permission, no key).
     model_provider: Literal["anthropic", "bedrock"] = "anthropic"
 
+    # Outbound email (spotter.providers.email): Amazon SES in AWS, where EMAIL_FROM_ADDRESS is a
+    # verified identity; `none` (a stack without one) refuses every send, so nothing is ever
+    # marked delivered that was not; dev and tests use a local sender that records.
+    email_sender: Literal["local", "ses", "none"] = "local"
+    email_from_address: str | None = None
+    ses_configuration_set: str | None = None
+
     def app_pool_url(self) -> str:
         """The URL the app's pool logs in with (its own login when set, else the owner's)."""
         url = self.app_database_url or self.database_url

@@ -43,7 +43,12 @@ def test_the_scheduled_sweep_closes_abandoned_claims_once(
             (message.message_id,),
         )
     event = load_event("sweep-scheduled")
-    assert sweep_function.handler(event, None) == {"orgs": 1, "messagesClosed": 1}
+    assert sweep_function.handler(event, None) == {
+        "orgs": 1,
+        "messagesClosed": 1,
+        "automationEmailsQueued": 0,
+        "emailsDelivered": 0,
+    }
     assert statuses(clean_db, message.execution_ids) == ["succeeded", "failed"]
     with psycopg.connect(clean_db) as conn:
         turns = conn.execute(
@@ -52,4 +57,27 @@ def test_the_scheduled_sweep_closes_abandoned_claims_once(
         ).fetchone()
     assert turns == (1,)
     # a warm invocation reuses the container's pool and finds nothing left to do
-    assert sweep_function.handler(event, None) == {"orgs": 0, "messagesClosed": 0}
+    assert sweep_function.handler(event, None) == {
+        "orgs": 0,
+        "messagesClosed": 0,
+        "automationEmailsQueued": 0,
+        "emailsDelivered": 0,
+    }
+
+
+def test_the_scheduled_sweep_delivers_mail_left_queued_and_never_resends_an_interrupted_one(
+    sweep_function: ModuleType, org: Org, clean_db: str
+) -> None:
+    with psycopg.connect(clean_db) as conn:
+        for status, claimed in (("queued", None), ("sending", "now() - interval '10 minutes'")):
+            conn.execute(
+                "INSERT INTO outbox_messages (organization_id, source, to_address, subject, body,"
+                f" status, claimed_at) VALUES (%s, 'test', 'a@example.com', 'S', 'B', %s, {claimed or 'NULL'})",
+                (org.id, status),
+            )
+    event = load_event("sweep-scheduled")
+    assert sweep_function.handler(event, None)["emailsDelivered"] == 1
+    assert sweep_function.handler(event, None)["emailsDelivered"] == 0
+    with psycopg.connect(clean_db) as conn:
+        rows = conn.execute("SELECT status FROM outbox_messages ORDER BY status").fetchall()
+    assert rows == [("delivered",), ("outcome_unknown",)]

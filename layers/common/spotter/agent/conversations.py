@@ -8,6 +8,8 @@ from uuid import UUID
 from spotter.agent.approvals import CLAIM_TTL, interrupted_error
 from spotter.agent.transcript import visible_text
 from spotter.db import Conn
+from spotter.db.scope import OrgScope
+from spotter.domain.outbox import statuses_for_conversation
 from spotter.errors import NotFoundError
 
 _LIST_LIMIT = 50
@@ -73,6 +75,11 @@ async def get_conversation(
         (CLAIM_TTL, conversation_id, org_id),
     )
     tools = [_tool_execution(row) for row in await cur.fetchall()]
+    # outbound calls: each message's delivery status (queued, delivered, failed, outcome_unknown)
+    deliveries = await statuses_for_conversation(OrgScope(conn, org_id), conversation_id)
+    for tool in tools:
+        if tool["toolUseId"] in deliveries:
+            tool["delivery"] = deliveries[tool["toolUseId"]]
     return {
         "id": str(conversation["id"]),
         "title": conversation["title"],

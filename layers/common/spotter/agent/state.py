@@ -23,6 +23,7 @@ from spotter.auth.caller import Caller
 from spotter.config import Settings
 from spotter.db import Conn, Database
 from spotter.observability import current_trace_id
+from spotter.providers.email import EmailSender, RecordingSender
 from spotter.tools.registry import ToolRegistry, registry_for_caller
 
 if TYPE_CHECKING:
@@ -48,6 +49,8 @@ class AgentDeps:
     clock: Callable[[], datetime] = utc_now
     analytics_transport: httpx2.AsyncBaseTransport | None = None  # tests: a PostHog stand-in
     embedder: Embedder | None = None  # ambient RAG's semantic half (None: lexical only)
+    # outbound mail (outbox delivery); the local one records, so nothing leaves a test or dev
+    email_sender: EmailSender = field(default_factory=RecordingSender)
 
     def telemetry_for(self, caller: Caller) -> AgentTelemetry:
         return AgentTelemetry(

@@ -9,12 +9,16 @@ invocation of the container.
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 from typing import Any
 
 from spotter.agent.approvals import sweep
 from spotter.aws.secrets import load_secrets
 from spotter.config import get_settings
 from spotter.db import Database
+from spotter.domain.automation_runs import run_due
+from spotter.domain.outbox import sweep_outbox
+from spotter.providers.email import EmailSender, email_sender_for
 
 
 class SweepHandler:
@@ -23,15 +27,28 @@ class SweepHandler:
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.db: Database | None = None
+        self.sender: EmailSender | None = None
 
     def __call__(self, event: dict[str, Any], context: Any) -> dict[str, int]:
-        if self.loop is None or self.db is None:
+        if self.loop is None or self.db is None or self.sender is None:
             load_secrets()
             self.loop = asyncio.new_event_loop()
-            url = get_settings().app_pool_url()
-            self.db = self.loop.run_until_complete(Database.open(url, max_size=2))
+            settings = get_settings()
+            self.db = self.loop.run_until_complete(
+                Database.open(settings.app_pool_url(), max_size=2)
+            )
+            self.sender = email_sender_for(settings)
         report = self.loop.run_until_complete(sweep(self.db))
-        return {"orgs": report.orgs, "messagesClosed": report.messages_closed}
+        # active automations queue what is due; then mail no request delivered (automations',
+        # and a crash after commit) goes out, and interrupted sends become unknown
+        automations = self.loop.run_until_complete(run_due(self.db, datetime.now(UTC)))
+        delivered = self.loop.run_until_complete(sweep_outbox(self.db, self.sender))
+        return {
+            "orgs": report.orgs,
+            "messagesClosed": report.messages_closed,
+            "automationEmailsQueued": automations.queued,
+            "emailsDelivered": delivered,
+        }
 
     def close(self) -> None:
         """Close the pool (Lambda never needs this; a test that built a handler does)."""

@@ -12,6 +12,7 @@ from uuid import UUID
 from psycopg import AsyncConnection
 
 from spotter.seed.day_grain import seed_day_grain
+from spotter.seed.memberships import seed_memberships
 from spotter.seed.people import DemoPerson, ensure_staff
 from spotter.seed.plans import seed_plans
 from spotter.seed.schedule import seed_schedule
@@ -42,6 +43,7 @@ async def seed_demo(owner_url: str) -> None:
         await ensure_staff(conn, UUID(str(org[0])), DEMO_STAFF)
         await seed_training(conn, org[0])
         await seed_schedule(conn, org[0])
+        await seed_memberships(conn, org[0])  # plans for the members the schedule seed created
         await seed_day_grain(conn)
     # plans assign programs to the members the schedule seed created
     await seed_plans(owner_url, DEMO_CLERK_ORG_ID, DEMO_STAFF[0].clerk_user_id)

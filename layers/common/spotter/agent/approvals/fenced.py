@@ -35,11 +35,16 @@ async def execute_fenced(
     record: RecordOutcome,
     *,
     reverses_audit_log_id: UUID | None = None,
+    conversation_id: UUID | None = None,
+    tool_use_id: str | None = None,
 ) -> ToolOutcome | None:
-    """The outcome, committed with its effect; None when fenced out (nothing was committed)."""
+    """The outcome, committed with its effect; None when fenced out (nothing was committed).
+    The call's conversation and tool_use id link any mail it queues (`ctx.outbox_link`)."""
     try:
         async with db.org_tx(caller.org_id) as conn:
-            ctx = ToolContext(caller, conn, now)
+            ctx = ToolContext(
+                caller, conn, now, conversation_id=conversation_id, tool_use_id=tool_use_id
+            )
             outcome = await execute(ctx, call, reverses_audit_log_id=reverses_audit_log_id)
             if not await record(conn, outcome):
                 raise _Fenced

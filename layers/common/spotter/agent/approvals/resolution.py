@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Sequence
 from contextlib import aclosing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from uuid import UUID
 
@@ -33,6 +33,7 @@ from spotter.agent.approvals.decisions import (
 )
 from spotter.agent.approvals.fenced import execute_fenced
 from spotter.agent.approvals.held import SKIPPED, held_ready, skipped_after_rejection
+from spotter.agent.approvals.outbound import deliver_call
 from spotter.agent.approvals.settle import close_and_settle, settle_message
 from spotter.agent.call_record import ExecutionStatus, executed, tool_completed, tool_started
 from spotter.agent.errors import ToolAlreadyResolved
@@ -155,9 +156,16 @@ async def run_claimed(state: RunState, call: PendingCall, claim: Claim) -> ev.To
             error=result.error, audit_log_id=result.audit_log_id,
         )  # fmt: skip
 
-    outcome = await execute_fenced(state.deps.db, state.caller, state.now, resolved, record)
+    outcome = await execute_fenced(
+        state.deps.db, state.caller, state.now, resolved, record,
+        conversation_id=state.conversation_id, tool_use_id=call.tool_use_id,
+    )  # fmt: skip
     if outcome is None:
         return await _closed_meanwhile(state, call)
+    if outcome.ok and resolved.spec.external_effects:
+        # committed: now deliver what it queued, and say what was delivered
+        delivered = await deliver_call(state, call.tool_use_id, outcome.output)
+        outcome = replace(outcome, output=delivered)
     return executed(state, call.ref, resolved.spec, outcome)
 
 
