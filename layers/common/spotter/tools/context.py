@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
+from uuid import UUID
 from zoneinfo import ZoneInfo
 
 from spotter.auth.caller import Caller
 from spotter.db import Conn
 from spotter.db.scope import OrgScope
+from spotter.domain.outbox import CallLink
 
 
 @dataclass(frozen=True)
@@ -17,11 +19,21 @@ class ToolContext:
     caller: Caller
     conn: Conn
     now: datetime  # timezone-aware UTC: the run's one clock
+    # the agent call being run, when there is one: outbound mail is linked to it (outbox)
+    conversation_id: UUID | None = None
+    tool_use_id: str | None = None
 
     @cached_property
     def scope(self) -> OrgScope:
         """The org-scoped connection domain functions take first."""
         return OrgScope(self.conn, self.caller.org_id)
+
+    @property
+    def outbox_link(self) -> CallLink | None:
+        """What `outbox.enqueue(..., link=)` takes, so the loader shows this call's delivery."""
+        if self.conversation_id is None or self.tool_use_id is None:
+            return None
+        return CallLink(self.conversation_id, self.tool_use_id)
 
     @cached_property
     def tz(self) -> ZoneInfo:
