@@ -160,9 +160,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         case "embed-backfill":
             print(asyncio.run(_embed_backfill(settings)))
         case "tools-doc":
+            from spotter.agent.quick_route import ROUTER_PROMPT
             from spotter.tools.report import render_tools_doc
 
-            args.out.write_text(render_tools_doc())
+            args.out.write_text(render_tools_doc(ROUTER_PROMPT))
             print(f"wrote {args.out}")
         case _:  # pragma: no cover - argparse rejects unknown commands
             parser.error(f"unknown command {args.command}")

@@ -17,6 +17,7 @@ from spotter.tools.definitions import (
     definition_stats,
     slim_json_schema,
 )
+from spotter.tools.token_count import claude_tokens
 
 
 class Place(Args):
@@ -116,7 +117,7 @@ def test_stats_count_routers_actions_chars_and_tokens() -> None:
     stats = definition_stats(_defs())
     assert stats["routers"] == 2
     assert stats["actions"] == 3
-    assert stats["estimated_tokens"] == -(-stats["chars"] // 4)
+    assert stats["tokens"] == claude_tokens(canonical_json(_defs()))
 
 
 def test_a_handler_without_a_pydantic_args_model_is_refused() -> None:
