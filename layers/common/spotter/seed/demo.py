@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from psycopg import AsyncConnection
 
+from spotter.seed.crm import seed_crm
 from spotter.seed.plans import seed_plans
 from spotter.seed.schedule import seed_schedule
 from spotter.seed.training import seed_training
@@ -62,3 +63,5 @@ async def seed_demo(owner_url: str) -> None:
         await seed_schedule(conn, org[0])
     # plans assign programs to the members the schedule seed created
     await seed_plans(owner_url, DEMO_CLERK_ORG_ID, DEMO_STAFF[0].clerk_user_id)
+    # the CRM's inbox threads are with leads and with the members seeded above
+    await seed_crm(owner_url, DEMO_CLERK_ORG_ID, DEMO_STAFF[0].clerk_user_id)
