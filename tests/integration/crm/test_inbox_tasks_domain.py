@@ -76,7 +76,7 @@ async def test_a_reply_to_nobody_with_an_email_is_refused(org: Org, scope_of: An
     with pytest.raises(DomainError) as info:
         async with scope_of(org) as scope:
             await inbox.reply(scope, org["coach"].user_id, thread_id, "Hi", link=None)
-    assert info.value.code == "no_recipients"
+    assert info.value.details["reason"] == "no_recipients"
 
 
 async def test_tagging_reports_only_what_changed(org: Org, scope_of: Any) -> None:

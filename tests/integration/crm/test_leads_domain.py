@@ -47,7 +47,7 @@ async def test_first_pipeline_becomes_the_default_and_new_leads_land_in_its_firs
 async def test_a_lead_without_a_pipeline_in_the_org_is_refused(org: Org, scope_of: Any) -> None:
     with pytest.raises(DomainError) as info:
         await _lead(scope_of, org)
-    assert info.value.code == "no_pipeline"
+    assert info.value.details["reason"] == "no_pipeline"
 
 
 async def test_a_second_live_lead_with_the_same_email_is_a_duplicate(
@@ -57,7 +57,7 @@ async def test_a_second_live_lead_with_the_same_email_is_a_duplicate(
     first = await _lead(scope_of, org)
     with pytest.raises(DomainError) as info:
         await _lead(scope_of, org, first="Other", email="NOA@example.com")
-    assert info.value.code == "duplicate_lead"
+    assert info.value.details["reason"] == "duplicate_lead"
     assert info.value.details["leadId"] == first["id"]
 
 
@@ -111,7 +111,7 @@ async def test_an_archived_lead_does_not_move(org: Org, scope_of: Any, make_pipe
     with pytest.raises(DomainError) as info:
         async with scope_of(org) as scope:
             await leads.move_lead(scope, None, UUID(lead["id"]), UUID(made["stages"][1]["id"]))
-    assert info.value.code == "lead_archived"
+    assert info.value.details["reason"] == "lead_archived"
 
 
 async def test_converting_creates_an_invited_member_and_links_the_lead_threads(
@@ -236,7 +236,7 @@ async def test_deleting_a_stage_with_leads_moves_them_and_closes_the_gap(
         deleted = await pipelines.delete_stage(scope, first, move_to_stage_id=second)
         after = await leads.get_lead(scope, UUID(lead["id"]))
         pipeline = await pipelines.get_pipeline(scope, UUID(made["id"]))
-    assert refused.value.code == "stage_has_leads"
+    assert refused.value.details["reason"] == "stage_has_leads"
     assert deleted["movedLeads"] == 1 and after["stage"]["name"] == "Contacted"
     assert [(s["name"], s["position"]) for s in pipeline["stages"]] == [
         ("Contacted", 0),
@@ -262,7 +262,7 @@ async def test_archiving_a_pipeline_with_open_leads_is_refused(
     with pytest.raises(DomainError) as info:
         async with scope_of(org) as scope:
             await pipelines.archive_pipeline(scope, UUID(second["id"]))
-    assert info.value.code == "pipeline_has_open_leads"
+    assert info.value.details["reason"] == "pipeline_has_open_leads"
 
 
 async def test_another_orgs_lead_is_not_found(

@@ -13,6 +13,7 @@ from spotter.db.scope import OrgScope
 from spotter.domain import outbox
 from spotter.domain.errors import DomainError, not_found
 from spotter.domain.leads import normalize_tags
+from spotter.domain.refusals import refused
 
 MAX_TAGS = 10
 EXCERPT = 160
@@ -205,7 +206,7 @@ async def reply_recipient(scope: OrgScope, thread_id: UUID) -> dict[str, Any]:
     elif row["lead_id"] and row["lead_email"]:
         recipient = outbox.Recipient(row["lead_email"], row["lead_name"], "lead", row["lead_id"])
     else:
-        raise DomainError("no_recipients", "Nobody on this thread has an email address.")
+        raise refused("no_recipients", "Nobody on this thread has an email address.")
     subject = (
         row["subject"] if row["subject"].lower().startswith("re:") else f"Re: {row['subject']}"
     )

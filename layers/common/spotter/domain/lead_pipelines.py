@@ -7,6 +7,7 @@ from uuid import UUID
 
 from spotter.db.scope import OrgScope
 from spotter.domain.errors import DomainError, not_found
+from spotter.domain.refusals import refused
 
 MAX_STAGES = 12
 
@@ -104,7 +105,7 @@ async def first_stage(scope: OrgScope, pipeline_id: UUID | None) -> dict[str, An
     if row is None:
         if pipeline_id is not None:
             raise not_found("pipeline")
-        raise DomainError("no_pipeline", "Create a lead pipeline first.")
+        raise refused("no_pipeline", "Create a lead pipeline first.")
     return row
 
 
@@ -181,18 +182,6 @@ async def update_pipeline(
     return {**await get_pipeline(scope, pipeline_id), "previousName": current["name"]}
 
 
-async def count_live_leads(scope: OrgScope, *, pipeline_id: UUID | None = None,
-                           stage_id: UUID | None = None) -> int:  # fmt: skip
-    """Leads not archived in a pipeline or stage (converted ones included: they stay listed)."""
-    cur = await scope.conn.execute(
-        "SELECT count(*)::int AS n FROM leads WHERE organization_id = %s AND status <> 'archived'"
-        " AND (%s::uuid IS NULL OR pipeline_id = %s) AND (%s::uuid IS NULL OR stage_id = %s)",
-        (scope.org_id, pipeline_id, pipeline_id, stage_id, stage_id),
-    )
-    row = await cur.fetchone()
-    return int(row["n"]) if row else 0
-
-
 async def count_open_leads(scope: OrgScope, pipeline_id: UUID) -> int:
     cur = await scope.conn.execute(
         "SELECT count(*)::int AS n FROM leads WHERE organization_id = %s AND pipeline_id = %s"
@@ -203,20 +192,27 @@ async def count_open_leads(scope: OrgScope, pipeline_id: UUID) -> int:
     return int(row["n"]) if row else 0
 
 
-async def archive_pipeline(scope: OrgScope, pipeline_id: UUID) -> dict[str, Any]:
+async def check_archivable(
+    scope: OrgScope, pipeline_id: UUID, *, lock: bool = False
+) -> dict[str, Any]:
     """Refused while it holds open leads (move or close them first) or is the default."""
-    current = await _pipeline_row(scope, pipeline_id, lock=True)
+    current = await _pipeline_row(scope, pipeline_id, lock=lock)
     if current["is_default"]:
-        raise DomainError(
+        raise refused(
             "pipeline_is_default", "Make another pipeline the default before archiving this one."
         )
     open_leads = await count_open_leads(scope, pipeline_id)
     if open_leads:
-        raise DomainError(
+        raise refused(
             "pipeline_has_open_leads",
             "Move or close the pipeline's open leads first.",
             openLeads=open_leads,
         )
+    return current
+
+
+async def archive_pipeline(scope: OrgScope, pipeline_id: UUID) -> dict[str, Any]:
+    current = await check_archivable(scope, pipeline_id, lock=True)
     await scope.conn.execute(
         "UPDATE lead_pipelines SET status = 'archived', updated_at = now()"
         " WHERE id = %s AND organization_id = %s",
@@ -316,32 +312,42 @@ async def reorder_stages(
     }
 
 
-async def delete_stage(
-    scope: OrgScope, stage_id: UUID, *, move_to_stage_id: UUID | None
-) -> dict[str, Any]:
-    """Delete a stage; its leads (any status) move to `move_to_stage_id` of the same pipeline."""
+async def check_stage_deletable(
+    scope: OrgScope, stage_id: UUID, move_to_stage_id: UUID | None
+) -> tuple[dict[str, Any], int]:
+    """The stage and how many leads (any status) it holds; refused when they have nowhere to go."""
     stage = await get_stage(scope, stage_id)
-    pipeline_id = stage["pipeline_id"]
-    await _pipeline_row(scope, pipeline_id, lock=True)
-    if await _stage_count(scope, pipeline_id) <= 1:
-        raise DomainError("last_stage", "A pipeline keeps at least one stage.")
-    moved = 0
+    if await _stage_count(scope, stage["pipeline_id"]) <= 1:
+        raise refused("last_stage", "A pipeline keeps at least one stage.")
     cur = await scope.conn.execute(
         "SELECT count(*)::int AS n FROM leads WHERE organization_id = %s AND stage_id = %s",
         (scope.org_id, stage_id),
     )
     row = await cur.fetchone()
     holding = int(row["n"]) if row else 0
-    if holding:
-        if move_to_stage_id is None:
-            raise DomainError(
-                "stage_has_leads",
-                "Say which stage of the pipeline its leads move to (moveToStageId).",
-                leads=holding,
-            )
+    if holding and move_to_stage_id is None:
+        raise refused(
+            "stage_has_leads",
+            "Say which stage of the pipeline its leads move to (moveToStageId).",
+            leads=holding,
+        )
+    if move_to_stage_id is not None:
         target = await get_stage(scope, move_to_stage_id)
-        if target["pipeline_id"] != pipeline_id or move_to_stage_id == stage_id:
+        if target["pipeline_id"] != stage["pipeline_id"] or move_to_stage_id == stage_id:
             raise DomainError("invalid_args", "Move the leads to another stage of this pipeline.")
+    return stage, holding
+
+
+async def delete_stage(
+    scope: OrgScope, stage_id: UUID, *, move_to_stage_id: UUID | None
+) -> dict[str, Any]:
+    """Delete a stage; its leads (any status) move to `move_to_stage_id` of the same pipeline."""
+    stage = await get_stage(scope, stage_id)
+    await _pipeline_row(scope, stage["pipeline_id"], lock=True)
+    stage, holding = await check_stage_deletable(scope, stage_id, move_to_stage_id)
+    pipeline_id = stage["pipeline_id"]
+    moved = 0
+    if holding:
         cur = await scope.conn.execute(
             "UPDATE leads SET stage_id = %s, updated_at = now()"
             " WHERE organization_id = %s AND stage_id = %s",

@@ -16,6 +16,7 @@ from psycopg.types.json import Jsonb
 from spotter.db.scope import OrgScope
 from spotter.domain import lead_pipelines as pipelines
 from spotter.domain.errors import DomainError, not_found
+from spotter.domain.refusals import refused
 
 LIVE = ("open", "won", "lost")
 STATUSES = ("open", "won", "lost", "converted", "archived")
@@ -106,9 +107,9 @@ async def get_lead_row(scope: OrgScope, lead_id: UUID, *, lock: bool = False) ->
 
 def _require_movable(row: dict[str, Any]) -> None:
     if row["status"] == "converted":
-        raise DomainError("lead_converted", "This lead is already a member.")
+        raise refused("lead_converted", "This lead is already a member.")
     if row["status"] == "archived":
-        raise DomainError("lead_archived", "This lead is archived; restore it first.")
+        raise refused("lead_archived", "This lead is archived; restore it first.")
 
 
 async def lead_name(scope: OrgScope, lead_id: UUID) -> str:
@@ -205,9 +206,7 @@ async def _refuse_duplicate(scope: OrgScope, email: str | None, except_id: UUID 
         return
     existing = await _duplicate_of(scope, email, except_id)
     if existing is not None:
-        raise DomainError(
-            "duplicate_lead", "A live lead already has this email.", leadId=str(existing)
-        )
+        raise refused("duplicate_lead", "A live lead already has this email.", leadId=str(existing))
 
 
 async def create_lead(
@@ -255,7 +254,7 @@ async def update_lead(
     """Set contact fields; the output's `previous` holds the values replaced."""
     current = await get_lead_row(scope, lead_id, lock=True)
     if current["status"] == "archived":
-        raise DomainError("lead_archived", "This lead is archived; restore it first.")
+        raise refused("lead_archived", "This lead is archived; restore it first.")
     unknown = set(changes) - set(CONTACT_FIELDS)
     if unknown or not changes:
         raise DomainError("invalid_args", "Change at least one contact field.")
@@ -298,7 +297,7 @@ async def assign_lead(
     """Give the lead an owner (None: nobody); `previousOwnerId` is the old owner's membership."""
     current = await get_lead_row(scope, lead_id, lock=True)
     if current["status"] == "archived":
-        raise DomainError("lead_archived", "This lead is archived; restore it first.")
+        raise refused("lead_archived", "This lead is archived; restore it first.")
     await scope.conn.execute(
         "UPDATE leads SET owner_user_id = %s, updated_at = now()"
         " WHERE id = %s AND organization_id = %s",
@@ -345,7 +344,7 @@ async def archive_lead(scope: OrgScope, actor: UUID | None, lead_id: UUID) -> di
 async def restore_lead(scope: OrgScope, actor: UUID | None, lead_id: UUID) -> dict[str, Any]:
     current = await get_lead_row(scope, lead_id, lock=True)
     if current["status"] != "archived":
-        raise DomainError("lead_not_archived", "This lead is not archived.")
+        raise refused("lead_not_archived", "This lead is not archived.")
     await _refuse_duplicate(scope, current["email"], lead_id)
     await scope.conn.execute(
         "UPDATE leads SET status = status_before_archive, status_before_archive = NULL,"
@@ -472,7 +471,7 @@ async def convert_preview(scope: OrgScope, lead_id: UUID) -> dict[str, Any]:
 def _require_convertible(row: dict[str, Any]) -> None:
     _require_movable(row)
     if row["status"] == "lost":
-        raise DomainError("lead_lost", "Reopen this lost lead before converting it.")
+        raise refused("lead_lost", "Reopen this lost lead before converting it.")
 
 
 async def convert_lead(scope: OrgScope, actor: UUID | None, lead_id: UUID) -> dict[str, Any]:
@@ -527,9 +526,7 @@ async def _live_ids(scope: OrgScope, lead_ids: list[UUID]) -> list[UUID]:
         raise DomainError("not_found", "No such lead in this organization.", leadIds=missing)
     closed = [str(i) for i in unique if rows[i] not in LIVE]
     if closed:
-        raise DomainError(
-            "lead_not_live", "Converted or archived leads cannot change.", leadIds=closed
-        )
+        raise refused("lead_not_live", "Converted or archived leads cannot change.", leadIds=closed)
     return unique
 
 
@@ -618,7 +615,7 @@ async def email_recipients(scope: OrgScope, lead_ids: list[UUID]) -> dict[str, A
         raise DomainError("not_found", "No such lead in this organization.", leadIds=missing)
     reachable = [r for r in rows.values() if r["email"] and r["status"] != "archived"]
     if not reachable:
-        raise DomainError("no_recipients", "None of these leads has an email address.")
+        raise refused("no_recipients", "None of these leads has an email address.")
     return {"recipients": reachable, "skipped": len(unique) - len(reachable)}
 
 
