@@ -58,8 +58,8 @@ async def test_a_reply_is_queued_in_the_outbox_and_stored_on_the_thread(
             scope, org["coach"].user_id, thread_id, "Yes, from Monday.", link=None
         )
         read = await inbox.read_thread(scope, thread_id)
-        queued = await outbox.statuses(scope, [UUID(sent["queued"][0]["id"])])
-    assert sent["queued"][0]["to"] == "maya@example.com"
+        queued = await outbox.statuses(scope, [UUID(sent["messages"][0]["id"])])
+    assert sent["recipientCount"] == 1 and sent["messages"][0]["to"] == "maya@example.com"
     assert queued[0]["status"] == "queued"
     assert read["messages"][-1] == {
         "id": sent["id"],

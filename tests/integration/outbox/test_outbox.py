@@ -72,8 +72,8 @@ async def test_enqueue_rolls_back_with_the_callers_transaction(db: Database, org
 @pytest.mark.parametrize(
     ("recipients", "subject", "body", "code"),
     [
-        ([], "S", "B", "no_recipients"),
-        ([Recipient("not-an-address")], "S", "B", "invalid_email"),
+        ([], "S", "B", "conflict"),
+        ([Recipient("not-an-address")], "S", "B", "invalid_args"),
         ([ANN], "  ", "B", "invalid_args"),
         ([ANN], "S", "x" * 20_001, "invalid_args"),
     ],

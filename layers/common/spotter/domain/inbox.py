@@ -244,7 +244,7 @@ async def reply(
         " WHERE id = %s AND organization_id = %s",
         (thread_id, scope.org_id),
     )
-    return {"id": str(row["id"]), "threadId": str(thread_id), "queued": queued}
+    return outbox.call_output(queued, id=str(row["id"]), threadId=str(thread_id))
 
 
 async def erase_person(scope: OrgScope, user_id: UUID) -> None:

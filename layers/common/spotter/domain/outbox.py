@@ -40,6 +40,10 @@ OUTCOME_UNKNOWN_ERROR = {
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
+def looks_like_email(address: str) -> bool:
+    return len(address) <= 320 and _EMAIL.match(address) is not None
+
+
 @dataclass(frozen=True)
 class Recipient:
     address: str
@@ -67,14 +71,14 @@ def _validated(
     unique: dict[str, Recipient] = {}
     for r in recipients:
         address = r.address.strip()
-        if not _EMAIL.match(address) or len(address) > 320:
-            raise DomainError("invalid_email", "A recipient's email address is not valid.")
+        if not looks_like_email(address):
+            raise DomainError("invalid_args", "A recipient's email address is not valid.")
         # one copy per address, however many ways it was selected
         unique.setdefault(address.lower(), Recipient(address, r.name, r.kind, r.id))
     if not unique:
-        raise DomainError("no_recipients", "Nobody to send to: no recipient has an email address.")
+        raise DomainError("conflict", "Nobody to send to: no recipient has an email address.")
     if len(unique) > MAX_RECIPIENTS:
-        raise DomainError("too_many_recipients", f"At most {MAX_RECIPIENTS} recipients per send.")
+        raise DomainError("invalid_args", f"At most {MAX_RECIPIENTS} recipients per send.")
     return list(unique.values()), subject, body
 
 
@@ -303,5 +307,49 @@ async def erase_recipient(scope: OrgScope, *, kind: RecipientKind, recipient_id:
         " subject = '[erased]', body = '[erased]', error = NULL, updated_at = now()"
         " WHERE organization_id = %s AND recipient_kind = %s AND recipient_id = %s",
         (scope.org_id, kind, recipient_id),
+    )
+    return cur.rowcount
+
+
+# A tool's result lists at most this many messages one by one; a broadcast states counts.
+LISTED_MESSAGES = 20
+
+
+def call_output(queued: Sequence[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    """What an outbound tool returns: what was queued (delivery fills in what was delivered)."""
+    out: dict[str, Any] = dict(extra)
+    out["recipientCount"] = len(queued)
+    out["messages"] = list(queued[:LISTED_MESSAGES])
+    out["delivery"] = summary(queued)
+    return out
+
+
+def with_delivery(output: Any, delivered: Sequence[dict[str, Any]]) -> Any:
+    """The tool's result once delivery is known: each listed message's status, and counts."""
+    if not isinstance(output, dict) or not delivered:
+        return output
+    return {
+        **output,
+        "messages": list(delivered[:LISTED_MESSAGES]),
+        "delivery": summary(delivered),
+    }
+
+
+async def ids_for_call(scope: OrgScope, link: CallLink) -> list[UUID]:
+    cur = await scope.conn.execute(
+        "SELECT id FROM outbox_messages WHERE organization_id = %s AND conversation_id = %s"
+        " AND tool_use_id = %s ORDER BY created_at, id",
+        (scope.org_id, link.conversation_id, link.tool_use_id),
+    )
+    return [r["id"] for r in await cur.fetchall()]
+
+
+async def erase_address(scope: OrgScope, address: str) -> int:
+    """Erasure: every message to this address (however it was selected) loses its text."""
+    cur = await scope.conn.execute(
+        "UPDATE outbox_messages SET to_address = 'erased@invalid', to_name = NULL,"
+        " subject = '[erased]', body = '[erased]', error = NULL, updated_at = now()"
+        " WHERE organization_id = %s AND lower(to_address) = lower(%s)",
+        (scope.org_id, address),
     )
     return cur.rowcount
