@@ -30,7 +30,7 @@ LEADS: tuple[tuple[Any, ...], ...] = (
      "user_demo_coach", ["trial", "hot"], "open", None),
     ("Dafna", "Lavi", "dafna.lavi@example.com", "+972-52-333-4402", "referral", "Trials",
      "Trial booked", "user_demo_coach", ["trial", "referral"], "open",
-     "Referred by Maya Rosen; trial on Thursday."),
+     "Referred by a member; trial on Thursday."),
     ("Yoav", "Peled", None, "+972-54-555-6603", "walk-in", "Trials", "Trial done",
      "user_demo_admin", [], "open", None),
     ("Rina", "Haddad", "rina.haddad@example.com", None, "website", "Trials", "Trial done",
