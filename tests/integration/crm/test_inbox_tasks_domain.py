@@ -192,3 +192,19 @@ async def test_a_deleted_task_is_gone_from_lists_and_reads(org: Org, scope_of: A
         with pytest.raises(DomainError):
             await tasks.task_title(scope, UUID(task["id"]))
     assert listed == []
+
+
+async def test_tasks_erase_person_removes_tasks_about_them_and_unassigns_them(
+    org: Org, scope_of: Any
+) -> None:
+    member = org["member"]
+    async with scope_of(org) as scope:
+        for title, membership, assignee in (("About them", member.membership_id, None),
+                                            ("Theirs", None, member.user_id)):  # fmt: skip
+            await tasks.create_task(
+                scope, None, TODAY, title=title, notes=None, due_on=None,
+                assignee_user_id=assignee, lead_id=None, membership_id=membership,
+            )  # fmt: skip
+        await tasks.erase_person(scope, member.user_id)
+        left = await tasks.list_tasks(scope, TODAY, status=None)
+    assert [(t["title"], "assignee" in t) for t in left] == [("Theirs", False)]
