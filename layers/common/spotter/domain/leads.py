@@ -16,6 +16,7 @@ from psycopg.types.json import Jsonb
 from spotter.db.scope import OrgScope
 from spotter.domain import lead_pipelines as pipelines
 from spotter.domain.errors import DomainError, not_found
+from spotter.domain.people import like_pattern
 from spotter.domain.refusals import refused
 
 LIVE = ("open", "won", "lost")
@@ -145,11 +146,6 @@ async def get_lead(scope: OrgScope, lead_id: UUID, *, history: int = 20) -> dict
     return out
 
 
-def _like(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
 async def list_leads(
     scope: OrgScope,
     *,
@@ -178,7 +174,7 @@ async def list_leads(
         "owner": owner_user_id,
         "tag": normalize_tag(tag) if tag else None,
         "q": query,
-        "like": _like(query or ""),
+        "like": like_pattern(query or ""),
         "limit": limit,
     }
     cur = await scope.conn.execute(
