@@ -297,3 +297,18 @@ async def test_erase_person_removes_their_leads_with_notes_and_activity(
         )
         counts = await cur.fetchone()
     assert counts == {"leads": 0, "notes": 0, "activity": 0}
+
+
+async def test_list_finds_by_name_email_or_phone_and_takes_wildcards_literally(
+    org: Org, scope_of: Any, make_pipeline: Make
+) -> None:
+    await make_pipeline(org)
+    await _lead(scope_of, org)
+    await _lead(scope_of, org, first="Tal", email="tal_100%@example.com")
+    async with scope_of(org) as scope:
+        by_name = await leads.list_leads(scope, query="noa b")
+        by_email = await leads.list_leads(scope, query="_100%")
+        wildcard = await leads.list_leads(scope, query="%")
+    assert [lead["name"] for lead in by_name["leads"]] == ["Noa Bar"]
+    assert [lead["name"] for lead in by_email["leads"]] == ["Tal Bar"]
+    assert wildcard["total"] == 1
