@@ -6,8 +6,8 @@ from __future__ import annotations
 import psycopg
 
 from spotter.agent import events as ev
-from spotter.agent import resolution
-from spotter.agent.resolution import Decision
+from spotter.agent.run import Decision
+from spotter.agent.run import resolve as resolution
 from spotter.db import Database
 from spotter.providers.fake import Reply, ScriptedModel, Text, ToolUse, tool_reply
 from tests.support.agent import conversation_id_of, deps_for, kinds, run_turn, stored_executions

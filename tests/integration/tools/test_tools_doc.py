@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from spotter.agent.quick_route import ROUTER_PROMPT
+from spotter.agent.run.quick_lane import ROUTER_PROMPT
 from spotter.tools.report import render_tools_doc
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "tools.md"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import uuid
 from datetime import date
 
-from spotter.agent.lead_page_seeds import lead_seed_inputs
-from spotter.agent.seeding import seed_inputs
+from spotter.agent.run.lead_page_seeds import lead_seed_inputs
+from spotter.agent.run.seeding import seed_inputs
 
 PIPELINE = str(uuid.uuid4())
 LEAD = str(uuid.uuid4())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from spotter.agent.model_policy import FAST_MODEL, LOOP_MODEL
+from spotter.agent.cost.model_policy import FAST_MODEL, LOOP_MODEL
 from spotter.tools.token_count import HAIKU_FAMILY, LOOP_FAMILY, claude_tokens, tokenizer_family
 
 

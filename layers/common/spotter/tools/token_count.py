@@ -8,7 +8,7 @@ Tokenizer generations differ, so a count names the model it is for.
 
 from __future__ import annotations
 
-# The loop model (agent.model_policy.LOOP_MODEL, Sonnet 5.x) and the quick route's Haiku 4.5;
+# The loop model (agent.cost.model_policy.LOOP_MODEL, Sonnet 5.x) and the quick route's Haiku 4.5;
 # a test keeps these in step with the model policy.
 LOOP_FAMILY = "4.8"
 HAIKU_FAMILY = "3.0"
