@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spotter.auth.caller import Caller
 
 UNMETERED = -1
 
@@ -29,3 +33,10 @@ FALLBACK_TIER = PLATFORM_TIERS["starter"]
 
 def tier(name: str) -> Tier:
     return PLATFORM_TIERS.get(name, FALLBACK_TIER)
+
+
+def has_feature(caller: Caller, feature: str | None) -> bool:
+    """Whether a caller's org may use a tier feature (its tier has it, or a flag turns it on)."""
+    if feature is None or feature in tier(caller.platform_tier).features:
+        return True
+    return bool(caller.feature_flags.get(feature))

@@ -13,9 +13,11 @@ from spotter.tools.spec import EntityTarget
 CATALOG = load_catalog()
 ROLES = ("owner", "admin", "coach", "member")
 
-# Estimated tokens (chars / 4) of a role's definitions; raise only with a reason in the commit.
-CEILINGS = {"owner": 15_000, "admin": 15_000, "coach": 15_000, "member": 2_000}
-DAY_GRAIN_CEILINGS = {"owner": 17_000, "admin": 17_000, "coach": 17_000, "member": 2_000}
+# Claude tokens (ctok, the loop model's tokenizer) of a role's definitions. The issue-11 surface
+# (~180 actions) must fit 28k for owners and 18k for coaches; raise only with a reason.
+CEILINGS = {"owner": 28_000, "admin": 28_000, "coach": 18_000, "member": 100}
+# day-grain orgs add workouts.parse / workouts.upsert
+DAY_GRAIN_CEILINGS = {"owner": 29_000, "admin": 29_000, "coach": 19_000, "member": 100}
 
 
 def test_every_confirmable_tool_has_a_preview_or_a_target() -> None:
@@ -67,13 +69,13 @@ def test_definitions_are_byte_stable_across_builds(role: str) -> None:
 @pytest.mark.parametrize("role", ROLES)
 def test_definitions_stay_within_the_role_ceiling(role: str) -> None:
     stats = definition_stats(registry_for(role, False).definitions)  # type: ignore[arg-type]
-    assert stats["estimated_tokens"] <= CEILINGS[role], stats
+    assert stats["tokens"] <= CEILINGS[role], stats
 
 
 @pytest.mark.parametrize("role", ROLES)
 def test_day_grain_definitions_stay_within_their_ceiling(role: str) -> None:
     stats = definition_stats(registry_for(role, True).definitions)  # type: ignore[arg-type]
-    assert stats["estimated_tokens"] <= DAY_GRAIN_CEILINGS[role], stats
+    assert stats["tokens"] <= DAY_GRAIN_CEILINGS[role], stats
 
 
 def test_roles_see_only_their_tools() -> None:

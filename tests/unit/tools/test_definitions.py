@@ -18,6 +18,7 @@ from spotter.tools.definitions import (
     slim_json_schema,
 )
 from spotter.tools.router import Router
+from spotter.tools.token_count import claude_tokens
 
 
 class Place(Args):
@@ -117,7 +118,7 @@ def test_stats_count_routers_actions_chars_and_tokens() -> None:
     stats = definition_stats(_defs())
     assert stats["routers"] == 2
     assert stats["actions"] == 3
-    assert stats["estimated_tokens"] == -(-stats["chars"] // 4)
+    assert stats["tokens"] == claude_tokens(canonical_json(_defs()))
 
 
 def test_a_handler_without_a_pydantic_args_model_is_refused() -> None:

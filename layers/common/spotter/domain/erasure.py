@@ -23,7 +23,7 @@ from typing import Any
 from uuid import UUID
 
 from spotter.db.scope import OrgScope
-from spotter.domain import memberships, outbox
+from spotter.domain import inbox, leads, memberships, outbox, tasks
 
 ERASED = "[erased]"
 
@@ -164,6 +164,10 @@ STEPS: tuple[tuple[str, Step], ...] = (
     ("programming", _programming),
     ("invitations", _invitations),
     ("outbox", _outbox),
+    # leads first: deleting a lead cascades to its threads and tasks
+    ("leads", by_user(leads.erase_person)),
+    ("inbox", by_user(inbox.erase_person)),
+    ("tasks", by_user(tasks.erase_person)),
     ("own_conversations", _own_conversations),
     ("mentions", _mentions),
     ("membership", _membership),

@@ -13,7 +13,7 @@ from uuid import UUID
 from spotter.db.scope import OrgScope
 from spotter.domain import bookings, outbox
 from spotter.domain.errors import DomainError, not_found
-from spotter.domain.people import _like
+from spotter.domain.people import like_pattern
 
 _MEMBER = (
     "SELECT m.id AS membership_id, m.user_id, m.status AS member_status, m.created_at,"
@@ -77,7 +77,7 @@ async def list_members(
         {
             "org": scope.org_id,
             "q": query,
-            "like": _like(query or ""),
+            "like": like_pattern(query or ""),
             "plan": plan_id,
             "sub": subscription,
             "limit": limit,

@@ -26,7 +26,7 @@ def person_out(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _like(text: str) -> str:
+def like_pattern(text: str) -> str:
     """An ILIKE pattern matching `text` anywhere, with its own wildcards taken literally."""
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"
@@ -54,7 +54,7 @@ async def find_people(
         " ORDER BY score DESC, lower(u.full_name), m.id LIMIT %(limit)s",
         {
             "q": query,
-            "like": _like(query or ""),
+            "like": like_pattern(query or ""),
             "org": scope.org_id,
             "inactive": include_inactive,
             "roles": list(roles),

@@ -11,6 +11,7 @@ from uuid import UUID
 
 from psycopg import AsyncConnection
 
+from spotter.seed.crm import seed_crm
 from spotter.seed.day_grain import seed_day_grain
 from spotter.seed.memberships import seed_memberships
 from spotter.seed.people import DemoPerson, ensure_staff
@@ -47,3 +48,5 @@ async def seed_demo(owner_url: str) -> None:
         await seed_day_grain(conn)
     # plans assign programs to the members the schedule seed created
     await seed_plans(owner_url, DEMO_CLERK_ORG_ID, DEMO_STAFF[0].clerk_user_id)
+    # the CRM's inbox threads are with leads and with the members seeded above
+    await seed_crm(owner_url, DEMO_CLERK_ORG_ID, DEMO_STAFF[0].clerk_user_id)

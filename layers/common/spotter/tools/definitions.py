@@ -114,11 +114,14 @@ def estimate_tokens(text: str) -> int:
 
 
 def definition_stats(definitions: list[dict[str, Any]]) -> dict[str, int]:
+    """Size of the definitions as sent: chars, and Claude tokens for the loop model (ctok)."""
+    from spotter.tools.token_count import claude_tokens
+
     text = canonical_json(definitions)
     actions = sum(len(d["input_schema"]["properties"]["action"]["enum"]) for d in definitions)
     return {
         "routers": len(definitions),
         "actions": actions,
         "chars": len(text),
-        "estimated_tokens": estimate_tokens(text),
+        "tokens": claude_tokens(text),
     }

@@ -1,6 +1,7 @@
 """T0 seeding: the obvious read for the page the user is on, run before the model loop.
 
-A `/schedule` page shows a week; a selected workout, session, member or program names one record.
+A `/schedule` page shows a week; a selected workout, session, member or program names one record;
+a leads page its lead or pipeline board (`lead_page_seeds`).
 Those reads are run up front through the tool runner (execution rows, `tool_started` /
 `tool_completed`, like any call) and stored as a synthetic assistant tool_use turn plus its
 tool_result turn, which ends with SEEDED_RESULTS_NOTE, so the model starts with the data instead
@@ -19,9 +20,11 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from spotter.agent import events as ev
+from spotter.agent.run.lead_page_seeds import lead_seed_inputs
 from spotter.agent.run.steps import BatchResults, BatchStep
 from spotter.agent.run.tool_batch import plan_calls, run_tool_calls
 from spotter.agent.state import RunState
+from spotter.tiers import has_feature
 
 MAX_SEEDS = 2
 SEEDED_RESULTS_NOTE = (
@@ -59,7 +62,7 @@ def seed_inputs(
 ) -> list[tuple[str, dict[str, Any]]]:
     """The (router, input) pairs this page implies, most specific first, at most MAX_SEEDS."""
     chosen = selection or {}
-    seeds: list[tuple[str, dict[str, Any]]] = []
+    seeds = lead_seed_inputs(pathname, chosen)
     for key, router, action, arg in _SELECTED:
         value = chosen.get(key)
         if isinstance(value, str) and value:
@@ -103,7 +106,10 @@ async def seed_page_reads(
     planned = [
         p
         for p in plan_calls(state, tool_uses)
-        if p.spec is not None and p.refusal is None and p.spec.parallel_safe
+        if p.spec is not None
+        and p.refusal is None
+        and p.spec.parallel_safe
+        and has_feature(state.caller, p.spec.feature_gate)
     ]
     if not planned:
         return
