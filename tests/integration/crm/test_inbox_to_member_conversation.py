@@ -79,7 +79,8 @@ async def test_a_lead_goes_from_the_inbox_to_a_member_with_both_steps_confirmed(
             "SELECT membership_id IS NOT NULL FROM inbox_threads WHERE id = %s", (w.lead_thread,)
         ).fetchone()
     assert external == [("t_reply",)]
-    assert outbox == [(f"noa.{org.clerk_org_id}@example.com", REPLY, "queued")]
+    # delivered right after the confirmed call committed (the deps' recording sender)
+    assert outbox == [(f"noa.{org.clerk_org_id}@example.com", REPLY, "delivered")]
     assert lead is not None and lead[0] == "converted"
     assert member == ("member", "invited", "Noa Bar")
     assert thread == (True,)
