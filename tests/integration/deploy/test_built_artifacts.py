@@ -211,7 +211,12 @@ def test_sweep_function_sweeps_on_its_built_artifacts(
     )
     # The handler's log lines come first (JSON, stdout); the handler's answer is the last line.
     assert '"message":"sweep.done"' in out
-    assert json.loads(out.splitlines()[-1]) == {"orgs": 0, "messagesClosed": 0}
+    assert json.loads(out.splitlines()[-1]) == {
+        "orgs": 0,
+        "messagesClosed": 0,
+        "automationEmailsQueued": 0,
+        "emailsDelivered": 0,
+    }
 
 
 def test_migration_function_migrates_an_empty_database_on_its_built_artifacts(
