@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 from psycopg import AsyncConnection
 
+from spotter.seed.attendance import seed_attendance_history
+from spotter.seed.forms import seed_forms
 from spotter.seed.plans import seed_plans
 from spotter.seed.schedule import seed_schedule
 from spotter.seed.training import seed_training
@@ -60,5 +62,7 @@ async def seed_demo(owner_url: str) -> None:
             )
         await seed_training(conn, org[0])
         await seed_schedule(conn, org[0])
+        await seed_attendance_history(conn, org[0])
     # plans assign programs to the members the schedule seed created
     await seed_plans(owner_url, DEMO_CLERK_ORG_ID, DEMO_STAFF[0].clerk_user_id)
+    await seed_forms(owner_url, org[0])
