@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from spotter.cli import _embed_backfill
+from spotter.config import Settings
 from spotter.db import Database
-from spotter.help.corpus import Article
+from spotter.help.corpus import Article, load_corpus
 from spotter.help.search import search_help
 from spotter.providers.embeddings import VoyageEmbedder
 from tests.support.fake_voyage import fake_voyage_server
@@ -66,3 +68,14 @@ async def test_an_embedding_failure_leaves_the_search_lexical(db: Database, org:
     async with db.org_tx(org.id) as conn:
         hits = await search_help(conn, "barbell plates", corpus=TINY, embedder=dead)
     assert [h.article.slug for h in hits] == ["barbells"]
+
+
+async def test_embed_backfill_embeds_the_help_corpus_once(clean_db: str) -> None:
+    async with fake_voyage_server() as (base_url, _):
+        settings = Settings(
+            environment="test", database_url=clean_db, voyage_api_key="k", voyage_base_url=base_url
+        )
+        first = await _embed_backfill(settings)
+        again = await _embed_backfill(settings)
+    assert first.endswith(f"{len(load_corpus())} help article(s)")
+    assert again.endswith(" 0 help article(s)")
