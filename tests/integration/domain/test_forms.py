@@ -137,7 +137,7 @@ async def test_archive_is_family_wide_and_an_archived_form_cannot_be_edited(
         with pytest.raises(DomainError) as info:
             await forms.add_field(scope, form_id, NOTES)
     assert listed == []
-    assert info.value.code == "form_archived"
+    assert info.value.code == "conflict"
 
 
 async def test_restore_refuses_when_an_active_form_took_the_name(db: Database, org: Org) -> None:

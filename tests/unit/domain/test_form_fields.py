@@ -49,7 +49,7 @@ def test_duplicate_keys_are_reported() -> None:
 def test_check_field_refuses_a_key_that_is_not_snake_case() -> None:
     with pytest.raises(DomainError) as info:
         check_field({"key": "Full Name", "label": "Name", "type": "short_text"})
-    assert info.value.code == "invalid_field"
+    assert info.value.code == "invalid_args"
 
 
 def test_answers_report_every_problem_at_once() -> None:

@@ -50,12 +50,12 @@ def check_field(field: dict[str, Any]) -> dict[str, Any]:
     """A field as stored: only known keys, a valid key and type. Raises `invalid_field`."""
     key = field.get("key")
     if not isinstance(key, str) or not KEY_PATTERN.match(key):
-        raise DomainError("invalid_field", "A field key is lower_snake_case, at most 40 chars.")
+        raise DomainError("invalid_args", "A field key is lower_snake_case, at most 40 chars.")
     if field.get("type") not in FIELD_TYPES:
-        raise DomainError("invalid_field", f"Field {key}: unknown type.", field=key)
+        raise DomainError("invalid_args", f"Field {key}: unknown type.", field=key)
     label = field.get("label")
     if not isinstance(label, str) or not label.strip():
-        raise DomainError("invalid_field", f"Field {key}: a label is required.", field=key)
+        raise DomainError("invalid_args", f"Field {key}: a label is required.", field=key)
     stored: dict[str, Any] = {
         "key": key,
         "label": label.strip(),

@@ -87,7 +87,7 @@ async def _lock_form(scope: OrgScope, form_id: UUID) -> dict[str, Any]:
 
 def _require_active(form: dict[str, Any]) -> None:
     if form["status"] != "active":
-        raise DomainError("form_archived", f"{form['name']} is archived; restore it first.")
+        raise DomainError("conflict", f"{form['name']} is archived; restore it first.")
 
 
 async def list_forms(
@@ -327,7 +327,7 @@ async def publish(scope: OrgScope, form_id: UUID, *, published_by: UUID | None) 
     await require_kind(scope, form["kind"])
     report = await lint_draft(scope, form_id)
     if report["version"] is None:
-        raise DomainError("no_draft", "The form has no draft to publish.")
+        raise DomainError("conflict", "The form has no draft to publish.")
     if report["problems"]:
         raise DomainError(
             "form_lint_failed", "The draft is not ready to publish.", problems=report["problems"]
@@ -349,7 +349,7 @@ async def discard_draft(scope: OrgScope, form_id: UUID) -> dict[str, Any]:
     """Drop the draft's unpublished edits; a form that was never published keeps its draft."""
     form = await _lock_form(scope, form_id)
     if form["draft_version"] is None:
-        raise DomainError("no_draft", "The form has no draft.")
+        raise DomainError("conflict", "The form has no draft.")
     if form["published_version"] is None:
         raise DomainError(
             "conflict", "The form was never published: delete it instead of its only version."
@@ -394,7 +394,7 @@ async def set_archived(scope: OrgScope, form_id: UUID, archived: bool) -> dict[s
     """Archive the whole family (every version stops being signable), or restore it."""
     form = await _lock_form(scope, form_id)
     if archived and form["status"] == "archived":
-        raise DomainError("form_archived", f"{form['name']} is already archived.")
+        raise DomainError("conflict", f"{form['name']} is already archived.")
     if not archived:
         if form["status"] == "active":
             raise DomainError("conflict", f"{form['name']} is not archived.")
@@ -496,7 +496,7 @@ async def unsigned_members(scope: OrgScope, form_id: UUID) -> dict[str, Any]:
     """Active members who have not signed the published version (and who signed an older one)."""
     form = await get_form(scope, form_id)
     if form["published_version"] is None:
-        raise DomainError("not_published", f"{form['name']} has no published version yet.")
+        raise DomainError("conflict", f"{form['name']} has no published version yet.")
     cur = await scope.conn.execute(
         "SELECT m.id, u.full_name,"
         " EXISTS (SELECT 1 FROM form_submissions s WHERE s.form_id = %(form)s"
@@ -548,7 +548,7 @@ async def record_submission(
         (form_id, scope.org_id),
     )
     if version is None:
-        raise DomainError("not_published", f"{form['name']} has no published version yet.")
+        raise DomainError("conflict", f"{form['name']} has no published version yet.")
     person = await _one(
         scope,
         "SELECT u.full_name, u.email FROM org_memberships m JOIN users u ON u.id = m.user_id"
