@@ -86,17 +86,17 @@ async def test_publishing_the_next_version_supersedes_the_previous(db: Database,
     assert [(v["version"], v["status"]) for v in versions] == [(2, "published"), (1, "superseded")]
 
 
-async def test_fields_can_be_added_at_a_position_moved_changed_and_removed(
+async def test_fields_can_be_added_at_a_position_moved_replaced_and_removed(
     db: Database, org: Org
 ) -> None:
     form_id = await _new_waiver(db, org)
     async with scope_of(db, org) as scope:
         await forms.add_field(scope, form_id, NOTES, position=0)
         await forms.move_field(scope, form_id, "notes", 99)
-        await forms.update_field(scope, form_id, "injuries", {"label": "Injuries or conditions?"})
+        await forms.replace_field(scope, form_id, {**WAIVER_FIELDS[1], "label": "Injuries?"})
         draft = await forms.remove_field(scope, form_id, "emergency_contact")
     assert [f["key"] for f in draft["fields"]] == ["injuries", "signature", "notes"]
-    assert draft["fields"][0]["label"] == "Injuries or conditions?"
+    assert draft["fields"][0]["label"] == "Injuries?"
 
 
 async def test_adding_a_field_whose_key_exists_is_a_conflict(db: Database, org: Org) -> None:

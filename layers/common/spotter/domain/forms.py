@@ -272,14 +272,12 @@ async def add_field(
     return (await _edit_fields(scope, form_id, edit))[1]
 
 
-async def update_field(
-    scope: OrgScope, form_id: UUID, key: str, changes: dict[str, Any]
-) -> dict[str, Any]:
-    """Change a field's label, type, required flag, options or help (its key stays)."""
+async def replace_field(scope: OrgScope, form_id: UUID, field: dict[str, Any]) -> dict[str, Any]:
+    """Replace the draft's field that has `field["key"]` (label, type, options... all anew)."""
+    checked = check_field(field)
 
     def edit(fields: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        index = _position(fields, key)
-        fields[index] = check_field({**fields[index], **changes, "key": key})
+        fields[_position(fields, checked["key"])] = checked
         return fields
 
     return (await _edit_fields(scope, form_id, edit))[1]
@@ -408,15 +406,20 @@ async def set_archived(scope: OrgScope, form_id: UUID, archived: bool) -> dict[s
     return await get_form(scope, form_id)
 
 
-async def delete_form(scope: OrgScope, form_id: UUID) -> dict[str, Any]:
-    """Delete a form and all its versions; refused while any submission exists."""
-    form = await _lock_form(scope, form_id)
+def require_no_submissions(form: dict[str, Any]) -> None:
+    """Signed forms are records: a form with any submission is archived, never deleted."""
     if form["submissions"]:
         raise DomainError(
             "form_has_submissions",
             f"{form['name']} has {form['submissions']} submission(s); archive it instead.",
             submissions=int(form["submissions"]),
         )
+
+
+async def delete_form(scope: OrgScope, form_id: UUID) -> dict[str, Any]:
+    """Delete a form and all its versions; refused while any submission exists."""
+    form = await _lock_form(scope, form_id)
+    require_no_submissions(form)
     await scope.conn.execute(
         "DELETE FROM forms WHERE id = %s AND organization_id = %s", (form_id, scope.org_id)
     )

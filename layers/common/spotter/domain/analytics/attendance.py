@@ -14,6 +14,7 @@ from uuid import UUID
 
 from spotter.db.scope import OrgScope
 from spotter.domain.analytics.period import Period, rate
+from spotter.domain.errors import not_found
 
 Grain = Literal["day", "week", "month"]
 
@@ -45,6 +46,18 @@ def _params(
     return {**period.params(), "org": scope.org_id, "until": until, "type": class_type_id}
 
 
+async def _require_class_type(scope: OrgScope, class_type_id: UUID | None) -> None:
+    """A filter on another org's (or no) class type is `not_found`, never an empty report."""
+    if class_type_id is None:
+        return
+    cur = await scope.conn.execute(
+        "SELECT 1 FROM class_types WHERE id = %s AND organization_id = %s AND deleted_at IS NULL",
+        (class_type_id, scope.org_id),
+    )
+    if await cur.fetchone() is None:
+        raise not_found("class type")
+
+
 def default_grain(period: Period) -> Grain:
     if period.days <= 31:
         return "day"
@@ -73,6 +86,7 @@ async def attendance(
     class_type_id: UUID | None = None,
 ) -> dict[str, Any]:
     """Totals for the period and a series by day, week (Mondays) or month."""
+    await _require_class_type(scope, class_type_id)
     step = grain or default_grain(period)
     params = {**_params(scope, period, now, class_type_id), "grain": step}
     cur = await scope.conn.execute(_SESSIONS + "SELECT" + _COUNTS + _JOIN, params)
@@ -98,6 +112,7 @@ async def class_fill_rate(
     scope: OrgScope, period: Period, *, class_type_id: UUID | None = None
 ) -> dict[str, Any]:
     """Booked spots over capacity, by class type; sessions without a capacity are counted apart."""
+    await _require_class_type(scope, class_type_id)
     params = _params(scope, period, period.end, class_type_id)
     cur = await scope.conn.execute(
         _SESSIONS
