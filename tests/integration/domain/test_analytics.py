@@ -297,3 +297,19 @@ def test_a_missing_range_is_the_30_days_up_to_today() -> None:
     assert (period.first, period.last) == (date(2026, 11, 1), date(2026, 11, 30))
     assert period.start == datetime(2026, 10, 31, 22, 0, tzinfo=UTC)
     assert period.end - period.start == timedelta(days=30)
+
+
+async def test_an_erased_member_counts_but_is_never_listed(
+    db: Database, org: Org, clean_db: str
+) -> None:
+    import psycopg
+
+    (gone,) = _people(clean_db, org, "Gone")
+    crossfit = class_type(clean_db, org, "CrossFit")
+    session(clean_db, org, crossfit, date(2026, 11, 2), time(7), bookings={gone: "checked_in"})
+    with psycopg.connect(clean_db) as conn:
+        conn.execute("UPDATE org_memberships SET status = 'removed' WHERE id = %s", (gone,))
+    async with scope_of(db, org) as scope:
+        top = await members.top_members(scope, NOVEMBER)
+        seen = await attendance.attendance(scope, NOVEMBER, now=LATER)
+    assert top["members"] == [] and seen["totals"]["checkIns"] == 1

@@ -233,7 +233,7 @@ async def no_shows(
   FROM s JOIN bookings b ON b.session_id = s.id AND b.organization_id = %(org)s
   JOIN org_memberships m ON m.id = b.membership_id AND m.organization_id = %(org)s
   JOIN users u ON u.id = m.user_id
- WHERE b.status = 'no_show'
+ WHERE b.status = 'no_show' AND m.status <> 'removed'
  GROUP BY m.id, u.full_name ORDER BY count(*) DESC, lower(u.full_name) LIMIT %(limit)s""",
         params,
     )

@@ -1,5 +1,8 @@
 """Member analytics from attendance: one member's visits, the most regular, who has gone quiet,
-and retention between two equal periods. A visit is a check-in to a published session."""
+and retention between two equal periods. A visit is a check-in to a published session.
+
+Erased members (membership 'removed') still count in every number but are never listed by name.
+"""
 
 from __future__ import annotations
 
@@ -81,7 +84,7 @@ async def top_members(scope: OrgScope, period: Period, *, limit: int = 10) -> di
         "SELECT m.id, u.full_name, count(*) AS check_ins FROM (" + _VISITS + ") v"
         " JOIN org_memberships m ON m.id = v.membership_id AND m.organization_id = %(org)s"
         " JOIN users u ON u.id = m.user_id"
-        " WHERE v.starts_at >= %(start)s AND v.starts_at < %(end)s"
+        " WHERE v.starts_at >= %(start)s AND v.starts_at < %(end)s AND m.status <> 'removed'"
         " GROUP BY m.id, u.full_name ORDER BY count(*) DESC, lower(u.full_name) LIMIT %(limit)s",
         {**period.params(), "org": scope.org_id, "limit": limit},
     )
