@@ -13,8 +13,8 @@ from psycopg import AsyncConnection
 from spotter.auth.caller import Caller
 from spotter.db import Database
 from spotter.seed.training import seed_exercises
+from spotter.tools.calls import ToolOutcome
 from spotter.tools.invoke import invoke_tool
-from spotter.tools.runner import ToolOutcome
 from tests.support.callers import caller_for
 from tests.support.world import Org, add_exercise
 

@@ -41,9 +41,10 @@ from spotter.auth.caller import Caller
 from spotter.db import Conn
 from spotter.errors import ErrorCode, NotFoundError
 from spotter.i18n import error_message
+from spotter.tools.calls import ToolOutcome
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import DomainError
-from spotter.tools.runner import ToolOutcome, execute, resolve_call
+from spotter.tools.runner import execute, resolve_call
 
 REJECTED = {"code": "rejected_by_user", "message": "The user declined this call; it did not run."}
 SKIPPED = {

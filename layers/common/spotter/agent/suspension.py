@@ -18,11 +18,11 @@ from spotter.agent import events as ev
 from spotter.agent.history import ExecutionRow, insert_executions
 from spotter.agent.run_state import RunState
 from spotter.db import Conn
+from spotter.tools.calls import ResolvedCall
 from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import DomainError
 from spotter.tools.previews import build_confirmation
-from spotter.tools.runner import ResolvedCall
 from spotter.tools.spec import ToolSpec
 
 

@@ -20,9 +20,10 @@ from spotter.agent.history import ExecutionRow, insert_executions
 from spotter.agent.replay import tool_result_block
 from spotter.agent.run_state import RunState
 from spotter.agent.suspension import confirmation_card, needs_user, store_suspended
+from spotter.tools.calls import ResolvedCall, ToolOutcome
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import DomainError
-from spotter.tools.runner import ResolvedCall, ToolOutcome, execute, resolve_call
+from spotter.tools.runner import execute, resolve_call
 from spotter.tools.spec import ToolSpec
 
 MAX_PARALLEL_READS = 4

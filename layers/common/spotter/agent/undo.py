@@ -30,10 +30,11 @@ from spotter.db import Conn, Database
 from spotter.errors import NotFoundError, SpotterError
 from spotter.i18n import error_message
 from spotter.observability import current_trace_id, log_event
+from spotter.tools.calls import ResolvedCall
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import DomainError
 from spotter.tools.registry import ToolRegistry
-from spotter.tools.runner import ResolvedCall, execute, resolve_call
+from spotter.tools.runner import execute, resolve_call
 
 
 class UndoRefused(SpotterError):
