@@ -31,7 +31,7 @@ class AskArgs(Args):
     question: str = Field(min_length=2, max_length=500)
 
 
-@help_router.read("ask", "Find help articles answering a how-to question.")
+@help_router.read("ask", "Help articles for a how-to question (ask in English).")
 async def ask(ctx: ToolContext, args: AskArgs) -> dict[str, Any]:
     hits = await search_help(ctx.conn, args.question, embedder=_embedder())
     if not hits:
