@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from spotter.agent import events as ev
-from spotter.agent import resolution
+from spotter.agent.run import resolve as resolution
 from spotter.db import Database
 from spotter.domain import forms
 from spotter.providers.fake import Reply, ScriptedModel, Text, ToolUse
