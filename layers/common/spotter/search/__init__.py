@@ -1,5 +1,5 @@
-"""Hybrid-search primitives below the agent: reciprocal-rank fusion and the lexical token score.
+"""Hybrid-search pieces below the agent: rank fusion, the lexical token score, query words.
 
-The help corpus uses them from `spotter.help`; the agent's ambient RAG (`agent.rag.search`)
-computes the same two things and can build on these.
+Used by the agent's ambient RAG (`agent.rag`) and by the help corpus (`spotter.help`), which
+sits below `tools` and so cannot reach into the agent.
 """
