@@ -25,9 +25,11 @@ def _snapshot(url: str) -> dict[str, object]:
                 "SELECT count(*) FROM class_sessions s WHERE NOT EXISTS"
                 " (SELECT 1 FROM class_session_coaches c WHERE c.session_id = s.id)"
             ),
+            # from today on: the days before hold the attendance history (seed/attendance.py)
             "days": one(
                 "SELECT count(DISTINCT (starts_at AT TIME ZONE 'Asia/Jerusalem')::date)"
-                " FROM class_sessions"
+                " FROM class_sessions WHERE (starts_at AT TIME ZONE 'Asia/Jerusalem')::date"
+                " >= (now() AT TIME ZONE 'Asia/Jerusalem')::date"
             ),
             "local_starts": one(
                 "SELECT array_agg(DISTINCT to_char(starts_at AT TIME ZONE 'Asia/Jerusalem', 'HH24:MI')"

@@ -133,6 +133,8 @@ async def _embed_backfill(settings: Settings) -> str:
 
     from spotter.agent.rag.refresh import backfill
     from spotter.db import Database
+    from spotter.help.corpus import load_corpus
+    from spotter.help.search import ensure_embeddings
     from spotter.providers.embeddings import embedder_for
 
     embedder = embedder_for(settings)
@@ -144,9 +146,14 @@ async def _embed_backfill(settings: Settings) -> str:
     db = await Database.open(settings.app_database_url or owner_url(settings), max_size=2)
     try:
         embedded = await backfill(db, orgs, embedder)
+        async with db.system_tx() as conn:  # the help corpus is product text, in no org
+            help_embedded = await ensure_embeddings(conn, embedder, load_corpus())
     finally:
         await db.close()
-    return f"embed-backfill: {embedded} document(s) embedded in {len(orgs)} org(s)"
+    return (
+        f"embed-backfill: {embedded} document(s) embedded in {len(orgs)} org(s),"
+        f" {help_embedded} help article(s)"
+    )
 
 
 def cmd_parse_workout(text: str) -> int:

@@ -351,3 +351,11 @@ def test_streaming_function_streams_a_message_on_its_built_artifacts(
     assert "text_delta" in kinds
     assert kinds[-1] == "done"
     assert "error" not in kinds
+
+
+def test_the_help_corpus_ships_with_the_streaming_functions(
+    functions: dict[str, BuiltFunction],
+) -> None:
+    articles = ROOT / "layers" / "common" / "spotter" / "help" / "articles"
+    code = "from spotter.help.corpus import load_corpus\nprint(len(load_corpus()))\n"
+    assert _probe(functions["SendFunction"], code) == str(len(list(articles.glob("*.md"))))

@@ -23,7 +23,7 @@ from typing import Any
 from uuid import UUID
 
 from spotter.db.scope import OrgScope
-from spotter.domain import inbox, leads, memberships, outbox, tasks
+from spotter.domain import forms, inbox, leads, memberships, outbox, tasks
 
 ERASED = "[erased]"
 
@@ -168,6 +168,7 @@ STEPS: tuple[tuple[str, Step], ...] = (
     ("leads", by_user(leads.erase_person)),
     ("inbox", by_user(inbox.erase_person)),
     ("tasks", by_user(tasks.erase_person)),
+    ("forms", by_user(forms.erase_person)),
     ("own_conversations", _own_conversations),
     ("mentions", _mentions),
     ("membership", _membership),

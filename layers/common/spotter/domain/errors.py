@@ -12,6 +12,11 @@ RefusalCode = Literal[
     "insufficient_credits",
     "invalid_time",
     "invalid_args",
+    # forms (domain.forms, domain.form_fields)
+    "form_has_submissions",
+    "form_lint_failed",
+    "form_kind_not_allowed",
+    "invalid_answers",
     # raised by the tool runner before a handler runs
     "forbidden",
     "unknown_tool",

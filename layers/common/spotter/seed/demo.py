@@ -11,8 +11,10 @@ from uuid import UUID
 
 from psycopg import AsyncConnection
 
+from spotter.seed.attendance import seed_attendance_history
 from spotter.seed.crm import seed_crm
 from spotter.seed.day_grain import seed_day_grain
+from spotter.seed.forms import seed_forms
 from spotter.seed.memberships import seed_memberships
 from spotter.seed.people import DemoPerson, ensure_staff
 from spotter.seed.plans import seed_plans
@@ -45,8 +47,10 @@ async def seed_demo(owner_url: str) -> None:
         await seed_training(conn, org[0])
         await seed_schedule(conn, org[0])
         await seed_memberships(conn, org[0])  # plans for the members the schedule seed created
+        await seed_attendance_history(conn, org[0])
         await seed_day_grain(conn)
     # plans assign programs to the members the schedule seed created
     await seed_plans(owner_url, DEMO_CLERK_ORG_ID, DEMO_STAFF[0].clerk_user_id)
     # the CRM's inbox threads are with leads and with the members seeded above
     await seed_crm(owner_url, DEMO_CLERK_ORG_ID, DEMO_STAFF[0].clerk_user_id)
+    await seed_forms(owner_url, org[0])

@@ -8,13 +8,14 @@ from uuid import UUID
 
 from spotter.db import Conn
 from spotter.providers.embeddings import Embedder, vector_literal
+from spotter.search.lexical import MIN_TOKEN_SIMILARITY, token_score_sql
+from spotter.search.rrf import reciprocal_rank_fusion
 
 SCOPES: tuple[str, ...] = ("program", "workout", "exercise", "member")
 PER_SCOPE = 3
 TOTAL = 5
 RRF_K = 60
-# Below these a match is a guess too weak to put in front of the model.
-MIN_TOKEN_SIMILARITY = 0.5
+# Below this (and MIN_TOKEN_SIMILARITY) a match is a guess too weak to put before the model.
 MIN_SEMANTIC_SIMILARITY = 0.45
 _CANDIDATES_PER_SCOPE = 5
 
@@ -28,12 +29,10 @@ class Hit:
     score: float
 
 
-_LEXICAL_SQL = """
+_LEXICAL_SQL = f"""
 WITH per_token AS (
   SELECT d.entity, d.entity_id, d.label, d.detail,
-         greatest(word_similarity(t, lower(d.body)),
-                  CASE WHEN length(t) >= 3 AND strpos(lower(d.body), t) > 0
-                       THEN 0.9 ELSE 0 END) AS s
+         {token_score_sql("t", "lower(d.body)")} AS s
     FROM search_documents d CROSS JOIN unnest(%(tokens)s::text[]) AS t
    WHERE d.organization_id = %(org)s AND d.entity = ANY(%(scopes)s)
 ), scored AS (
@@ -111,15 +110,17 @@ async def semantic_search(
 
 def fuse(*ranked_lists: list[Hit]) -> list[Hit]:
     """Reciprocal-rank fusion within each scope, then ≤ 3 per scope and ≤ 5 overall."""
-    fused: dict[tuple[str, UUID], float] = {}
     first_seen: dict[tuple[str, UUID], Hit] = {}
+    rankings: list[list[tuple[str, UUID]]] = []
     for hits in ranked_lists:
-        rank_in_scope: dict[str, int] = {}
+        # ranks count within a scope: each list is fused as one ranking per scope
+        by_scope: dict[str, list[tuple[str, UUID]]] = {}
         for hit in hits:
-            rank = rank_in_scope[hit.entity] = rank_in_scope.get(hit.entity, 0) + 1
             key = (hit.entity, hit.entity_id)
-            fused[key] = fused.get(key, 0.0) + 1.0 / (RRF_K + rank)
+            by_scope.setdefault(hit.entity, []).append(key)
             first_seen.setdefault(key, hit)
+        rankings.extend(by_scope.values())
+    fused = dict(reciprocal_rank_fusion(*rankings, k=RRF_K))
     ordered = sorted(fused, key=lambda k: (-fused[k], first_seen[k].label))
     per_scope: dict[str, int] = {}
     result: list[Hit] = []

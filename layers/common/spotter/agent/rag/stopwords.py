@@ -6,7 +6,7 @@ words, and the entity nouns themselves ("workout", "member"): none of them names
 
 from __future__ import annotations
 
-import re
+from spotter.search.lexical import words
 
 
 def _words(text: str) -> list[str]:
@@ -57,25 +57,10 @@ _RU = _words(
 
 STOPWORDS: frozenset[str] = frozenset(_EN + _HE + _RU)
 
-# Letters and digits in any script; Hebrew gershayim/geresh and apostrophes stay inside words.
-_TOKEN = re.compile(r"[\w\u05f3\u05f4'’]+", re.UNICODE)
-# Hebrew one-letter prefixes (ה, ב, ל, ו, מ, ש, כ) glued to a word: "לדנה" is "דנה".
-_HEBREW_PREFIX = re.compile(r"^[הבלומשכ](?=[\u05d0-\u05ea]{3,})")
-
-
-def _clean(token: str) -> str:
-    token = token.strip("'’\u05f3\u05f4").lower().removesuffix("'s").removesuffix("’s")
-    return _HEBREW_PREFIX.sub("", token) if token not in STOPWORDS else token
-
 
 def query_tokens(text: str, *, max_tokens: int = 8) -> list[str]:
     """Distinct content words of `text`, in order, at least 2 characters. Tokens with a digit
     ("7am", "5x3", "2026") are times, dates and rep schemes: they name nothing, and as trigrams
     they would match ids and numbered labels."""
-    seen: dict[str, None] = {}
-    for raw in _TOKEN.findall(text):
-        token = _clean(raw)
-        if len(token) < 2 or any(c.isdigit() for c in token) or token in STOPWORDS:
-            continue
-        seen.setdefault(token, None)
-    return list(seen)[:max_tokens]
+    found = words(text, STOPWORDS, max_words=len(text))
+    return [w for w in found if not any(c.isdigit() for c in w)][:max_tokens]

@@ -1,0 +1,124 @@
+"""analytics — read-only reports over attendance, members, plans and leads.
+
+Every report takes an optional `range` (local dates, both ends included; default: the 30 days
+up to today) and answers with the counts its rates rest on (`domain.analytics`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from pydantic import Field
+
+from spotter.domain.analytics import attendance, business, members, summary
+from spotter.domain.analytics.attendance import Grain
+from spotter.tools.args import Args
+from spotter.tools.context import ToolContext
+from spotter.tools.range_args import DateRange, period_of
+from spotter.tools.router import Router
+from spotter.tools.spec import MANAGERS
+
+analytics = Router(
+    "analytics",
+    "Reports for a date range (local, inclusive; default last 30 days), with the counts behind"
+    " each rate.",
+)
+
+
+class RangeArgs(Args):
+    range: DateRange | None = None
+
+
+class AttendanceArgs(RangeArgs):
+    grain: Grain | None = None
+    class_type_id: UUID | None = None
+
+
+@analytics.read("attendance", "Check-ins, no-shows and members over time.")
+async def attendance_report(ctx: ToolContext, args: AttendanceArgs) -> dict[str, Any]:
+    return await attendance.attendance(
+        ctx.scope,
+        period_of(ctx, args.range),
+        now=ctx.now,
+        grain=args.grain,
+        class_type_id=args.class_type_id,
+    )
+
+
+class FillArgs(RangeArgs):
+    class_type_id: UUID | None = None
+
+
+@analytics.read("fill_rate", "Booked spots over capacity by class type.")
+async def fill_rate(ctx: ToolContext, args: FillArgs) -> dict[str, Any]:
+    return await attendance.class_fill_rate(
+        ctx.scope, period_of(ctx, args.range), class_type_id=args.class_type_id
+    )
+
+
+@analytics.read("peak_times", "Busiest and quietest weekday/hour slots.")
+async def peak_times(ctx: ToolContext, args: RangeArgs) -> dict[str, Any]:
+    return await attendance.peak_times(ctx.scope, period_of(ctx, args.range), now=ctx.now)
+
+
+@analytics.read("no_shows", "No-show rates by class type; most no-shows.")
+async def no_shows(ctx: ToolContext, args: RangeArgs) -> dict[str, Any]:
+    return await attendance.no_shows(ctx.scope, period_of(ctx, args.range), now=ctx.now)
+
+
+class MemberArgs(RangeArgs):
+    member_id: UUID
+
+
+@analytics.read("member", "One member's visits and last visit.")
+async def member_report(ctx: ToolContext, args: MemberArgs) -> dict[str, Any]:
+    return await members.member_attendance(ctx.scope, period_of(ctx, args.range), args.member_id)
+
+
+class TopArgs(RangeArgs):
+    limit: int = Field(default=10, ge=1, le=50)
+
+
+@analytics.read("top_members", "Members with the most check-ins.")
+async def top_members(ctx: ToolContext, args: TopArgs) -> dict[str, Any]:
+    return await members.top_members(ctx.scope, period_of(ctx, args.range), limit=args.limit)
+
+
+class InactiveArgs(Args):
+    days: int = Field(default=14, ge=1, le=365)
+
+
+@analytics.read("inactive", "Active members with no check-in for N days.")
+async def inactive(ctx: ToolContext, args: InactiveArgs) -> dict[str, Any]:
+    return await members.inactive_members(ctx.scope, ctx.local_now.date(), ctx.tz, days=args.days)
+
+
+@analytics.read("retention", "Visitors retained from the previous equal period.")
+async def retention(ctx: ToolContext, args: RangeArgs) -> dict[str, Any]:
+    return await members.retention(ctx.scope, period_of(ctx, args.range))
+
+
+@analytics.read("churn", "Members whose membership ended in the range.", roles=MANAGERS)
+async def churn(ctx: ToolContext, args: RangeArgs) -> dict[str, Any]:
+    return await business.churn(ctx.scope, period_of(ctx, args.range))
+
+
+@analytics.read("plans", "Members and monthly recurring amount per plan.", roles=MANAGERS)
+async def plans(ctx: ToolContext, args: RangeArgs) -> dict[str, Any]:
+    return await business.plan_metrics(ctx.scope, period_of(ctx, args.range))
+
+
+@analytics.read(
+    "lead_conversion",
+    "Leads created and converted, by source.",
+    roles=MANAGERS,
+    feature_gate="lead_management",
+)
+async def lead_conversion(ctx: ToolContext, args: RangeArgs) -> dict[str, Any]:
+    return await business.lead_conversion(ctx.scope, period_of(ctx, args.range))
+
+
+@analytics.read("summary", "Headline numbers vs the previous equal period.")
+async def summary_report(ctx: ToolContext, args: RangeArgs) -> dict[str, Any]:
+    return await summary.summary(ctx.scope, period_of(ctx, args.range), now=ctx.now)
