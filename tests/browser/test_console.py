@@ -287,3 +287,24 @@ def test_a_long_question_shows_the_ambient_context_it_was_given(console: Page) -
     reply = last_reply(console)
     assert reply.startswith("Spotter attached these records")
     assert "member 'Saar Cohen'" in reply and "member 'Maya Rosen'" in reply
+
+
+def test_a_lead_picked_on_the_leads_board_is_read_first_by_the_next_message(
+    console: Page, console_db: str
+) -> None:
+    console.get_by_test_id("nav-leads").click()
+    lead = console.get_by_test_id("lead-card").first
+    expect(lead).to_be_visible()
+    name = lead.inner_text()
+    lead.click()
+    ask(console, "What can you do?")
+    # the page's selection is the referent: Spotter read that lead before the model answered
+    seeded = console.locator("[data-testid=tool-card]", has_text="leads.get")
+    expect(seeded).to_have_attribute("data-status", "succeeded")
+    with psycopg.connect(console_db) as conn:
+        row = conn.execute(
+            "SELECT content FROM ai_messages WHERE role = 'user' ORDER BY created_at DESC LIMIT 1"
+        ).fetchone()
+    assert row is not None
+    assert "/dashboard/leads/" in json.dumps(row[0])
+    assert name

@@ -110,3 +110,38 @@ async def test_dev_info_labels_a_real_key_which_wins_over_the_demo_model(
 def test_the_dev_app_is_refused_in_production(tmp_path: Path) -> None:
     with pytest.raises(DevConsoleRefused):
         create_dev_app(_dev_settings(tmp_path, environment="production"))
+
+
+async def _board(client: httpx.AsyncClient, role: str) -> dict[str, object]:
+    minted = (await client.post("/dev/token", json={"role": role})).json()
+    board = await client.get("/dev/leads", headers={"authorization": f"Bearer {minted['token']}"})
+    assert board.status_code == 200
+    return dict(board.json())
+
+
+async def test_the_leads_board_shows_the_demo_pipelines_and_their_leads(
+    db: Database, clean_db: str, tmp_path: Path
+) -> None:
+    await seed_demo(clean_db)
+    async with _client(create_dev_app(_dev_settings(tmp_path), db=db)) as client:
+        board = await _board(client, "coach")
+    assert board["ok"] is True
+    pipelines = board["pipelines"]
+    assert isinstance(pipelines, list)
+    assert {p["name"] for p in pipelines} == {"Trials", "Corporate"}
+    leads = board["leads"]
+    assert isinstance(leads, list) and leads
+    stage_ids = {s["id"] for p in pipelines for s in p["stages"]}
+    assert all(lead["stage"]["id"] in stage_ids for lead in leads)
+
+
+async def test_the_leads_board_answers_a_member_with_the_tools_refusal(
+    db: Database, clean_db: str, tmp_path: Path
+) -> None:
+    await seed_demo(clean_db)
+    async with _client(create_dev_app(_dev_settings(tmp_path), db=db)) as client:
+        minted = (await client.post("/dev/token", json={"role": "member"})).json()
+        board = await client.get(
+            "/dev/leads", headers={"authorization": f"Bearer {minted['token']}"}
+        )
+    assert board.status_code == 403 and board.json()["code"] == "staff_only"

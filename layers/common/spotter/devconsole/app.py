@@ -19,8 +19,10 @@ from spotter.auth.devkeys import ensure_dev_key, mint_token
 from spotter.config import Settings, get_settings
 from spotter.db import Database
 from spotter.http.app import create_app
+from spotter.http.deps import StaffCaller
 from spotter.providers.anthropic import provider_configured, uses_demo_model
 from spotter.seed.demo import DEMO_CLERK_ORG_ID, DEMO_STAFF
+from spotter.tools.invoke import invoke_tool
 from spotter.tools.registry import registry_for
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -77,6 +79,20 @@ async def token(request: Request, body: TokenBody) -> dict[str, Any]:
         ttl_seconds=TOKEN_TTL_SECONDS,
     )
     return {"token": minted, "role": person.role, "name": person.full_name}
+
+
+@router.get("/leads")
+async def leads_board(request: Request, caller: StaffCaller) -> dict[str, Any]:
+    """What the fake leads board shows: the caller's own `leads.list_pipelines` and `leads.list`,
+    run through the tool runner, so role and tier gates answer exactly as they do for Spotter."""
+    db: Database = request.app.state.db
+    pipelines = await invoke_tool(db, caller, "leads", {"action": "list_pipelines", "args": {}})
+    if not pipelines.ok:
+        return {"ok": False, "error": pipelines.error}
+    leads = await invoke_tool(db, caller, "leads", {"action": "list", "args": {"limit": 100}})
+    if not leads.ok:
+        return {"ok": False, "error": leads.error}
+    return {"ok": True, **pipelines.output, **leads.output}
 
 
 def create_dev_app(settings: Settings | None = None, *, db: Database | None = None) -> FastAPI:

@@ -343,7 +343,8 @@ function onEvent(event) {
 
 function pageContext() {
   const selection = state.page.selection(state.pageState);
-  return { pathname: state.page.pathname, selection };
+  const pathname = state.page.path ? state.page.path(state.pageState) : state.page.pathname;
+  return { pathname, selection };
 }
 
 async function send(text) {
@@ -534,6 +535,24 @@ function route() {
   if (page !== state.page) state.pageState = {};
   state.page = page;
   renderPage();
+  loadPage(page);
+}
+
+// A page with data (the leads board) asks for it as the signed-in user; a refusal is data too.
+async function loadPage(page) {
+  if (!page.load || !state.token) return;
+  try {
+    const data = await page.load(api);
+    if (state.page === page) {
+      state.pageState.data = data;
+      renderPage();
+    }
+  } catch (error) {
+    if (state.page === page) {
+      state.pageState.data = { ok: false, error: error.body || { message: String(error.message) } };
+      renderPage();
+    }
+  }
 }
 
 function toggleSheet(open) {
@@ -555,6 +574,11 @@ async function signIn(role) {
   newConversation();
   refreshUsage();
   updateComposer();
+  if (state.page) {
+    state.pageState = {};
+    renderPage();
+    loadPage(state.page);
+  }
 }
 
 function renderModelLabel() {

@@ -66,9 +66,60 @@ export const PAGES = [
     pathname: "/dashboard/leads",
     title: "page.leads.title",
     prompts: ["plain", "unknown"],
-    selection: () => ({ pipelineName: "New leads" }),
-    render: (el, state, t) => {
+    // the board as the dashboard routes it: /dashboard/leads/<pipelineId>[/<leadId>]
+    path: (state) => ["/dashboard/leads", state.pipeline?.id, state.lead?.id].filter(Boolean).join("/"),
+    // the entries the leads page registers (spotter.agent.run.lead_page_seeds reads them)
+    selection: (state) => ({
+      ...(state.pipeline ? { "leads:pipeline": { pipelineId: state.pipeline.id, pipelineName: state.pipeline.name } } : {}),
+      ...(state.lead ? { "leads:lead": { leadId: state.lead.id } } : {}),
+    }),
+    load: (api) => api("/dev/leads"),
+    render: (el, state, t, select) => {
       el.append(Object.assign(document.createElement("h2"), { textContent: t("page.leads.title") }));
+      const board = state.data;
+      if (!board) {
+        el.append(Object.assign(document.createElement("p"), { className: "hint", textContent: t("page.leads.loading") }));
+        return;
+      }
+      if (!board.ok) {
+        // the tool's own refusal (a member, or a tier without lead_management), shown as text
+        el.append(Object.assign(document.createElement("p"), { className: "hint", testid: "leads-refused", textContent: board.error?.message || t("page.leads.unavailable") }));
+        return;
+      }
+      const pipeline = state.pipeline || board.pipelines.find((p) => p.isDefault) || board.pipelines[0];
+      if (!pipeline) return;
+      if (!state.pipeline) state.pipeline = { id: pipeline.id, name: pipeline.name };
+      const tabs = document.createElement("div");
+      tabs.className = "pipelines";
+      for (const p of board.pipelines) {
+        const tab = document.createElement("button");
+        tab.type = "button";
+        tab.className = p.id === pipeline.id ? "pipeline selected" : "pipeline";
+        tab.dataset.testid = "pipeline-tab";
+        tab.textContent = p.name;
+        tab.addEventListener("click", () => select({ pipeline: { id: p.id, name: p.name }, lead: null }));
+        tabs.append(tab);
+      }
+      const columns = document.createElement("div");
+      columns.className = "stages";
+      for (const stage of pipeline.stages) {
+        const column = document.createElement("section");
+        column.className = "stage";
+        column.append(Object.assign(document.createElement("h3"), { textContent: stage.name }));
+        for (const lead of board.leads.filter((l) => l.stage.id === stage.id)) {
+          const card = document.createElement("button");
+          card.type = "button";
+          card.dataset.testid = "lead-card";
+          card.className = state.lead?.id === lead.id ? "lead selected" : "lead";
+          card.dir = "auto";
+          card.textContent = lead.name;
+          if (lead.source) card.title = lead.source;
+          card.addEventListener("click", () => select({ lead: state.lead?.id === lead.id ? null : { id: lead.id, name: lead.name } }));
+          column.append(card);
+        }
+        columns.append(column);
+      }
+      el.append(tabs, columns, Object.assign(document.createElement("p"), { className: "hint", textContent: t("page.leads.hint") }));
     },
   },
 ];
