@@ -5,11 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
+from typing import Literal
 from zoneinfo import ZoneInfo
 
 from spotter.auth.caller import Caller
 from spotter.db import Conn
 from spotter.db.scope import OrgScope
+
+# Who asked: the dashboard's agent, or an MCP client. Audit rows and execution rows record it,
+# and a few arguments are accepted from one channel only (workouts' source text and scores).
+Channel = Literal["agent", "mcp"]
 
 
 @dataclass(frozen=True)
@@ -17,6 +22,7 @@ class ToolContext:
     caller: Caller
     conn: Conn
     now: datetime  # timezone-aware UTC: the run's one clock
+    channel: Channel = "agent"
 
     @cached_property
     def scope(self) -> OrgScope:
