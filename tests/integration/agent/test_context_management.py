@@ -12,11 +12,11 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from spotter.agent import events as ev
-from spotter.agent import resolution
-from spotter.agent.orchestrator import SendMessage, send_message
 from spotter.agent.rag.refresh import backfill
-from spotter.agent.run_state import AgentDeps
-from spotter.agent.turn_context import is_turn_context
+from spotter.agent.run import SendMessage, send_message
+from spotter.agent.run import resolve as resolution
+from spotter.agent.state import AgentDeps
+from spotter.agent.transcript.turn_context import is_turn_context
 from spotter.auth import Caller
 from spotter.config import Settings
 from spotter.db import Database

@@ -29,7 +29,8 @@ def normalize(name: str) -> str:
 # Words that vary how a movement is done, not which movement it is ("strict T2B" is T2B).
 _MODIFIERS = frozenset(
     {"strict", "kipping", "butterfly", "banded", "weighted", "heavy", "light", "alternating",
-     "single", "arm", "tempo", "pause", "paused", "deficit", "scaled", "rx", "slow", "fast"}
+     "single", "arm", "tempo", "pause", "paused", "deficit", "scaled", "rx", "slow", "fast",
+     "easy", "max", "unbroken", "alt", "lateral"}
 )  # fmt: skip
 
 

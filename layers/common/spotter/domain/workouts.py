@@ -18,6 +18,7 @@ from psycopg.types.json import Jsonb
 from spotter.db.scope import OrgScope
 from spotter.domain import exercises
 from spotter.domain.errors import DomainError, not_found
+from spotter.domain.movement_match import MovementIndex
 from spotter.domain.programs import get_program
 
 _COLUMNS = (
@@ -263,16 +264,6 @@ class Resolution:
     exercise_id: UUID
 
 
-def _index(library: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
-    by_name: dict[str, Any] = {}
-    by_alias: dict[str, Any] = {}
-    for row in library:
-        by_name.setdefault(exercises.normalize(row["name"]), row)
-        for alias in row["aliases"] or ():
-            by_alias.setdefault(exercises.normalize(alias), row)
-    return by_name, by_alias
-
-
 def _attach(movement: dict[str, Any], row: dict[str, Any]) -> None:
     movement["exerciseId"] = str(row["id"])
     movement["name"] = row["name"]
@@ -292,18 +283,22 @@ async def resolve_movements(
     """
     library = await exercises.load_library(scope)
     by_id = {str(row["id"]): row for row in library}
-    by_name, by_alias = _index(library)
+    index = MovementIndex.of(library)
     answers = {r.movement_key: r for r in resolutions}
     result = Resolved(parts=parts)
     for part in parts:
         for section in part["sections"]:
             for movement in section["movements"]:
-                await _resolve_one(scope, movement, answers, by_id, by_name, by_alias)
+                _resolve_one(movement, answers, by_id, index)
                 _report(movement, result)
     if fuzzy:
         for item in result.unresolved:
-            await _fuzzy(scope, item, result, by_id)
+            if "candidates" not in item:  # an ambiguous name is asked, not trigram-guessed
+                await _fuzzy(scope, item, result, by_id)
         result.unresolved = [m for m in result.unresolved if "exerciseId" not in m]
+    else:
+        for item in result.unresolved:
+            item.pop("candidates", None)  # only parse asks; set_sections stores what it got
     unknown = set(answers) - {m["key"] for m in _movements(parts) if "key" in m}
     if unknown:
         raise DomainError(
@@ -318,13 +313,11 @@ def _movements(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [m for part in parts for s in part["sections"] for m in s["movements"]]
 
 
-async def _resolve_one(
-    scope: OrgScope,
+def _resolve_one(
     movement: dict[str, Any],
     answers: dict[str, Resolution],
     by_id: dict[str, Any],
-    by_name: dict[str, Any],
-    by_alias: dict[str, Any],
+    index: MovementIndex,
 ) -> None:
     movement["asked"] = movement["name"]  # what the coach wrote, for the warning
     answer = answers.get(movement.get("key", ""))
@@ -344,17 +337,17 @@ async def _resolve_one(
         _attach(movement, row)
         movement["match"] = "given"
         return
-    key = exercises.normalize(movement["name"])
-    base = exercises.base_form(movement["name"])
-    if key in by_name:
-        _attach(movement, by_name[key])
-        movement["match"] = "exact"
-    elif key in by_alias:
-        _attach(movement, by_alias[key])
-        movement["match"] = "alias"
-    elif base and (found := by_name.get(base) or by_alias.get(base)):
-        _attach(movement, found)
-        movement["match"] = "alias"
+    match = index.match(movement["name"])
+    if match is None:
+        return
+    if match.ambiguous:
+        # Two exercises answer to this name: the coach picks, nothing is guessed.
+        movement["candidates"] = [
+            {"exerciseId": str(row["id"]), "name": row["name"], "score": 1.0} for row in match.rows
+        ]
+        return
+    _attach(movement, dict(match.rows[0]))
+    movement["match"] = match.kind
 
 
 def _report(movement: dict[str, Any], result: Resolved) -> None:

@@ -278,6 +278,9 @@ async def parse(ctx: ToolContext, args: ParseArgs) -> dict[str, Any]:
     unresolved = domain.unresolved_out(resolved)
     domain.strip_candidates(parsed["parts"])
     warnings = list(resolved.warnings)
+    if parsed["unread"]:
+        # kept as notes, so nothing is lost; told so the coach can rephrase or confirm
+        warnings.append({"code": "unread_lines", "lines": parsed["unread"]})
     title = args.title or parsed["title"]
     if title is None:
         title = f"Workout {args.date.isoformat()}"
