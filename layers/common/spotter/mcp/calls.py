@@ -26,14 +26,16 @@ from mcp_types import (
     ElicitResult,
     InputRequiredResult,
     InputResponse,
-    TextContent,
 )
 
-from spotter.agent.claims import Claim, claim_all, finish_claimed
+from spotter.agent.approvals.claims import Claim, claim_all, finish_claimed
+from spotter.agent.approvals.fenced import execute_fenced
+from spotter.agent.call_record import ExecutionStatus
 from spotter.auth.caller import Caller
-from spotter.db import Database
+from spotter.db import Conn, Database
 from spotter.mcp import ledger
 from spotter.mcp.catalog import UNDO_TOOL, catalog_for
+from spotter.mcp.results import error_result, outcome_error, outcome_result
 from spotter.observability import log_event
 from spotter.tools.calls import ResolvedCall, ToolOutcome
 from spotter.tools.cards import Confirmation
@@ -64,33 +66,6 @@ class McpCall:
     input_responses: dict[str, InputResponse] | None = None
 
 
-def error_result(code: str, message: str, **details: Any) -> CallToolResult:
-    body = {"code": code, "message": message, **details}
-    return CallToolResult(
-        content=[TextContent(type="text", text=json.dumps(body, ensure_ascii=False))],
-        is_error=True,
-    )
-
-
-def _error_dict_result(error: dict[str, Any]) -> CallToolResult:
-    details = {k: v for k, v in error.items() if k not in ("code", "message")}
-    return error_result(
-        str(error.get("code", "internal")), str(error.get("message", "")), **details
-    )
-
-
-def _outcome_result(spec: ToolSpec, outcome: ToolOutcome, execution_id: UUID) -> CallToolResult:
-    if not outcome.ok:
-        return _error_dict_result(outcome.error or {})
-    body: dict[str, Any] = {"output": outcome.output, "executionId": str(execution_id)}
-    if spec.side_effects == "write":
-        body["undoAvailable"] = spec.inverse is not None
-    return CallToolResult(
-        content=[TextContent(type="text", text=json.dumps(body, ensure_ascii=False, default=str))],
-        structured_content=body,
-    )
-
-
 async def call_tool(
     db: Database, request: McpCall, *, now: datetime | None = None
 ) -> CallToolResult | InputRequiredResult:
@@ -113,7 +88,7 @@ async def call_tool(
             {"action": spec.action, "args": request.arguments},
         )  # fmt: skip
     except DomainError as exc:
-        return _error_dict_result(exc.as_result())
+        return outcome_error(exc.as_result())
     if spec.needs_confirmation or spec.kind == "user_picker":
         return await _ask(db, request, call, at)
     return await _inline(db, caller, call, at)
@@ -124,7 +99,7 @@ async def _inline(db: Database, caller: Caller, call: ResolvedCall, at: datetime
         outcome = await execute(ToolContext(caller, conn, at, channel="mcp"), call)
         execution_id = await ledger.record_outcome(conn, caller, call, outcome)
     _log(call.spec, outcome.ok, outcome.error)
-    return _outcome_result(call.spec, outcome, execution_id)
+    return outcome_result(call.spec, outcome, execution_id)
 
 
 def _card_message(spec: ToolSpec, card: dict[str, Any]) -> str:
@@ -199,7 +174,7 @@ async def _ask(
                 async with conn.transaction():  # a card that cannot be built stores nothing
                     card = await build_confirmation(ToolContext(caller, conn, at, "mcp"), call)
             except DomainError as exc:
-                return _error_dict_result(exc.as_result())
+                return outcome_error(exc.as_result())
         execution_id = await ledger.store_pending(conn, caller, call, card)
     card_json = card.model_dump(mode="json", by_alias=True) if card else None
     return _input_required(spec, call.executable_input, card_json, execution_id, caller.org_id)
@@ -249,7 +224,7 @@ async def _answer(
 
 
 async def _finish(
-    db: Database, caller: Caller, claim: Claim, status: str, *, output: Any = None,
+    db: Database, caller: Caller, claim: Claim, status: ExecutionStatus, *, output: Any = None,
     error: dict[str, Any] | None = None,
 ) -> bool:  # fmt: skip
     async with db.org_tx(caller.org_id) as conn:
@@ -273,37 +248,33 @@ async def _record_pick(
               "kind": str(args.get("kind", ""))}  # fmt: skip
     if not await _finish(db, caller, claim, "succeeded", output=output):
         return error_result(**ALREADY_RESOLVED)
-    return _outcome_result(spec, ToolOutcome(ok=True, output=output), row.execution_id)
-
-
-class _Fenced(Exception):
-    """The row was closed while this call ran (a stale claim swept): roll back."""
+    return outcome_result(spec, ToolOutcome(ok=True, output=output), row.execution_id)
 
 
 async def _run_claimed(
     db: Database, caller: Caller, row: ledger.PendingMcpCall, claim: Claim, at: datetime
 ) -> CallToolResult:
-    """Run the stored, re-validated input: effect, audit and status in ONE transaction."""
+    """Run the stored, re-validated input through the fenced executor: effect, audit row and
+    status in ONE transaction, the status fenced on this claim."""
     try:
         call = resolve_call(registry_for_caller(caller), row.router, row.input)
     except DomainError as exc:
         await _finish(db, caller, claim, "failed", error=exc.as_result())
-        return _error_dict_result(exc.as_result())
-    try:
-        async with db.org_tx(caller.org_id) as conn:
-            outcome = await execute(ToolContext(caller, conn, at, channel="mcp"), call)
-            finished = await finish_claimed(
-                conn, caller.org_id, claim,
-                status="succeeded" if outcome.ok else "failed",
-                output=outcome.output if outcome.ok else None,
-                error=outcome.error, audit_log_id=outcome.audit_log_id,
-            )  # fmt: skip
-            if not finished:
-                raise _Fenced
-    except _Fenced:
+        return outcome_error(exc.as_result())
+
+    async def record(conn: Conn, outcome: ToolOutcome) -> bool:
+        return await finish_claimed(
+            conn, caller.org_id, claim,
+            status="succeeded" if outcome.ok else "failed",
+            output=outcome.output if outcome.ok else None,
+            error=outcome.error, audit_log_id=outcome.audit_log_id,
+        )  # fmt: skip
+
+    outcome = await execute_fenced(db, caller, at, call, record, channel="mcp")
+    if outcome is None:  # the sweep closed a stale claim meanwhile: nothing was committed
         return error_result(**ALREADY_RESOLVED)
     _log(call.spec, outcome.ok, outcome.error)
-    return _outcome_result(call.spec, outcome, row.execution_id)
+    return outcome_result(call.spec, outcome, row.execution_id)
 
 
 def _log(spec: ToolSpec, ok: bool, error: dict[str, Any] | None) -> None:
