@@ -152,12 +152,14 @@ def _input_required(
                     "properties": {"approved": {"type": "boolean", "title": "Approve"}},
                     "required": ["approved"],
                 },
-                _meta={"spotter/confirmation": card, "spotter/confirm": spec.confirm},
             ),
         )
     state = json.dumps({"executionId": str(execution_id), "orgId": str(org_id)})
+    # The card also travels as data beside the question (the SDK keeps a result's `_meta`, not
+    # an embedded request's): a client may render it itself.
+    meta = {"spotter/confirmation": card, "spotter/confirm": spec.confirm} if card else None
     return InputRequiredResult(
-        input_requests={key: ElicitRequest(params=params)}, request_state=state
+        input_requests={key: ElicitRequest(params=params)}, request_state=state, _meta=meta
     )
 
 
