@@ -9,9 +9,10 @@ TOOLS := .venv-tools
 TOOLS_STAMP := $(TOOLS)/.installed
 export SAM_CLI_TELEMETRY := 0
 
-.PHONY: install tools dev test lint lint-imports lint-template typecheck build unit stop-db clean
+.PHONY: install tools dev test lint lint-imports lint-template typecheck build unit stop-db clean \
+	build-CommonLayer build-ModelLayer build-EmbeddingLayer
 
-$(STAMP): pyproject.toml layers/common/requirements.txt
+$(STAMP): pyproject.toml layers/common/requirements.txt layers/model/requirements.txt layers/embedding/requirements.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
@@ -57,6 +58,14 @@ unit: install
 # `sam build` without a container needs python3.12 on PATH: the interpreter find-python found.
 build: tools
 	PATH="$(dir $(PYTHON)):$$PATH" $(TOOLS)/bin/sam build
+
+# The layers' BuildMethod is makefile: `sam build` runs these in a copy of the layer's folder
+# (ContentUri), with ARTIFACTS_DIR the layer's build output. layers/build.py says what they do.
+LAYER_BUILD = "$(shell "$(ROOT)scripts/find-python")" "$(ROOT)layers/build.py" . "$(ARTIFACTS_DIR)"
+ROOT := $(dir $(abspath $(firstword $(MAKEFILE_LIST))))
+
+build-CommonLayer build-ModelLayer build-EmbeddingLayer:
+	$(LAYER_BUILD)
 
 stop-db: install
 	$(BIN)/spotter stop-db
