@@ -78,6 +78,7 @@ class Settings(BaseSettings):
     database_name: str = "spotter"
     anthropic_secret_arn: str | None = None
     voyage_secret_arn: str | None = None
+    mcp_state_secret_arn: str | None = None
     # Which endpoint serves Anthropic models: the Anthropic API (key from ANTHROPIC_SECRET_ARN)
     # or Amazon Bedrock (the function role's IAM permission, no key).
     model_provider: Literal["anthropic", "bedrock"] = "anthropic"
