@@ -30,6 +30,7 @@ from mcp_types import (
 
 from spotter.agent.approvals.claims import Claim, claim_all, finish_claimed
 from spotter.agent.approvals.fenced import execute_fenced
+from spotter.agent.approvals.resolution import REJECTED
 from spotter.agent.call_record import ExecutionStatus
 from spotter.auth.caller import Caller
 from spotter.db import Conn, Database
@@ -52,8 +53,7 @@ CONFIRM_IN_DASHBOARD = (
     "{tool} needs your confirmation, and this MCP client cannot ask for it."
     " Nothing was changed: confirm it in the Spotter dashboard (ask Spotter there)."
 )
-REJECTED = {"code": "rejected_by_user", "message": "The user declined this call; it did not run."}
-ALREADY_RESOLVED = {"code": "tool_already_resolved", "message": "That call was already handled."}
+ALREADY_RESOLVED = "That call was already handled."
 
 
 @dataclass(frozen=True)
@@ -205,7 +205,7 @@ async def _answer(
     if row is None or (row.router, row.action) != (spec.router, spec.action):
         return error_result("not_found", "No such pending call.")
     if row.status != "pending":
-        return error_result(**ALREADY_RESOLVED)
+        return error_result("tool_already_resolved", ALREADY_RESOLVED)
     key = PICK_KEY if spec.kind == "user_picker" else CONFIRM_KEY
     answer = (request.input_responses or {}).get(key)
     if not isinstance(answer, ElicitResult):
@@ -213,7 +213,7 @@ async def _answer(
         return _input_required(spec, row.input, row.confirmation, execution_id, caller.org_id)
     claims = await claim_all(db, caller.org_id, [execution_id])
     if claims is None:
-        return error_result(**ALREADY_RESOLVED)
+        return error_result("tool_already_resolved", ALREADY_RESOLVED)
     claim = claims[0]
     content = answer.content or {}
     if spec.kind == "user_picker":
@@ -221,7 +221,7 @@ async def _answer(
     if answer.action != "accept" or content.get("approved") is not True:
         await _finish(db, caller, claim, "rejected_by_user", error=REJECTED)
         _log(spec, False, REJECTED)
-        return error_result(**REJECTED)
+        return outcome_error(REJECTED)
     return await _run_claimed(db, caller, row, claim, at)
 
 
@@ -245,11 +245,11 @@ async def _record_pick(
     )
     if answer.action != "accept" or picked is None:
         await _finish(db, caller, claim, "rejected_by_user", error=REJECTED)
-        return error_result(**REJECTED)
+        return outcome_error(REJECTED)
     output = {"pickedId": str(picked["id"]), "pickedLabel": str(picked["label"]),
               "kind": str(args.get("kind", ""))}  # fmt: skip
     if not await _finish(db, caller, claim, "succeeded", output=output):
-        return error_result(**ALREADY_RESOLVED)
+        return error_result("tool_already_resolved", ALREADY_RESOLVED)
     return outcome_result(spec, ToolOutcome(ok=True, output=output), row.execution_id)
 
 
@@ -274,7 +274,7 @@ async def _run_claimed(
 
     outcome = await execute_fenced(db, caller, at, call, record, channel="mcp")
     if outcome is None:  # the sweep closed a stale claim meanwhile: nothing was committed
-        return error_result(**ALREADY_RESOLVED)
+        return error_result("tool_already_resolved", ALREADY_RESOLVED)
     _log(call.spec, outcome.ok, outcome.error)
     return outcome_result(call.spec, outcome, row.execution_id)
 

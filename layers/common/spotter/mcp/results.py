@@ -4,16 +4,21 @@ an `isError` result `{code, message, ...}` with the tool vocabulary's stable cod
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal, cast
 from uuid import UUID
 
 from mcp_types import CallToolResult, TextContent
 
+from spotter.errors import ErrorCode
 from spotter.tools.calls import ToolOutcome
+from spotter.tools.errors import ToolErrorCode
 from spotter.tools.spec import ToolSpec
 
+# An MCP error result's code: the tool vocabulary, the agent's, and the one MCP adds.
+McpResultCode = ToolErrorCode | ErrorCode | Literal["confirmation_required"]
 
-def error_result(code: str, message: str, **details: Any) -> CallToolResult:
+
+def error_result(code: McpResultCode, message: str, **details: Any) -> CallToolResult:
     body = {"code": code, "message": message, **details}
     return CallToolResult(
         content=[TextContent(type="text", text=json.dumps(body, ensure_ascii=False, default=str))],
@@ -23,8 +28,9 @@ def error_result(code: str, message: str, **details: Any) -> CallToolResult:
 
 def outcome_error(error: dict[str, Any]) -> CallToolResult:
     details = {k: v for k, v in error.items() if k not in ("code", "message")}
-    code, message = str(error.get("code", "internal")), str(error.get("message", ""))
-    return error_result(code, message, **details)
+    # A stored or runner error: its code is already one of the tool vocabulary's.
+    code = cast(McpResultCode, str(error.get("code", "internal")))
+    return error_result(code, str(error.get("message", "")), **details)
 
 
 def outcome_result(spec: ToolSpec, outcome: ToolOutcome, execution_id: UUID) -> CallToolResult:
