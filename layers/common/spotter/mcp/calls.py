@@ -6,7 +6,7 @@
   the call is stored `pending`, and the answer is an input-required result whose request state
   names that row (the SDK's boundary seals it, binding it to this tool, these arguments, this
   user and org, and a TTL). The retry carrying the user's answer claims the row exactly as a
-  dashboard confirm does (`agent.claims`): a second retry, a replayed state or an answer for
+  dashboard confirm does (`agent.approvals.claims`): a second retry, a replayed state or an answer for
   another org's row finds nothing pending and runs nothing.
 - A client that cannot elicit is told to confirm in the dashboard; nothing is stored.
 """
@@ -37,6 +37,7 @@ from spotter.db import Conn, Database
 from spotter.mcp import ledger
 from spotter.mcp.catalog import UNDO_TOOL, catalog_for
 from spotter.mcp.results import error_result, outcome_error, outcome_result
+from spotter.mcp.undo import undo_tool
 from spotter.observability import log_event
 from spotter.tools.calls import ResolvedCall, ToolOutcome
 from spotter.tools.cards import Confirmation
@@ -74,8 +75,6 @@ async def call_tool(
         return error_result("staff_only", "Spotter is available to staff only.")
     at = now or datetime.now(UTC)
     if request.name == UNDO_TOOL:
-        from spotter.mcp.undo import undo_tool  # the undo path only when asked for
-
         return await undo_tool(db, caller, request.arguments, now=at)
     spec = catalog_for(caller.role, caller.day_grain_programming).specs.get(request.name)
     if spec is None:
