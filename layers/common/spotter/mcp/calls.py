@@ -6,8 +6,8 @@
   the call is stored `pending`, and the answer is an input-required result whose request state
   names that row (the SDK's boundary seals it, binding it to this tool, these arguments, this
   user and org, and a TTL). The retry carrying the user's answer claims the row exactly as a
-  dashboard confirm does (`agent.approvals.claims`): a second retry, a replayed state or an answer for
-  another org's row finds nothing pending and runs nothing.
+  dashboard confirm does (`agent.approvals.claims`): a second retry, a replayed state or an
+  answer for another org's row finds nothing pending and runs nothing.
 - A client that cannot elicit is told to confirm in the dashboard; nothing is stored.
 """
 
