@@ -4,13 +4,15 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
+# The dev console's browser tests drive Debian's Chromium (Playwright's download is not used).
+CHROMIUM ?= /usr/bin/chromium
 # Deployment tools (SAM CLI, cfn-lint) live in their own venv: their pins would fight the app's.
 TOOLS := .venv-tools
 TOOLS_STAMP := $(TOOLS)/.installed
 export SAM_CLI_TELEMETRY := 0
 
 .PHONY: install tools dev test lint lint-imports lint-template typecheck build unit stop-db clean \
-	build-CommonLayer build-ModelLayer build-EmbeddingLayer build-McpLayer
+	chromium build-CommonLayer build-ModelLayer build-EmbeddingLayer build-McpLayer
 
 $(STAMP): pyproject.toml layers/common/requirements.txt layers/model/requirements.txt layers/embedding/requirements.txt layers/mcp/requirements.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -48,8 +50,12 @@ lint-template: tools
 	$(TOOLS)/bin/sam validate --lint
 
 # The tests need the tools venv too: tests/deploy runs `sam build` (cached) and checks artifacts.
-test: lint typecheck lint-imports lint-template
-	$(BIN)/pytest -n 2
+# The browser tests share one server and one Chromium: `loadgroup` keeps them on one worker.
+test: chromium lint typecheck lint-imports lint-template
+	CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n 2 --dist loadgroup
+
+chromium:
+	@test -x "$(CHROMIUM)" || { echo "make test needs Chromium at $(CHROMIUM) for the browser tests: apt-get install -y chromium (or CHROMIUM=/path/to/chromium make test)"; exit 1; }
 
 # Pure-logic tests only: no Postgres, no SAM; seconds, for the edit-run loop.
 unit: install
