@@ -12,9 +12,9 @@ TOOLS_STAMP := $(TOOLS)/.installed
 export SAM_CLI_TELEMETRY := 0
 
 .PHONY: install tools dev test lint lint-imports lint-template typecheck build unit stop-db clean \
-	chromium build-CommonLayer build-ModelLayer build-EmbeddingLayer
+	chromium build-CommonLayer build-ModelLayer build-EmbeddingLayer build-McpLayer
 
-$(STAMP): pyproject.toml layers/common/requirements.txt layers/model/requirements.txt layers/embedding/requirements.txt
+$(STAMP): pyproject.toml layers/common/requirements.txt layers/model/requirements.txt layers/embedding/requirements.txt layers/mcp/requirements.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
@@ -70,7 +70,7 @@ build: tools
 LAYER_BUILD = "$(shell "$(ROOT)scripts/find-python")" "$(ROOT)layers/build.py" . "$(ARTIFACTS_DIR)"
 ROOT := $(dir $(abspath $(firstword $(MAKEFILE_LIST))))
 
-build-CommonLayer build-ModelLayer build-EmbeddingLayer:
+build-CommonLayer build-ModelLayer build-EmbeddingLayer build-McpLayer:
 	$(LAYER_BUILD)
 
 stop-db: install

@@ -83,7 +83,9 @@ def cmd_dev(settings: Settings, host: str, port: int) -> None:
         os.environ["CLERK_JWT_KEY"] = public_pem(ensure_dev_key(settings.data_dir))
         os.environ["CLERK_ISSUER"] = DEV_ISSUER
     base = f"http://{host}:{port}"
-    print(f"\nSpotter dev server on {base}   (health: {base}/healthz)")
+    # The MCP server's resource identifier (its OAuth metadata and 401 hint name it).
+    os.environ.setdefault("MCP_RESOURCE_URL", f"{base}/mcp")
+    print(f"\nSpotter dev server on {base}   (health: {base}/healthz, MCP: {base}/mcp)")
     print(f"Dev console: {base}/   (pick a demo user; no login)")
     print("Or get a dev token for a demo user (owner, admin, coach, member):")
     for person in DEMO_STAFF:

@@ -37,6 +37,12 @@ class Settings(BaseSettings):
     voyage_api_key: str | None = None
     voyage_base_url: str | None = None
 
+    # The MCP server (spotter.mcp): its public URL (the OAuth protected-resource identifier;
+    # default: the request's own origin + /mcp) and the key that seals its request state
+    # (>= 32 bytes, shared by every instance; unset outside production = a per-process key).
+    mcp_resource_url: str | None = None
+    mcp_state_key: str | None = Field(default=None, repr=False)
+
     max_body_bytes: int = Field(default=64 * 1024, ge=1024)
     log_level: str = "INFO"
 
@@ -73,6 +79,7 @@ class Settings(BaseSettings):
     database_name: str = "spotter"
     anthropic_secret_arn: str | None = None
     voyage_secret_arn: str | None = None
+    mcp_state_secret_arn: str | None = None
     # Which endpoint serves Anthropic models: the Anthropic API (key from ANTHROPIC_SECRET_ARN)
     # or Amazon Bedrock (the function role's IAM permission, no key).
     model_provider: Literal["anthropic", "bedrock"] = "anthropic"

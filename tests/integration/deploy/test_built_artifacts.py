@@ -38,6 +38,7 @@ from tests.support.world import Org
 FUNCTION_BUDGET = 150_000_000
 STREAMING = ("SendFunction", "ConfirmFunction", "PickFunction", "UndoFunction")
 LIGHT = ("ReadsFunction", "SweepFunction", "MigrationFunction")
+MCP = "McpFunction"
 PYTHON = find_python()
 
 
@@ -101,7 +102,7 @@ def _requires(info: Path, extras: Iterable[str] = ()) -> Iterator[Requirement]:
                 yield requirement
 
 
-@pytest.mark.parametrize("name", [*STREAMING, *LIGHT])
+@pytest.mark.parametrize("name", [*STREAMING, *LIGHT, MCP])
 def test_each_function_is_at_most_150_mb_unzipped(
     functions: dict[str, BuiltFunction], name: str
 ) -> None:
@@ -117,9 +118,10 @@ def test_only_the_streaming_functions_carry_the_model_and_embedding_layers(
         assert list(functions[name].layers) == ["CommonLayer", "ModelLayer", "EmbeddingLayer"]
     for name in LIGHT:
         assert list(functions[name].layers) == ["CommonLayer"]
+    assert list(functions[MCP].layers) == ["CommonLayer", "McpLayer"]
 
 
-@pytest.mark.parametrize("name", ["SendFunction", "ReadsFunction"])
+@pytest.mark.parametrize("name", ["SendFunction", "ReadsFunction", MCP])
 def test_a_functions_layers_never_ship_the_same_path(
     functions: dict[str, BuiltFunction], name: str
 ) -> None:
@@ -133,7 +135,7 @@ def test_a_functions_layers_never_ship_the_same_path(
             seen[entry.name] = layer
 
 
-@pytest.mark.parametrize("name", ["SendFunction", "ReadsFunction"])
+@pytest.mark.parametrize("name", ["SendFunction", "ReadsFunction", MCP])
 def test_every_declared_dependency_ships_or_is_excluded_with_a_reason(
     functions: dict[str, BuiltFunction], name: str
 ) -> None:
@@ -289,6 +291,18 @@ def _free_port() -> int:
         return port
 
 
+def _wait_healthy(process: subprocess.Popen[bytes], base_url: str) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        assert process.poll() is None, process.stdout.read().decode() if process.stdout else ""
+        assert time.monotonic() < deadline, "/healthz not ready within 60 s"
+        try:
+            if httpx.get(f"{base_url}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.1)
+
+
 @pytest.fixture
 def interpreter_shim(tmp_path: Path) -> Path:
     """A `python` for run.sh: python3.12 without site-packages, as /var/lang/bin/python."""
@@ -328,15 +342,7 @@ def test_streaming_function_streams_a_message_on_its_built_artifacts(
     )
     base_url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, process.stdout.read().decode() if process.stdout else ""
-            assert time.monotonic() < deadline, "/healthz not ready within 60 s"
-            try:
-                if httpx.get(f"{base_url}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
+        _wait_healthy(process, base_url)
         token = tokens.token(org["coach"].clerk_user_id, org.clerk_org_id)
         request = as_http(with_bearer(load_event("send-message"), token))
         with httpx.Client(base_url=base_url, timeout=30) as client:
@@ -359,3 +365,60 @@ def test_the_help_corpus_ships_with_the_streaming_functions(
     articles = ROOT / "layers" / "common" / "spotter" / "help" / "articles"
     code = "from spotter.help.corpus import load_corpus\nprint(len(load_corpus()))\n"
     assert _probe(functions["SendFunction"], code) == str(len(list(articles.glob("*.md"))))
+
+
+def test_mcp_function_lists_tools_on_its_built_artifacts_without_the_model_sdks(
+    functions: dict[str, BuiltFunction],
+    interpreter_shim: Path,
+    tokens: TokenFactory,
+    org: Org,
+    owner_url: str,
+) -> None:
+    mcp = functions[MCP]
+    port = _free_port()
+    env = _env(
+        mcp,
+        PATH=f"{interpreter_shim}{os.pathsep}{os.environ.get('PATH', '')}",
+        AWS_LWA_PORT=str(port),
+        DATABASE_URL=owner_url,
+        ENVIRONMENT="test",
+        CLERK_JWT_KEY=tokens.public_pem,
+        CLERK_ISSUER=TEST_ISSUER,
+        MCP_RESOURCE_URL=f"http://127.0.0.1:{port}/mcp",
+    )
+    process = subprocess.Popen(
+        [str(mcp.code / "run.sh")], cwd=mcp.code, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    base_url = f"http://127.0.0.1:{port}"
+    token = tokens.token(org["coach"].clerk_user_id, org.clerk_org_id)
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "probe", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+    try:
+        _wait_healthy(process, base_url)
+        with httpx.Client(base_url=base_url, timeout=30) as client:
+            listed = client.post(
+                "/mcp",
+                json={"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}},
+                headers={
+                    "authorization": f"Bearer {token}",
+                    "accept": "application/json, text/event-stream",
+                    "mcp-protocol-version": "2026-07-28",
+                    "mcp-method": "tools/list",
+                },
+            )
+            unauthenticated = client.post("/mcp", json={})
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    assert listed.status_code == 200, listed.text
+    names = [t["name"] for t in listed.json()["result"]["tools"]]
+    assert "workouts_get" in names
+    assert unauthenticated.status_code == 401
+    assert "resource_metadata=" in unauthenticated.headers["www-authenticate"]
+    # The MCP layer alone over the common layer: no model SDK to import, so none was.
+    assert not (mcp.layers["McpLayer"] / "anthropic").exists()
+    assert "ModelLayer" not in mcp.layers and "EmbeddingLayer" not in mcp.layers

@@ -43,3 +43,25 @@ def test_building_the_embedder_does_not_import_voyageai() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == ""
+
+
+def test_the_mcp_app_and_its_tool_list_import_no_model_sdk() -> None:
+    # The MCP function's layers have neither SDK: its app, its catalog and its call path must
+    # never need them (the built-artifact test runs it on those layers alone).
+    probe = (
+        "import sys\n"
+        "from cryptography.hazmat.primitives.asymmetric import rsa\n"
+        "from spotter.auth.devkeys import public_pem\n"
+        "from spotter.config import Settings\n"
+        "from spotter.http.app import create_app\n"
+        "from spotter.mcp import calls, undo\n"
+        "from spotter.mcp.catalog import catalog_for\n"
+        "key = public_pem(rsa.generate_private_key(public_exponent=65537, key_size=2048))\n"
+        "create_app(Settings(environment='test', clerk_jwt_key=key), streaming=False)\n"
+        "assert catalog_for('owner', True).tools\n"
+        "print(','.join(m for m in ('anthropic', 'voyageai', 'numpy') if m in sys.modules))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == ""

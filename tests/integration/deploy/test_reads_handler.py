@@ -126,7 +126,7 @@ def test_mangum_lifespan_auto_would_open_a_pool_per_invocation(
     reads_settings: Settings, pool_calls: dict[str, int], tokens: TokenFactory, org: Org
 ) -> None:
     """Why BufferedHandler turns lifespan off: Mangum runs startup and shutdown per event."""
-    naive = Mangum(create_app(reads_settings), lifespan="auto")
+    naive = Mangum(create_app(reads_settings, streaming=False, mcp=False), lifespan="auto")
     token = tokens.token(org["admin"].clerk_user_id, org.clerk_org_id)
     for _ in range(2):
         status, _, _ = _invoke(naive, with_bearer(load_event("reads-usage"), token))

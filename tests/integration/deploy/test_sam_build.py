@@ -20,6 +20,7 @@ ENTRY_POINTS = {
     "ConfirmFunction": "run.sh",
     "PickFunction": "run.sh",
     "UndoFunction": "run.sh",
+    "McpFunction": "run.sh",
     "ReadsFunction": "app.py",
     "MigrationFunction": "app.py",
     "SweepFunction": "app.py",
@@ -29,6 +30,7 @@ LAYER_CONTENTS = {
     "CommonLayer": ("spotter", "fastapi", "mangum", "psycopg", "aws_lambda_powertools", "uvicorn"),
     "ModelLayer": ("anthropic",),
     "EmbeddingLayer": ("voyageai", "numpy", "PIL"),
+    "McpLayer": ("mcp", "mcp_types", "jsonschema", "sse_starlette"),
 }
 
 
@@ -57,6 +59,7 @@ def test_the_model_sdks_are_only_in_their_own_layers(built: Path) -> None:
     common = built / "CommonLayer" / "python"
     assert not (common / "anthropic").exists()
     assert not (common / "voyageai").exists()
+    assert not (common / "mcp").exists()
 
 
 @pytest.mark.parametrize(("function", "entry"), ENTRY_POINTS.items())

@@ -99,3 +99,15 @@ def test_database_url_falls_back_to_the_secrets_own_host() -> None:
     assert url == "postgresql://u:p@db.internal:6543/x?sslmode=require"
     with pytest.raises(RuntimeError, match="DATABASE_HOST"):
         database_url_from_secret({"username": "u", "password": "p"}, Settings())
+
+
+def test_mcp_state_key_comes_from_its_secret(aws: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MCP_STATE_KEY", raising=False)
+    for arn in ("DATABASE_SECRET_ARN", "ANTHROPIC_SECRET_ARN", "VOYAGE_SECRET_ARN"):
+        monkeypatch.delenv(arn, raising=False)
+    monkeypatch.setenv("MCP_STATE_SECRET_ARN", _secret(aws, "k" * 64))
+    try:
+        assert load_secrets() == ["MCP_STATE_KEY"]
+        assert get_settings().mcp_state_key == "k" * 64
+    finally:
+        os.environ.pop("MCP_STATE_KEY", None)

@@ -15,4 +15,4 @@ from spotter.http.app import create_app as create_http_app
 
 def create_app() -> FastAPI:
     load_secrets()
-    return create_http_app()
+    return create_http_app(mcp=False)  # the MCP server is its own function (spotter.aws.mcp)

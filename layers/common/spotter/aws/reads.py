@@ -61,4 +61,6 @@ class BufferedHandler:
             loop.close()
             asyncio.set_event_loop(None)
             raise
-        return loop, Mangum(create_app(settings, db=self.db, streaming=False), lifespan="off")
+        return loop, Mangum(
+            create_app(settings, db=self.db, streaming=False, mcp=False), lifespan="off"
+        )

@@ -23,7 +23,7 @@ from spotter.domain.programs import get_program
 
 _COLUMNS = (
     "w.id, w.program_id, w.scheduled_on, w.title, w.description, w.parts, w.source_text,"
-    " w.status, w.created_at, w.updated_at"
+    " w.scores, w.status, w.created_at, w.updated_at"
 )
 # A fuzzy match is taken without asking when it scores this well and clearly beats the next.
 AUTO_CONFIRM_SCORE = 0.6
@@ -46,6 +46,8 @@ def workout_out(row: dict[str, Any], *, full: bool = True) -> dict[str, Any]:
         out["parts"] = row["parts"]
         if row["source_text"]:
             out["sourceText"] = row["source_text"]
+        if row["scores"] is not None:
+            out["scores"] = row["scores"]
     return out
 
 
@@ -111,11 +113,12 @@ async def create_workout(
     scheduled_on: date | None,
     parts: list[dict[str, Any]] | None = None,
     source_text: str | None = None,
+    scores: list[Any] | None = None,
 ) -> dict[str, Any]:
     await _check_program(scope, program_id)
     cur = await scope.conn.execute(
         "INSERT INTO workouts (organization_id, program_id, scheduled_on, title, description,"
-        " parts, source_text, created_by) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+        " parts, source_text, scores, created_by) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
         f" RETURNING {_COLUMNS.replace('w.', '')}",
         (
             scope.org_id,
@@ -125,6 +128,7 @@ async def create_workout(
             description,
             Jsonb(parts or []),
             source_text,
+            Jsonb(scores) if scores is not None else None,
             created_by,
         ),
     )
@@ -134,6 +138,10 @@ async def create_workout(
 
 
 _UNSET: Any = object()
+
+
+def _scores_value(scores: list[Any] | None) -> Jsonb | None:
+    return Jsonb(scores) if scores is not None else None
 
 
 async def update_workout(
@@ -146,13 +154,14 @@ async def update_workout(
     scheduled_on: date | None = None,
     parts: list[dict[str, Any]] | None = None,
     source_text: str | None = _UNSET,
+    scores: list[Any] | None = _UNSET,
 ) -> dict[str, Any]:
-    """Change what is given; `source_text` is kept unless passed (None clears it)."""
+    """Change what is given; `source_text` and `scores` are kept unless passed (None clears)."""
     current = await get_workout(scope, workout_id)
     await _check_program(scope, program_id)
     cur = await scope.conn.execute(
         "UPDATE workouts SET title = %s, description = %s, program_id = %s, scheduled_on = %s,"
-        " parts = %s, source_text = %s, updated_at = now()"
+        " parts = %s, source_text = %s, scores = %s, updated_at = now()"
         f" WHERE id = %s AND organization_id = %s RETURNING {_COLUMNS.replace('w.', '')}",
         (
             title if title is not None else current["title"],
@@ -161,6 +170,7 @@ async def update_workout(
             scheduled_on if scheduled_on is not None else current["scheduled_on"],
             Jsonb(parts if parts is not None else current["parts"]),
             current["source_text"] if source_text is _UNSET else source_text,
+            _scores_value(current["scores"] if scores is _UNSET else scores),
             workout_id,
             scope.org_id,
         ),
@@ -198,6 +208,7 @@ async def upsert_day(
     description: str | None,
     parts: list[dict[str, Any]],
     source_text: str | None,
+    scores: list[Any] | None = None,
 ) -> DayWrite:
     """The program's ONE workout on that date: replaced in place if it exists, else created."""
     await _check_program(scope, program_id)
@@ -222,6 +233,7 @@ async def upsert_day(
             scheduled_on=scheduled_on,
             parts=parts,
             source_text=source_text,
+            scores=scores,
         )
         return DayWrite(row, None)
     row = await update_workout(
@@ -231,6 +243,7 @@ async def upsert_day(
         description=description,
         parts=parts,
         source_text=source_text,
+        scores=scores,
     )
     return DayWrite(row, existing["title"])
 

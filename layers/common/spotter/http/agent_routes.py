@@ -1,4 +1,5 @@
-"""The agent's streaming routes: send, confirm, confirm-batch, pick, undo (SSE).
+"""The agent's streaming routes: send, confirm, confirm-batch, pick, undo (SSE); undo also
+for an MCP-made write, by execution id.
 
 Imported only by apps that stream (`create_app(streaming=True)`): the orchestrator brings the
 model SDK, a second of cold start the buffered reads function never pays.
@@ -110,4 +111,19 @@ async def undo(
         return sse_response(_provider_missing(caller.locale))
     # refusals (404, 422) are JSON, before the stream; the claim is taken here too
     claimed = await run.claim_undo(deps, caller, conversation_id, tool_use_id)
+    return sse_response(run.run_undo(deps, caller, claimed))
+
+
+@router.post("/executions/{execution_id}/undo")
+async def undo_execution(
+    request: Request, caller: StaffCaller, execution_id: UUID
+) -> StreamingResponse:
+    """Undo a write made outside a conversation (an MCP client's), named by its execution id."""
+    try:
+        deps = get_agent_deps(request, request.app.state.db)
+    except ProviderNotConfigured:
+        return sse_response(_provider_missing(caller.locale))
+    claimed = await run.claim_execution_undo(
+        deps.db, deps.registry_for(caller), caller, execution_id
+    )
     return sse_response(run.run_undo(deps, caller, claimed))

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from typing import Any
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.routing import Route
 
 from spotter.auth import TokenVerifier
 from spotter.config import Settings, get_settings
@@ -19,6 +20,9 @@ from spotter.http.middleware import BodyLimitMiddleware, TraceIdMiddleware
 from spotter.http.routes import router as reads_router
 from spotter.i18n import error_message
 from spotter.observability import current_trace_id, log_event
+
+if TYPE_CHECKING:
+    from spotter.mcp.server import McpApp
 
 
 def _error_body(request: Request, code: str, detail: Any) -> dict[str, Any]:
@@ -49,29 +53,39 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 def create_app(
-    settings: Settings | None = None, *, db: Database | None = None, streaming: bool = True
+    settings: Settings | None = None,
+    *,
+    db: Database | None = None,
+    streaming: bool = True,
+    mcp: bool = True,
 ) -> FastAPI:
     """Build the app. Pass `db` to share a pool (tests); otherwise the lifespan opens one.
-    `streaming=False` leaves out the SSE routes and with them the model SDK (the reads Lambda)."""
+    `streaming=False` leaves out the SSE routes and with them the model SDK (the reads Lambda);
+    `mcp=False` leaves out the MCP server (`/mcp` and its OAuth metadata)."""
     settings = settings or get_settings()
+    verifier = TokenVerifier(settings)
+    mcp_app: McpApp | None = None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        if db is not None:
-            app.state.db = db
-            yield
-            return
-        app.state.db = await Database.open(
-            settings.app_pool_url(), max_size=settings.db_pool_max_size
-        )
-        try:
-            yield
-        finally:
-            await app.state.db.close()
+        async with AsyncExitStack() as stack:
+            if mcp_app is not None:
+                await stack.enter_async_context(mcp_app.session_manager.run())
+            if db is not None:
+                app.state.db = db
+                yield
+                return
+            app.state.db = await Database.open(
+                settings.app_pool_url(), max_size=settings.db_pool_max_size
+            )
+            try:
+                yield
+            finally:
+                await app.state.db.close()
 
     app = FastAPI(title="Spotter", version="0.1.0", lifespan=lifespan)
     app.state.settings = settings
-    app.state.verifier = TokenVerifier(settings)
+    app.state.verifier = verifier
     if db is not None:
         app.state.db = db
     app.add_exception_handler(SpotterError, _spotter_error)
@@ -81,6 +95,13 @@ def create_app(
         from spotter.http.agent_routes import router as agent_router
 
         app.include_router(agent_router)
+    if mcp:
+        from spotter.mcp.server import MCP_PATH, build_mcp
+
+        mcp_app = build_mcp(settings, verifier, lambda: app.state.db)
+        app.router.routes.extend(mcp_app.metadata_routes)
+        app.router.routes.append(Route(MCP_PATH, mcp_app.app, methods=["GET", "POST", "DELETE"]))
+        app.state.mcp = mcp_app
 
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:

@@ -1,4 +1,5 @@
-"""`audit_logs` rows for successful agent writes (and for their undos, linked to the original)."""
+"""`audit_logs` rows for successful tool writes (and for their undos, linked to the original),
+saying which channel (agent or MCP) wrote them."""
 
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ async def write_audit(
         return None
     cur = await ctx.conn.execute(
         "INSERT INTO audit_logs (organization_id, actor_clerk_id, action, resource, resource_id,"
-        " metadata, reverses_audit_log_id) VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id",
+        " metadata, reverses_audit_log_id, channel) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+        " RETURNING id",
         (
             ctx.caller.org_id,
             ctx.caller.clerk_user_id,
@@ -40,6 +42,7 @@ async def write_audit(
             resource_id_of(output),
             Jsonb({"agent": True, "tool": spec.name}),
             reverses_audit_log_id,
+            ctx.channel,
         ),
     )
     row = await cur.fetchone()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
+from typing import Literal
 from uuid import UUID
 from zoneinfo import ZoneInfo
 
@@ -13,12 +14,17 @@ from spotter.db import Conn
 from spotter.db.scope import OrgScope
 from spotter.domain.outbox import CallLink
 
+# Who asked: the dashboard's agent, or an MCP client. Audit rows and execution rows record it,
+# and a few arguments are accepted from one channel only (workouts' source text and scores).
+Channel = Literal["agent", "mcp"]
+
 
 @dataclass(frozen=True)
 class ToolContext:
     caller: Caller
     conn: Conn
     now: datetime  # timezone-aware UTC: the run's one clock
+    channel: Channel = "agent"
     # the agent call being run, when there is one: outbound mail is linked to it (outbox)
     conversation_id: UUID | None = None
     tool_use_id: str | None = None

@@ -18,10 +18,10 @@ from spotter.tools.spec import ToolSpec
 _DROPPED_KEYS = frozenset({"title", "$schema"})
 
 
-def _compact(node: Any) -> Any:
+def compact_schema(node: Any) -> Any:
     """Drop titles and null defaults, and collapse `Optional[X]` to `X` (absence means None)."""
     if isinstance(node, list):
-        return [_compact(item) for item in node]
+        return [compact_schema(item) for item in node]
     if not isinstance(node, dict):
         return node
     variants = node.get("anyOf")
@@ -38,9 +38,9 @@ def _compact(node: Any) -> Any:
         if key in _DROPPED_KEYS or (key == "default" and value is None):
             continue
         if key in ("properties", "$defs") and isinstance(value, dict):
-            out[key] = {name: _compact(sub) for name, sub in value.items()}
+            out[key] = {name: compact_schema(sub) for name, sub in value.items()}
         else:
-            out[key] = _compact(value)
+            out[key] = compact_schema(value)
     return out
 
 
@@ -62,11 +62,11 @@ def slim_json_schema(node: Any) -> Any:
 def _args_schema(spec: ToolSpec, shared: dict[str, Any]) -> dict[str, Any]:
     schema = spec.args_model.model_json_schema(ref_template="#/$defs/{model}")
     for name, sub in schema.pop("$defs", {}).items():
-        sub = _compact(sub)
+        sub = compact_schema(sub)
         if name in shared and shared[name] != sub:
             raise ValueError(f"{spec.name}: sub-schema {name} differs from another action's")
         shared[name] = sub
-    compact: dict[str, Any] = _compact(schema)
+    compact: dict[str, Any] = compact_schema(schema)
     return {"title": spec.action, **compact}
 
 

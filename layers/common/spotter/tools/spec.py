@@ -119,6 +119,12 @@ class ActionOptions(TypedDict, total=False):
     inverse: Inverse[Any]
     kind: ToolKind
     mcp_summary: str
+    # Arguments only the MCP channel may send (hidden from the model's schema): their JSON schema
+    # joins the args schema on the MCP server. workouts' `sourceText` and `scores`.
+    mcp_fields: dict[str, dict[str, Any]]
+    # A write that leaves the same state when repeated with the same arguments (MCP's
+    # idempotentHint). Reads always are.
+    idempotent: bool
     feature_gate: str
     quick_action: bool
     # Only day-grain orgs see it (workouts.parse / workouts.upsert).
@@ -177,6 +183,14 @@ class ToolSpec:
     @property
     def mcp_summary(self) -> str | None:
         return self.options.get("mcp_summary")
+
+    @property
+    def mcp_fields(self) -> dict[str, dict[str, Any]]:
+        return self.options.get("mcp_fields", {})
+
+    @property
+    def idempotent(self) -> bool:
+        return self.side_effects == "read" or self.options.get("idempotent", False)
 
     @property
     def feature_gate(self) -> str | None:

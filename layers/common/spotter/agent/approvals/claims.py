@@ -108,8 +108,8 @@ async def finish_claimed(
 async def close_abandoned(
     conn: Conn, org_id: UUID, *, message_id: UUID | None = None, ttl: timedelta = CLAIM_TTL
 ) -> list[UUID]:
-    """Close running rows whose claim is older than `ttl` (of one message, or all of the org's);
-    returns the ids of the messages they belong to."""
+    """Close running rows whose claim is older than `ttl` (of one message, or all of the org's,
+    MCP calls included); returns the ids of the messages they belong to."""
     cur = await conn.execute(
         "UPDATE ai_tool_executions SET status = 'failed', finished_at = clock_timestamp(),"
         " error = CASE WHEN external_effects THEN %(unknown)s ELSE %(not_applied)s END"
@@ -125,7 +125,9 @@ async def close_abandoned(
             "message": message_id,
         },
     )
-    return list(dict.fromkeys(r["message_id"] for r in await cur.fetchall()))
+    # MCP calls (channel `mcp`) belong to no message: closed, with nothing to settle.
+    rows = await cur.fetchall()
+    return list(dict.fromkeys(r["message_id"] for r in rows if r["message_id"] is not None))
 
 
 async def orgs_with_abandoned_claims(db: Database, ttl: timedelta = CLAIM_TTL) -> list[UUID]:

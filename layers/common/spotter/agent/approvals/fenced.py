@@ -16,7 +16,7 @@ from uuid import UUID
 from spotter.auth.caller import Caller
 from spotter.db import Conn, Database
 from spotter.tools.calls import ResolvedCall, ToolOutcome
-from spotter.tools.context import ToolContext
+from spotter.tools.context import Channel, ToolContext
 from spotter.tools.runner import execute
 
 # Records the outcome if the claim still holds; False means the row was closed meanwhile.
@@ -37,13 +37,19 @@ async def execute_fenced(
     reverses_audit_log_id: UUID | None = None,
     conversation_id: UUID | None = None,
     tool_use_id: str | None = None,
+    channel: Channel = "agent",
 ) -> ToolOutcome | None:
     """The outcome, committed with its effect; None when fenced out (nothing was committed).
     The call's conversation and tool_use id link any mail it queues (`ctx.outbox_link`)."""
     try:
         async with db.org_tx(caller.org_id) as conn:
             ctx = ToolContext(
-                caller, conn, now, conversation_id=conversation_id, tool_use_id=tool_use_id
+                caller,
+                conn,
+                now,
+                channel,
+                conversation_id=conversation_id,
+                tool_use_id=tool_use_id,
             )
             outcome = await execute(ctx, call, reverses_audit_log_id=reverses_audit_log_id)
             if not await record(conn, outcome):

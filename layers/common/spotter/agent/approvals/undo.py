@@ -12,6 +12,10 @@ Like every entry point it takes `AgentDeps` (its clock is the run's clock). The 
 through the fenced executor (`approvals.fenced`), fenced on the undo row's claim. Refusals come
 before the stream, as JSON: 404 `not_found` (no such call in the caller's
 conversation), 422 `undo_not_available` (not succeeded, or no inverse), 422 `undo_already_done`.
+
+An MCP-made write (channel `mcp`: no conversation, owned by the user who made it) is undone the
+same way, named by its execution id: from the agent's undo endpoint for executions, or through
+the MCP server's undo tool (`claim_execution_undo` + `apply_undo`, which need no `AgentDeps`).
 """
 
 from __future__ import annotations
@@ -31,11 +35,12 @@ from spotter.agent.call_record import CallRef, tool_completed, tool_started
 from spotter.agent.errors import UndoAlreadyDone, UndoNotAvailable, classify
 from spotter.agent.state import AgentDeps
 from spotter.auth.caller import Caller
-from spotter.db import Conn
+from spotter.db import Conn, Database
 from spotter.errors import ErrorCode, NotFoundError
 from spotter.i18n import error_message
 from spotter.observability import current_trace_id, log_event
 from spotter.tools.calls import ResolvedCall, ToolOutcome
+from spotter.tools.context import Channel
 from spotter.tools.errors import DomainError
 from spotter.tools.registry import ToolRegistry
 from spotter.tools.runner import resolve_call
@@ -45,7 +50,7 @@ from spotter.tools.runner import resolve_call
 class ClaimedUndo:
     undo_id: UUID
     claimed_at: datetime
-    conversation_id: UUID
+    conversation_id: UUID | None  # None: an MCP call's undo
     tool_use_id: str
     call: ResolvedCall
     reverses_audit_log_id: UUID | None
@@ -77,7 +82,7 @@ async def _execution(
     conn: Conn, caller: Caller, conversation_id: UUID, tool_use_id: str
 ) -> dict[str, Any]:
     cur = await conn.execute(
-        "SELECT e.id, e.router, e.action, e.status, e.output, e.audit_log_id"
+        "SELECT e.id, e.tool_use_id, e.router, e.action, e.status, e.output, e.audit_log_id"
         " FROM ai_tool_executions e JOIN ai_conversations c"
         " ON c.id = e.conversation_id AND c.organization_id = e.organization_id"
         " WHERE e.organization_id = %s AND e.conversation_id = %s AND e.tool_use_id = %s"
@@ -102,40 +107,71 @@ def _inverse_call(registry: ToolRegistry, row: dict[str, Any]) -> ResolvedCall:
         raise UndoNotAvailable("This call's inverse cannot be built.") from exc
 
 
+async def _mcp_execution(conn: Conn, caller: Caller, execution_id: UUID) -> dict[str, Any]:
+    cur = await conn.execute(
+        "SELECT id, tool_use_id, router, action, status, output, audit_log_id"
+        " FROM ai_tool_executions WHERE organization_id = %s AND id = %s AND channel = 'mcp'"
+        " AND actor_user_id = %s",
+        (caller.org_id, execution_id, caller.user_id),
+    )
+    row = await cur.fetchone()
+    if row is None:
+        raise NotFoundError("No such tool call of yours.")
+    return row
+
+
 async def claim_undo(
     deps: AgentDeps, caller: Caller, conversation_id: UUID, tool_use_id: str
 ) -> ClaimedUndo:
     """Validate and claim before the stream starts; raises the refusals (404 / 422)."""
-    registry = deps.registry_for(caller)
     async with deps.db.org_tx(caller.org_id) as conn:
         row = await _execution(conn, caller, conversation_id, tool_use_id)
-        call = _inverse_call(registry, row)
-        cur = await conn.execute(
-            _CLAIM_SQL,
-            {
-                "org": caller.org_id,
-                "conversation": conversation_id,
-                "execution": row["id"],
-                "router": call.spec.router,
-                "action": call.spec.action,
-                "input": Jsonb(call.executable_input),
-                "ttl": CLAIM_TTL,
-            },
-        )
-        claimed = await cur.fetchone()
+        return await _claim(conn, caller, deps.registry_for(caller), row, conversation_id)
+
+
+async def claim_execution_undo(
+    db: Database, registry: ToolRegistry, caller: Caller, execution_id: UUID
+) -> ClaimedUndo:
+    """The same for one of the caller's MCP-made calls, named by its execution id."""
+    async with db.org_tx(caller.org_id) as conn:
+        row = await _mcp_execution(conn, caller, execution_id)
+        return await _claim(conn, caller, registry, row, None)
+
+
+async def _claim(
+    conn: Conn,
+    caller: Caller,
+    registry: ToolRegistry,
+    row: dict[str, Any],
+    conversation_id: UUID | None,
+) -> ClaimedUndo:
+    call = _inverse_call(registry, row)
+    cur = await conn.execute(
+        _CLAIM_SQL,
+        {
+            "org": caller.org_id,
+            "conversation": conversation_id,
+            "execution": row["id"],
+            "router": call.spec.router,
+            "action": call.spec.action,
+            "input": Jsonb(call.executable_input),
+            "ttl": CLAIM_TTL,
+        },
+    )
+    claimed = await cur.fetchone()
     if claimed is None:
         raise UndoAlreadyDone
     return ClaimedUndo(
-        claimed["id"], claimed["claimed_at"], conversation_id, tool_use_id, call,
+        claimed["id"], claimed["claimed_at"], conversation_id, row["tool_use_id"], call,
         row["audit_log_id"],
     )  # fmt: skip
 
 
-async def run_undo(
-    deps: AgentDeps, caller: Caller, undo: ClaimedUndo
-) -> AsyncIterator[ev.AgentEvent]:
-    """tool_started → the inverse (effect, audit, undo row in ONE transaction) → tool_completed
-    → done (no model call: zero usage)."""
+async def apply_undo(
+    db: Database, caller: Caller, undo: ClaimedUndo, now: datetime, *, channel: Channel = "agent"
+) -> ToolOutcome | None:
+    """The inverse, its audit row and the undo row's status in ONE transaction, fenced on the
+    undo's claim; None when fenced out (a stale claim taken over: nothing committed)."""
 
     async def record(conn: Conn, outcome: ToolOutcome) -> bool:
         cur = await conn.execute(
@@ -155,21 +191,30 @@ async def run_undo(
         )
         return cur.rowcount == 1
 
+    return await execute_fenced(
+        db, caller, now, undo.call, record,
+        reverses_audit_log_id=undo.reverses_audit_log_id, channel=channel,
+    )  # fmt: skip
+
+
+async def run_undo(
+    deps: AgentDeps, caller: Caller, undo: ClaimedUndo
+) -> AsyncIterator[ev.AgentEvent]:
+    """tool_started → the inverse (effect, audit, undo row in ONE transaction) → tool_completed
+    → done (no model call: zero usage)."""
+    conversation_id = str(undo.conversation_id) if undo.conversation_id else None
     yield tool_started(undo.ref)
     code: ErrorCode = UndoAlreadyDone.code  # fenced out: its stale claim was taken over
     failure = "Fenced"
     try:
-        outcome = await execute_fenced(
-            deps.db, caller, deps.clock(), undo.call, record,
-            reverses_audit_log_id=undo.reverses_audit_log_id,
-        )  # fmt: skip
+        outcome = await apply_undo(deps.db, caller, undo, deps.clock())
     except Exception as exc:
         outcome, code, failure = None, classify(exc), type(exc).__name__
     if outcome is None:
         log_event("agent.undo.failed", level="warning", code=code, error=failure)
         message = error_message(code, caller.locale)
         yield ev.Error(code=code, message=message, trace_id=current_trace_id())
-        yield ev.Done(conversation_id=str(undo.conversation_id))
+        yield ev.Done(conversation_id=conversation_id)
         return
     yield tool_completed(undo.ref, outcome)  # an undo is not undone: no inverse offered
-    yield ev.Done(conversation_id=str(undo.conversation_id))
+    yield ev.Done(conversation_id=conversation_id)

@@ -4,7 +4,7 @@ suspension, truncation, finish; and the streaming entry points that sequence the
 Outsiders (the HTTP routes, tests, benchmarks) use what is exported here.
 """
 
-from spotter.agent.approvals.undo import ClaimedUndo, claim_undo, run_undo
+from spotter.agent.approvals.undo import ClaimedUndo, claim_execution_undo, claim_undo, run_undo
 from spotter.agent.run.loop import MAX_TURNS
 from spotter.agent.run.prepare import SendMessage
 from spotter.agent.run.resolve import Decision, confirm, confirm_batch, pick, resolve_message
@@ -17,6 +17,7 @@ __all__ = [
     "ClaimedUndo",
     "Decision",
     "SendMessage",
+    "claim_execution_undo",
     "claim_undo",
     "confirm",
     "confirm_batch",

@@ -1,8 +1,9 @@
 """workouts — a title, a brief (description) and parts -> sections -> movements.
 
 Day-grain orgs also get `parse` (a coach's verbatim text -> ONE workout for a program and date)
-and `upsert` (a day assembled without coach text). Source text reaches a workout only through
-`parse`; `set_sections` and `upsert` refuse it, and score slots, from this channel.
+and `upsert` (a day assembled without coach text). From the agent, source text reaches a workout
+only through `parse`: `set_sections` and `upsert` refuse it, and score slots. The MCP channel
+(a coach's own client, writing their own words) may send both.
 """
 
 from __future__ import annotations
@@ -83,9 +84,19 @@ class Part(Args):
 
 
 Parts = Annotated[list[Part], Field(min_length=1, max_length=12)]
+# What an MCP client may send beside the parts (the agent's schema never shows them).
+MCP_FIELDS: dict[str, dict[str, Any]] = {
+    "sourceText": {"type": "string", "description": "The coach's verbatim text for this workout."},
+    "scores": {"type": "array", "description": "Score slots (how results are recorded)."},
+}
 
 
-def _refuse_hand_authored(source_text: Any, scores: Any, parts: list[Part]) -> None:
+def _refuse_hand_authored(
+    ctx: ToolContext, source_text: Any, scores: Any, parts: list[Part]
+) -> None:
+    """The spec's refuseHandAuthoredText: only the MCP channel may send these."""
+    if ctx.channel == "mcp":
+        return
     if (
         source_text is not None
         or scores is not None
@@ -170,7 +181,7 @@ class UpdateArgs(Args):
     date: dt.date | None = None
 
 
-@workouts.write("update", "Change a workout's title, brief, program or date.")
+@workouts.write("update", "Change a workout's title, brief, program or date.", idempotent=True)
 async def update_workout(ctx: ToolContext, args: UpdateArgs) -> dict[str, Any]:
     row = await domain.update_workout(
         ctx.scope,
@@ -190,11 +201,19 @@ class SetSectionsArgs(Args):
     scores: SkipJsonSchema[list[Any] | None] = None
 
 
-@workouts.write("set_sections", "Replace a workout's parts.")
+@workouts.write(
+    "set_sections", "Replace a workout's parts.", idempotent=True, mcp_fields=MCP_FIELDS
+)
 async def set_sections(ctx: ToolContext, args: SetSectionsArgs) -> dict[str, Any]:
-    _refuse_hand_authored(args.source_text, args.scores, args.parts)
+    _refuse_hand_authored(ctx, args.source_text, args.scores, args.parts)
     resolved = await _resolved_parts(ctx, args.parts)
-    row = await domain.update_workout(ctx.scope, args.workout_id, parts=resolved.parts)
+    # From MCP: given source text and scores replace the stored ones; absent ones are kept.
+    extra: dict[str, Any] = {}
+    if args.source_text is not None:
+        extra["source_text"] = args.source_text
+    if args.scores is not None:
+        extra["scores"] = args.scores
+    row = await domain.update_workout(ctx.scope, args.workout_id, parts=resolved.parts, **extra)
     return domain.workout_out(row) | _matching(resolved)
 
 
@@ -304,9 +323,13 @@ class UpsertArgs(Args):
     "upsert",
     "Build or replace a program's ONE workout for a date, without coach text.",
     day_grain_only=True,
+    idempotent=True,
+    mcp_fields=MCP_FIELDS,
+    mcp_summary="Build or replace a program's ONE workout for a date (sourceText: the coach's"
+    " verbatim words, when given; scores: score slots).",
 )
 async def upsert(ctx: ToolContext, args: UpsertArgs) -> dict[str, Any]:
-    _refuse_hand_authored(args.source_text, args.scores, args.parts)
+    _refuse_hand_authored(ctx, args.source_text, args.scores, args.parts)
     resolved = await _resolved_parts(ctx, args.parts)
     day = await domain.upsert_day(
         ctx.scope,
@@ -316,6 +339,7 @@ async def upsert(ctx: ToolContext, args: UpsertArgs) -> dict[str, Any]:
         title=args.title,
         description=args.description,
         parts=resolved.parts,
-        source_text=None,
+        source_text=args.source_text,
+        scores=args.scores,
     )
     return domain.workout_out(day.row) | {"replacedTitle": day.replaced_title} | _matching(resolved)
