@@ -60,6 +60,17 @@ class InvalidPick(DecisionError):
     default_message = "That choice is not one of the options."
 
 
+class ConfirmationStale(DecisionError):
+    code: ErrorCode = "confirmation_stale"
+    default_message = "The decision names a card that no longer shows this call."
+
+
+class InvalidEditedArgs(DecisionError):
+    code: ErrorCode = "invalid_edited_args"
+    status = 400
+    default_message = "The edited arguments are not valid for this action."
+
+
 class UndoRefused(_CodedError):
     """An undo refused before its stream starts (422, as JSON)."""
 

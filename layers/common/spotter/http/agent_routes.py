@@ -73,7 +73,16 @@ async def confirm(
     return _resolution(
         request,
         caller,
-        lambda deps: run.confirm(deps, caller, conversation_id, tool_use_id, body.approved),
+        lambda deps: run.confirm(
+            deps,
+            caller,
+            conversation_id,
+            tool_use_id,
+            body.approved,
+            args=body.args,
+            reason=body.reason,
+            fingerprint=body.fingerprint,
+        ),
     )
 
 
@@ -81,7 +90,12 @@ async def confirm(
 async def confirm_batch(
     request: Request, caller: StaffCaller, conversation_id: UUID, body: ConfirmBatchBody
 ) -> StreamingResponse:
-    decisions = [run.Decision(d.tool_use_id, d.approved) for d in body.decisions]
+    decisions = [
+        run.Decision(
+            d.tool_use_id, d.approved, args=d.args, reason=d.reason, fingerprint=d.fingerprint
+        )
+        for d in body.decisions
+    ]
     return _resolution(
         request,
         caller,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from contextlib import aclosing
+from typing import Any
 from uuid import UUID
 
 from spotter.agent import events as ev
@@ -31,11 +32,18 @@ __all__ = ["Decision", "confirm", "confirm_batch", "pick", "resolve_message"]
 
 
 def confirm(
-    deps: AgentDeps, caller: Caller, conversation_id: UUID, tool_use_id: str, approved: bool
+    deps: AgentDeps,
+    caller: Caller,
+    conversation_id: UUID,
+    tool_use_id: str,
+    approved: bool,
+    *,
+    args: dict[str, Any] | None = None,
+    reason: str | None = None,
+    fingerprint: str | None = None,
 ) -> AsyncIterator[ev.AgentEvent]:
-    return resolve_message(
-        deps, caller, conversation_id, [Decision(tool_use_id, approved)], "confirm"
-    )
+    decision = Decision(tool_use_id, approved, args=args, reason=reason, fingerprint=fingerprint)
+    return resolve_message(deps, caller, conversation_id, [decision], "confirm")
 
 
 def confirm_batch(
