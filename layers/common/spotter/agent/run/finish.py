@@ -10,6 +10,8 @@ flushes analytics and refreshes the embeddings of records a write changed.
 
 from __future__ import annotations
 
+import asyncio
+import sys
 import time
 from collections.abc import AsyncGenerator, AsyncIterator
 
@@ -40,6 +42,7 @@ async def finish_run(
     send) or only after `ModelRunStarted` (a resolution)."""
     state: RunState | None = None
     end = RunEnded()
+    log = start.log
     try:
         async for item in body:
             if isinstance(item, RunState):
@@ -49,7 +52,16 @@ async def finish_run(
             elif isinstance(item, RunEnded):
                 end = item
             else:
+                log.record(item)
                 yield item
+    except asyncio.CancelledError:
+        if not log.stopping:
+            raise  # a cancellation that is not our stop is not ours to swallow
+        task = asyncio.current_task()
+        if task is not None:
+            task.uncancel()
+        start.telemetry.emit("agent.run.stopped", **(state.ids if state else start.ids()))
+        end = RunEnded("run_stopped")
     except Exception as exc:
         code = classify(exc)
         ids = state.ids if state else start.ids()
@@ -60,11 +72,18 @@ async def finish_run(
             start.telemetry.failure(exc, code, **ids)
         end = RunEnded(code)
     finally:
+        log.ending = True
         await body.aclose()  # a client that left closes the body's own generators now
         await _record_unrecorded_usage(start)
+        if sys.exc_info()[0] is not None:
+            await log.close()  # leaving early (a consumer that closed us): persist what was seen
     if end.model_run is not None:
         model_run = end.model_run
-    for event in _last_events(start, state, end, model_run=model_run):
+    last = _last_events(start, state, end, model_run=model_run)
+    for event in last:
+        log.record(event)
+    await log.close()  # persisted before the client sees `done`
+    for event in last:
         yield event
     # after `done` reached the client, so analytics never delays the answer
     await start.telemetry.flush()

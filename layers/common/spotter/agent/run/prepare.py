@@ -14,6 +14,7 @@ from spotter.agent.transcript import (
     StoredMessage,
     append_message,
     block_types,
+    load_conversation,
     load_history,
     repair_replay,
     replay_messages,
@@ -47,9 +48,12 @@ async def prepare_run(start: RunStart, request: SendMessage, ambient: str = "") 
         if request.conversation_id is None:
             state = start.in_conversation(await start_conversation(conn, caller))
             stored: list[StoredMessage] = []
+            state.stream_events(0)
         else:
-            stored = await load_history(conn, caller, request.conversation_id)
+            loaded = await load_conversation(conn, caller, request.conversation_id)
+            stored = loaded.messages
             state = start.in_conversation(request.conversation_id)
+            state.stream_events(loaded.last_event_seq)
         budget = await usage_snapshot(conn, caller.org_id, caller.platform_tier, start.now)
         if budget.exceeded:
             return Prepared(state, new, budget)

@@ -26,6 +26,7 @@ from spotter.agent.run.loop import drive_model_loop
 from spotter.agent.run.prepare import prepare_resume
 from spotter.agent.run.steps import ModelRunStarted, RunEnded
 from spotter.agent.state import AgentDeps, RunStart, RunState
+from spotter.agent.stream import RunLog
 from spotter.auth.caller import Caller
 
 __all__ = ["Decision", "confirm", "confirm_batch", "pick", "resolve_message"]
@@ -41,23 +42,34 @@ def confirm(
     args: dict[str, Any] | None = None,
     reason: str | None = None,
     fingerprint: str | None = None,
+    log: RunLog | None = None,
 ) -> AsyncIterator[ev.AgentEvent]:
     decision = Decision(tool_use_id, approved, args=args, reason=reason, fingerprint=fingerprint)
-    return resolve_message(deps, caller, conversation_id, [decision], "confirm")
+    return resolve_message(deps, caller, conversation_id, [decision], "confirm", log=log)
 
 
 def confirm_batch(
-    deps: AgentDeps, caller: Caller, conversation_id: UUID, decisions: Sequence[Decision]
+    deps: AgentDeps,
+    caller: Caller,
+    conversation_id: UUID,
+    decisions: Sequence[Decision],
+    *,
+    log: RunLog | None = None,
 ) -> AsyncIterator[ev.AgentEvent]:
-    return resolve_message(deps, caller, conversation_id, decisions, "confirm")
+    return resolve_message(deps, caller, conversation_id, decisions, "confirm", log=log)
 
 
 def pick(
-    deps: AgentDeps, caller: Caller, conversation_id: UUID, tool_use_id: str, picked_id: str
+    deps: AgentDeps,
+    caller: Caller,
+    conversation_id: UUID,
+    tool_use_id: str,
+    picked_id: str,
+    *,
+    log: RunLog | None = None,
 ) -> AsyncIterator[ev.AgentEvent]:
-    return resolve_message(
-        deps, caller, conversation_id, [Decision(tool_use_id, picked_id=picked_id)], "pick"
-    )
+    decision = Decision(tool_use_id, picked_id=picked_id)
+    return resolve_message(deps, caller, conversation_id, [decision], "pick", log=log)
 
 
 def resolve_message(
@@ -66,8 +78,10 @@ def resolve_message(
     conversation_id: UUID,
     decisions: Sequence[Decision],
     kind: DecisionKind,
+    *,
+    log: RunLog | None = None,
 ) -> AsyncIterator[ev.AgentEvent]:
-    start = RunStart.begin(deps, caller)
+    start = RunStart.begin(deps, caller, log)
     state = start.in_conversation(conversation_id, resumed=True)
     return finish_run(start, _resolve(state, decisions, kind), model_run=False)
 
