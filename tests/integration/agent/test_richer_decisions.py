@@ -163,7 +163,11 @@ async def test_an_invalid_edit_is_refused_and_nothing_runs(
 
 
 async def test_a_rejection_reason_reaches_the_model_and_never_the_logs(
-    db: Database, org: Org, owner: Caller, capfd: pytest.CaptureFixture[str]
+    db: Database,
+    org: Org,
+    owner: Caller,
+    capfd: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     model = ScriptedModel([Reply([Text("Understood.")])])
     conversation, _ = await suspend_memo(db, owner, model)
@@ -171,13 +175,14 @@ async def test_a_rejection_reason_reaches_the_model_and_never_the_logs(
     result = await collect(
         resolution.confirm(_deps(db, model), owner, conversation, "t1", False, reason=reason)
     )
-    logged = capfd.readouterr()
+    captured = capfd.readouterr()
+    logged = captured.out + captured.err + repr([vars(r) for r in caplog.records])
     [completed] = of_type(result, ev.ToolCompleted)
     assert completed.error is not None and completed.error["code"] == "rejected_by_user"
     told = _last_result(model)
     assert told["code"] == "rejected_by_user" and told["reason"] == reason
-    assert "agent.turn.finished" in logged.out, "the resumed run logged"
-    assert "quietly-secret-42" not in logged.out + logged.err
+    assert "agent.turn.finished" in logged, "the resumed run logged"
+    assert "quietly-secret-42" not in logged
 
 
 async def test_a_stale_fingerprint_is_refused_in_a_batch_and_nothing_runs(

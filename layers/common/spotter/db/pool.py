@@ -69,21 +69,11 @@ class Database:
         await self._pool.close()
 
     @asynccontextmanager
-    async def org_tx(self, org_id: UUID, *, pipelined: bool = False) -> AsyncIterator[Conn]:
-        """One transaction in which row-level security shows only `org_id`'s rows.
-
-        `pipelined`: BEGIN, the org binding, the statements and COMMIT go out together, one
-        round trip, for writes that read nothing back before the end (results are read after
-        the block)."""
-        async with self._pool.connection() as conn:
-            if not pipelined:
-                async with conn.transaction():
-                    await conn.execute("SELECT set_config('app.org_id', %s, true)", (str(org_id),))
-                    yield conn
-                return
-            async with conn.pipeline(), conn.transaction():
-                await conn.execute("SELECT set_config('app.org_id', %s, true)", (str(org_id),))
-                yield conn
+    async def org_tx(self, org_id: UUID) -> AsyncIterator[Conn]:
+        """One transaction in which row-level security shows only `org_id`'s rows."""
+        async with self._pool.connection() as conn, conn.transaction():
+            await conn.execute("SELECT set_config('app.org_id', %s, true)", (str(org_id),))
+            yield conn
 
     @asynccontextmanager
     async def system_tx(self) -> AsyncIterator[Conn]:

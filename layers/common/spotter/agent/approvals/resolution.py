@@ -86,17 +86,12 @@ ResolutionStep = ResumeModel | NothingToResume
 
 
 async def _own_conversation(conn: Conn, state: RunState) -> None:
-    """The caller's conversation (else `not_found`); from here the run's events are its stream."""
     cur = await conn.execute(
-        "SELECT (SELECT coalesce(max(e.last_seq), 0) FROM ai_run_events e"
-        " WHERE e.conversation_id = c.id) AS last_seq FROM ai_conversations c"
-        " WHERE c.id = %s AND c.organization_id = %s AND c.user_id = %s",
+        "SELECT 1 FROM ai_conversations WHERE id = %s AND organization_id = %s AND user_id = %s",
         (state.conversation_id, state.caller.org_id, state.caller.user_id),
     )
-    row = await cur.fetchone()
-    if row is None:
+    if await cur.fetchone() is None:
         raise NotFoundError("No such conversation.")
-    state.stream_events(int(row["last_seq"]))
 
 
 async def apply_decisions(

@@ -1,30 +1,31 @@
 """Reading a conversation's stream from anywhere: replay what a client missed, then follow the
 live run until its `done`.
 
-Any instance serves it: the events are in `ai_run_events`, the live run in `ai_live_runs`.
+Any instance serves it: the events are in `ai_run_events`, the live run is the conversation's
+lease (`agent.run_lease`: `live_run_id`, refreshed by the run's appends, model calls, flushes
+and heartbeats).
 Short polling (`POLL_SECONDS`) rather than LISTEN/NOTIFY: a LISTEN pins its connection (RDS
 Proxy cannot multiplex it, and a pooled Lambda connection cannot hold it between polls), while a
 poll is one indexed read of the batches after the client's id. The rule: replay every event
 after `after`; then, while a run is live, keep reading; once no run is live (its final batch and
 the end of its liveness commit together), read once more and end. A reconnect after `done`
-therefore replays to `done` and ends; a live run whose process vanished (no flush or heartbeat
-for `LIVE_TTL`) is not followed forever.
+therefore replays to `done` and ends; a live run whose process vanished (its lease older than
+`LEASE_TTL`) is not followed forever.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from datetime import timedelta
 from uuid import UUID
 
+from spotter.agent.run_lease import LEASE_TTL
 from spotter.agent.stream.log import Recorded
 from spotter.auth.caller import Caller
 from spotter.db import Conn, Database
 from spotter.errors import NotFoundError
 
 POLL_SECONDS = 0.25
-LIVE_TTL = timedelta(seconds=30)
 
 
 async def own_conversation(conn: Conn, caller: Caller, conversation_id: UUID) -> None:
@@ -48,9 +49,9 @@ async def _read(
     async with db.org_tx(org_id) as conn:
         # liveness first: a run found not live has already committed its final batch
         cur = await conn.execute(
-            "SELECT 1 FROM ai_live_runs WHERE conversation_id = %s AND organization_id = %s"
-            " AND seen_at > now() - %s",
-            (conversation_id, org_id, LIVE_TTL),
+            "SELECT 1 FROM ai_conversations WHERE id = %s AND organization_id = %s"
+            " AND live_run_claimed_at >= clock_timestamp() - %s",
+            (conversation_id, org_id, LEASE_TTL),
         )
         live = await cur.fetchone() is not None
         cur = await conn.execute(

@@ -1,10 +1,11 @@
 """A run's event log: every event gets the conversation's next SSE id, is handed to the local
 listeners at once, and is persisted in batches (`ai_run_events`) as the run goes.
 
-Batching is what keeps it cheap: a flush every `FLUSH_SECONDS` writes whatever accumulated (a
-second of text deltas is a handful of rows, not hundreds), pipelined, so a flush is one round
-trip; the same flush marks the run live (`ai_live_runs`) and reads whether someone asked it to
-stop. A plain turn shorter than one flush interval costs one round trip: its final batch.
+Batching is what keeps it cheap: a flush every `FLUSH_SECONDS` writes whatever accumulated as
+ONE row (half a second of text deltas is one insert, not dozens); the same transaction keeps the
+run's lease alive and reads whether someone asked it to stop. A plain turn shorter than one
+flush interval costs one statement more than before: its final batch, written in the
+transaction that releases the conversation's lease (`agent.run_lease`).
 
 The log is bound once the run knows its conversation is the caller's (`bind`); events before
 that (a refusal) are relayed to the local listeners without an id and never persisted.
@@ -23,26 +24,18 @@ import anyio
 from psycopg.types.json import Jsonb
 
 from spotter.agent import events as ev
+from spotter.agent.run_lease import KEEP_ALIVE_SQL, RELEASE_SQL
 from spotter.db import Database
 from spotter.observability import log_event
 
-FLUSH_SECONDS = 0.25
-HEARTBEAT_SECONDS = 1.0  # an idle run (a long tool, a slow first token) still says it is live
+FLUSH_SECONDS = 0.5
+HEARTBEAT_SECONDS = 2.0  # an idle run (a long tool, a slow first token) still says it is live
 
 _INSERT = (
     "INSERT INTO ai_run_events"
     " (organization_id, conversation_id, run_id, first_seq, last_seq, events, final)"
     " VALUES (%s, %s, %s, %s, %s, %s, %s)"
 )
-# the run is live; a stop requested for THIS run survives, one left by an earlier run does not
-_MARK_LIVE = (
-    "INSERT INTO ai_live_runs (conversation_id, organization_id, run_id) VALUES (%s, %s, %s)"
-    " ON CONFLICT (conversation_id) DO UPDATE SET seen_at = now(), run_id = EXCLUDED.run_id,"
-    " stop_requested_at = CASE WHEN ai_live_runs.run_id = EXCLUDED.run_id"
-    " THEN ai_live_runs.stop_requested_at END"
-    " RETURNING stop_requested_at IS NOT NULL AS stop"
-)
-_NOT_LIVE = "DELETE FROM ai_live_runs WHERE conversation_id = %s AND run_id = %s"
 
 # the runs of this process by conversation: a stop reaching this instance acts at once
 LOCAL_RUNS: dict[UUID, RunLog] = {}
@@ -82,7 +75,6 @@ class RunLog:
         self._listeners: list[asyncio.Queue[Recorded | None]] = []
         self._lock = asyncio.Lock()
         self._flusher: asyncio.Task[None] | None = None
-        self._marked = False
         self._closed = False
         self._last_contact = time.monotonic()
         self.stopping = False
@@ -158,8 +150,6 @@ class RunLog:
         assert b is not None
         async with self._lock:
             batch, self._pending = self._pending, []
-            if final and not batch and not self._marked:
-                return  # nothing was recorded, nothing to clear
             try:
                 stop = await self._write(b, batch, final=final)
             except Exception as exc:  # never fail the run: keep the batch for the next flush
@@ -171,7 +161,7 @@ class RunLog:
             self.request_stop()
 
     async def _write(self, b: _Binding, batch: list[Recorded], *, final: bool) -> bool:
-        async with b.db.org_tx(b.org_id, pipelined=True) as conn:
+        async with b.db.org_tx(b.org_id) as conn:
             if batch:
                 entries = [[r.seq, r.data] for r in batch]
                 ends = any(r.type == "done" for r in batch)
@@ -183,10 +173,10 @@ class RunLog:
                     ),
                 )  # fmt: skip
             if final:
-                if self._marked:
-                    await conn.execute(_NOT_LIVE, (b.conversation_id, b.run_id))
+                # the last batch and the end of the run's lease commit together: a follower
+                # that finds the conversation free has the run's `done`
+                await conn.execute(RELEASE_SQL, (b.conversation_id, b.org_id, b.run_id))
                 return False
-            cur = await conn.execute(_MARK_LIVE, (b.conversation_id, b.org_id, b.run_id))
-        self._marked = True
-        row = await cur.fetchone()
+            cur = await conn.execute(KEEP_ALIVE_SQL, (b.conversation_id, b.org_id, b.run_id))
+            row = await cur.fetchone()
         return bool(row and row["stop"])

@@ -2,13 +2,7 @@
 conversation, what a stored user turn looks like, and replaying stored rows to the model
 (the projection after a compaction, slimming, alternation, validation and repair)."""
 
-from spotter.agent.transcript.history import (
-    LoadedConversation,
-    StoredMessage,
-    load_conversation,
-    load_history,
-    start_conversation,
-)
+from spotter.agent.transcript.history import StoredMessage, load_history, start_conversation
 from spotter.agent.transcript.message_log import Appended, MessageRole, append_message
 from spotter.agent.transcript.projection import latest_note, projection
 from spotter.agent.transcript.replay import (
@@ -27,7 +21,6 @@ __all__ = [
     "INTERRUPTED",
     "TURN_CONTEXT_TAG",
     "Appended",
-    "LoadedConversation",
     "MessageRole",
     "StoredMessage",
     "api_role",
@@ -36,7 +29,6 @@ __all__ = [
     "canonical",
     "is_turn_context",
     "latest_note",
-    "load_conversation",
     "load_history",
     "projection",
     "repair_replay",

@@ -55,27 +55,14 @@ async def start_conversation(conn: Conn, caller: Caller) -> UUID:
 
 
 async def load_history(conn: Conn, caller: Caller, conversation_id: UUID) -> list[StoredMessage]:
-    """The caller's conversation, oldest first; `not_found` for a foreign or missing id."""
-    return (await load_conversation(conn, caller, conversation_id)).messages
+    """The caller's conversation, oldest first; `not_found` for a foreign or missing id.
 
-
-@dataclass(frozen=True)
-class LoadedConversation:
-    messages: list[StoredMessage]
-    last_event_seq: int  # the SSE id of the conversation's last streamed event (0: none yet)
-
-
-async def load_conversation(
-    conn: Conn, caller: Caller, conversation_id: UUID
-) -> LoadedConversation:
-    """The history and where the conversation's stream is, in one round trip: the conversation
-    row decides ownership, its messages ride along."""
+    One round trip: the conversation row decides ownership, its messages ride along.
+    """
     cur = await conn.execute(
         "SELECT c.id AS conversation_id, m.id, m.ordinal, m.role, m.content, m.model, m.run_id,"
-        " m.page_context, m.usage, m.stop_reason, s.last_seq"
-        " FROM ai_conversations c CROSS JOIN LATERAL (SELECT coalesce(max(e.last_seq), 0)"
-        "  AS last_seq FROM ai_run_events e WHERE e.conversation_id = c.id) s"
-        " LEFT JOIN ai_messages m"
+        " m.page_context, m.usage, m.stop_reason"
+        " FROM ai_conversations c LEFT JOIN ai_messages m"
         " ON m.conversation_id = c.id AND m.organization_id = c.organization_id"
         " WHERE c.id = %s AND c.organization_id = %s AND c.user_id = %s ORDER BY m.ordinal",
         (conversation_id, caller.org_id, caller.user_id),
@@ -83,7 +70,7 @@ async def load_conversation(
     rows = await cur.fetchall()
     if not rows:
         raise NotFoundError("No such conversation.")
-    messages = [
+    return [
         StoredMessage(
             r["id"],
             r["ordinal"],
@@ -98,4 +85,3 @@ async def load_conversation(
         for r in rows
         if r["id"] is not None
     ]
-    return LoadedConversation(messages, int(rows[0]["last_seq"]))

@@ -28,18 +28,7 @@ SELECT spotter_enable_org_rls('ai_run_events');
 -- turn tells the model so, with the final arguments (the stored `input`).
 ALTER TABLE ai_tool_executions ADD COLUMN edited_by_user boolean NOT NULL DEFAULT false;
 
--- The live run of a conversation, as the run's event log sees it: written by the run's flushes
--- (which also read `stop_requested_at` in the same statement), removed with its final batch.
--- A stop is a request on this row, so any instance can stop a run another instance is running.
--- (Interim: issue 14's run lease is the same fact; once merged, the lease replaces this table.)
-CREATE TABLE ai_live_runs (
-  conversation_id uuid PRIMARY KEY,
-  organization_id uuid NOT NULL,
-  run_id uuid NOT NULL,
-  seen_at timestamptz NOT NULL DEFAULT now(),
-  stop_requested_at timestamptz,
-  FOREIGN KEY (conversation_id, organization_id)
-    REFERENCES ai_conversations (id, organization_id) ON DELETE CASCADE
-);
-
-SELECT spotter_enable_org_rls('ai_live_runs');
+-- Stop: a request to end the conversation's live run (issue 14's lease, `live_run_id`), for
+-- everyone watching, from any instance. It names the run, so it never touches a later one; the
+-- run reads it with its next flush or heartbeat.
+ALTER TABLE ai_conversations ADD COLUMN stop_requested_run_id uuid;
