@@ -26,6 +26,7 @@ ENTRY_POINTS = {
     "ConfirmFunction": "run.sh",
     "PickFunction": "run.sh",
     "UndoFunction": "run.sh",
+    "StreamFunction": "run.sh",
     "ReadsFunction": "app.py",
     "MigrationFunction": "app.py",
     "SweepFunction": "app.py",

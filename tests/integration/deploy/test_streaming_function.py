@@ -119,7 +119,8 @@ def test_send_streams_server_sent_events(server: str, tokens: TokenFactory, org:
     assert blocks[-1] == "", "the stream ends on an event boundary"
     events = []
     for block in blocks[:-1]:
-        kind, data = block.split("\n")
+        event_id, kind, data = block.split("\n")
+        assert event_id.startswith("id: "), "every event of a run carries its SSE id"
         assert kind.startswith("event: ")
         assert data.startswith("data: ")
         events.append((kind.removeprefix("event: "), json.loads(data.removeprefix("data: "))))

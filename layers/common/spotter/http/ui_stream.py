@@ -3,9 +3,9 @@ dashboard built on `useChat` reads Spotter unchanged.
 
 Each frame is `data: <chunk JSON>` (with Spotter's `id:`), the stream ends `data: [DONE]`, and
 the response says `x-vercel-ai-ui-message-stream: v1`. One Spotter stream is one assistant UI
-message: `start`, then per model turn `start-step` … `finish-step` holding `text-start/-delta/
--end`; a tool call is `tool-input-available` (tool name = router, input `{action, args}`) and
-`tool-output-available` / `tool-output-error`; a confirmation is `tool-approval-request`
+message: `start`, then per model call a `start-step` … `finish-step` holding its `text-start/
+-delta/-end` and the tool calls it asked for; a tool call is `tool-input-available` (tool
+name = router, input `{action, args}`) and `tool-output-available` / `tool-output-error`; a confirmation is `tool-approval-request`
 (`approvalId` = the card's fingerprint, so an approval names what was shown) after a
 `data-confirmation` part with the card; pickers, compaction, usage and the conversation id are
 `data-picker`, `data-compaction`, `data-usage`, `data-conversation`; an error is `error`; `done`
@@ -34,6 +34,7 @@ class UiMessageStream:
         self._tools: set[str] = set()
         self._finish_reason = "stop"
         self._id: int | None = None
+        self._turn_done = False
 
     def frames(self, recorded: Recorded) -> Iterator[bytes]:
         self._id = recorded.seq
@@ -81,6 +82,7 @@ class UiMessageStream:
         """The message ends; a replay that goes on to a later run starts a new one."""
         finish = {"type": "finish", "finishReason": self._finish_reason}
         self._started, self._tools, self._finish_reason = False, set(), "stop"
+        self._turn_done = False
         return finish
 
     def _tool_input(self, e: dict[str, Any]) -> list[dict[str, Any]]:
@@ -107,6 +109,9 @@ class UiMessageStream:
             data = {"conversationId": e["conversationId"]}
             chunks.append({"type": "data-conversation", "data": data})
         elif kind == "text_delta":
+            if self._turn_done:  # a new model call: the last one's step (and its tools) ends
+                self._turn_done = False
+                chunks += self._close_step()
             chunks += self._open_step()
             if self._text_id is None:
                 self._texts += 1
@@ -114,7 +119,9 @@ class UiMessageStream:
                 chunks.append({"type": "text-start", "id": self._text_id})
             chunks.append({"type": "text-delta", "id": self._text_id, "delta": e["delta"]})
         elif kind == "message_done":
-            chunks += self._close_step()
+            # the step stays open for the tool calls this reply asked for
+            self._turn_done = True
+            chunks += self._close_text()
         elif kind == "tool_started":
             chunks += self._close_text() + self._tool_input(e)
         elif kind == "tool_completed":
