@@ -2,14 +2,14 @@
 dashboard built on `useChat` reads Spotter unchanged.
 
 Each frame is `data: <chunk JSON>` (with Spotter's `id:`), the stream ends `data: [DONE]`, and
-the response says `x-vercel-ai-ui-message-stream: v1`. One Spotter stream is one assistant UI
-message: `start`, then per model call a `start-step` … `finish-step` holding its `text-start/
--delta/-end` and the tool calls it asked for; a tool call is `tool-input-available` (tool
-name = router, input `{action, args}`) and `tool-output-available` / `tool-output-error`; a
-confirmation is `tool-approval-request` (`approvalId` = the card's fingerprint, so an approval names what was shown) after a
-`data-confirmation` part with the card; pickers, compaction, usage and the conversation id are
-`data-picker`, `data-compaction`, `data-usage`, `data-conversation`; an error is `error`; `done`
-is `finish`.
+the response says `x-vercel-ai-ui-message-stream: v1`. One run is one assistant UI message:
+`start`, then per model call a `start-step` … `finish-step` holding its `text-start/-delta/-end`
+and the tool calls it asked for. A tool call is `tool-input-available` (tool name = the router,
+input `{action, args}`), then `tool-output-available` or `tool-output-error`. A confirmation is
+a `data-confirmation` part (the card and its fingerprint) and `tool-approval-request` whose
+`approvalId` is the fingerprint, so an approval names what was shown. Pickers, compaction, usage
+and the conversation id are `data-picker`, `data-compaction`, `data-usage`, `data-conversation`;
+an error is `error`; `done` is `finish`.
 """
 
 from __future__ import annotations
