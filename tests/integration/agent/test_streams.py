@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
+from starlette.types import Message
 
 from spotter.agent.run import SendMessage, send_message
 from spotter.agent.stream import LiveRun, Recorded, follow, request_stop, start_live
@@ -17,6 +18,7 @@ from spotter.agent.stream.log import LOCAL_RUNS
 from spotter.agent.transcript.replay import validate_replay
 from spotter.auth import Caller
 from spotter.db import Database
+from spotter.http.sse import recorded_response
 from spotter.providers.fake import Reply, ScriptedModel, Text
 from tests.support.agent import deps_for, roles, sse_frames, stored_messages
 from tests.support.callers import caller_for
@@ -204,3 +206,31 @@ async def test_stop_over_http_is_idempotent_when_nothing_runs(
     for _ in range(2):
         stop = await agent_client.post(f"/agent/conversations/{cid}/stop", headers=headers)
         assert stop.status_code == 200 and stop.json() == {"stopping": False}
+
+
+async def test_the_http_response_of_a_client_that_left_waits_for_the_run_to_finish(
+    db: Database, owner: Caller, clean_db: str
+) -> None:
+    """Starlette ends the response when a send fails (the client is gone); the run goes on and
+    the request only returns once it has, so a Lambda invocation outlives no run of its own."""
+    model = ScriptedModel([slow()])
+    live = live_send(db, model, owner, "tell me a story")
+    response = recorded_response(live.events(), "spotter", run=live.task)
+    sent: list[Message] = []
+
+    async def send(message: Message) -> None:
+        if message["type"] == "http.response.body" and message.get("body"):
+            sent.append(message)
+            if len(sent) == 2:
+                raise OSError("the client went away")
+
+    async def receive() -> Message:
+        await asyncio.sleep(3600)
+        return {"type": "http.disconnect"}
+
+    scope = {"type": "http", "asgi": {"spec_version": "2.4"}, "method": "POST", "headers": []}
+    with pytest.raises(Exception):  # noqa: B017, PT011 - Starlette's wrapper of the send failure
+        await response(scope, receive, send)
+    assert live.task.done() and model.streams_finished == 1 and model.streams_cut == 0
+    cid = json.loads(sent[0]["body"].decode().split("data: ", 1)[1])["conversationId"]
+    assert roles(clean_db, cid) == ["user", "assistant"]

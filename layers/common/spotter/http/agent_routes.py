@@ -53,7 +53,7 @@ def _live(request: Request, caller: Caller, start: RunStarter) -> StreamingRespo
         # `make dev` without a key: say so on the stream instead of failing the request
         return recorded_response(unlogged(_provider_missing(caller.locale)), protocol)
     live = start_live(lambda log: start(deps, log))
-    return recorded_response(live.events(), protocol)
+    return recorded_response(live.events(), protocol, run=live.task)
 
 
 @router.post("/messages")

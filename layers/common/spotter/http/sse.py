@@ -8,12 +8,15 @@ it has one, so either reconnects with `Last-Event-ID`.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from typing import Any, Literal
 
+import anyio
 from starlette.requests import Request
 from starlette.responses import StreamingResponse
+from starlette.types import Receive, Scope, Send
 
 from spotter.agent import events as ev
 from spotter.agent.stream import Recorded, wire
@@ -60,16 +63,31 @@ async def _ai_sdk(records: AsyncIterator[Recorded]) -> AsyncIterator[bytes]:
         yield frame
 
 
-def recorded_response(records: AsyncIterator[Recorded], protocol: Protocol) -> StreamingResponse:
-    if protocol == "ai-sdk":
-        return StreamingResponse(
-            _ai_sdk(records),
-            media_type="text/event-stream",
-            headers={**_NO_BUFFERING, **UI_STREAM_HEADERS},
-        )
-    return StreamingResponse(
-        _native(records), media_type="text/event-stream", headers=_NO_BUFFERING
-    )
+class _RunResponse(StreamingResponse):
+    """A response that returns only once its run has ended, however the client left: on
+    Lambda the invocation (and the adapter's request) must outlive the run it started."""
+
+    def __init__(self, body: AsyncIterator[bytes], run: asyncio.Task[None], **kw: Any) -> None:
+        super().__init__(body, **kw)
+        self._run = run
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            with anyio.CancelScope(shield=True):
+                await asyncio.wait([self._run])
+
+
+def recorded_response(
+    records: AsyncIterator[Recorded], protocol: Protocol, *, run: asyncio.Task[None] | None = None
+) -> StreamingResponse:
+    """`run`: the task of the run these records come from; the response outlives it."""
+    body = _ai_sdk(records) if protocol == "ai-sdk" else _native(records)
+    headers = {**_NO_BUFFERING, **UI_STREAM_HEADERS} if protocol == "ai-sdk" else _NO_BUFFERING
+    if run is None:
+        return StreamingResponse(body, media_type="text/event-stream", headers=headers)
+    return _RunResponse(body, run, media_type="text/event-stream", headers=headers)
 
 
 def sse_response(events: AsyncIterator[ev.AgentEvent]) -> StreamingResponse:

@@ -2,9 +2,9 @@
 
 The response relays the run's events from the log's local queue (no database in between). When
 the client goes away, the response ends but the run does not: it goes on to its end (bounded by
-MAX_TURNS, the output cap and the budget) and persists everything, and the request stays open
-until it has (on Lambda, an invocation ends when its response does; the adapter's request is
-kept until the run is done). A stop cancels the run's task; `run.finish` turns that into
+MAX_TURNS, the output cap and the budget) and persists everything; the HTTP response
+returns only once the run has ended (`http.sse`, `run=`), because on Lambda an invocation ends
+when its response does. A stop cancels the run's task; `run.finish` turns that into
 `run_stopped` and ends the run like any other.
 """
 
