@@ -143,7 +143,9 @@ class RunLog:
             await asyncio.sleep(FLUSH_SECONDS)
             idle = time.monotonic() - self._last_contact
             if self._pending or idle >= HEARTBEAT_SECONDS:
-                await self._flush(final=False)
+                # `close` cancels this loop: a flush under way finishes (it holds the lock the
+                # final flush waits for), so no batch is cut off between its swap and commit
+                await asyncio.shield(self._flush(final=False))
 
     async def _flush(self, *, final: bool) -> None:
         b = self._binding
@@ -152,6 +154,9 @@ class RunLog:
             batch, self._pending = self._pending, []
             try:
                 stop = await self._write(b, batch, final=final)
+            except asyncio.CancelledError:
+                self._pending = batch + self._pending  # not written: the next flush writes it
+                raise
             except Exception as exc:  # never fail the run: keep the batch for the next flush
                 self._pending = batch + self._pending
                 log_event("agent.stream.flush_failed", level="warning", error=type(exc).__name__)
