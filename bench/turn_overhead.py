@@ -148,6 +148,14 @@ async def main(turns: int) -> None:
             reads = await _measure(
                 deps, model, caller, [_three_reads(), Reply([Text("Done.")])], turns
             )
+            # a reply streamed over about two seconds: the run's event log flushes as it goes
+            streamed = await _measure(
+                deps,
+                model,
+                caller,
+                [Reply([Text("word " * 100)], delay_s=0.06)],
+                max(3, turns // 8),
+            )
         finally:
             await db.close()
     machine = platform.processor() or platform.machine()
@@ -155,7 +163,12 @@ async def main(turns: int) -> None:
         f"machine: {machine}, {os.cpu_count()} CPUs, Python {platform.python_version()};"
         f" {turns} turns each, after one warm-up"
     )
-    for name, r in (("plain-text turn", plain), ("3-read-tool turn", reads)):
+    rows = (
+        ("plain-text turn", plain),
+        ("3-read-tool turn", reads),
+        ("2 s streamed reply", streamed),
+    )
+    for name, r in rows:
         print(
             f"{name:18} p50 {r['p50_ms']:6.2f} ms  mean {r['mean_ms']:6.2f} ms"
             f"  SQL round trips {r['round_trips']:.0f}  history rewrites {r['rewrites']:.0f}"

@@ -165,5 +165,16 @@ def prefix_parts(body: dict[str, Any]) -> list[bytes]:
 
 def sse_payloads(text: str) -> list[dict[str, Any]]:
     """The `data` JSON of each event in an SSE response body."""
-    blocks = [b for b in text.strip().split("\n\n") if b]
-    return [json.loads(b.split("\n", 1)[1].removeprefix("data: ")) for b in blocks]
+    return [json.loads(frame["data"]) for frame in sse_frames(text)]
+
+
+def sse_frames(text: str) -> list[dict[str, str]]:
+    """Each SSE frame's fields (`id`, `event`, `data`) of a response body."""
+    frames = []
+    for block in (b for b in text.strip().split("\n\n") if b):
+        fields = {}
+        for line in block.split("\n"):
+            name, _, value = line.partition(": ")
+            fields[name] = value
+        frames.append(fields)
+    return frames

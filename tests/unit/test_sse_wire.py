@@ -9,7 +9,9 @@ import pytest
 from starlette.types import Message
 
 from spotter.agent import events as ev
+from spotter.agent.stream import Recorded
 from spotter.http.sse import encode, sse_response
+from spotter.http.ui_stream import UiMessageStream
 
 CASES: list[tuple[ev.AgentEvent, str]] = [
     (
@@ -117,3 +119,25 @@ def test_each_event_is_sent_as_its_own_chunk() -> None:
     ]
     start = next(m for m in sent if m["type"] == "http.response.start")
     assert (b"content-type", b"text/event-stream; charset=utf-8") in start["headers"]
+
+
+def test_an_event_with_an_id_leads_with_its_id_line() -> None:
+    assert encode(ev.TextDelta(delta="Hi"), 7) == (
+        b'id: 7\nevent: text_delta\ndata: {"type":"text_delta","delta":"Hi"}\n\n'
+    )
+
+
+def test_the_ai_sdk_encoding_closes_a_stream_cut_before_done() -> None:
+    stream = UiMessageStream()
+    frames = list(stream.frames(Recorded(3, {"type": "text_delta", "delta": "Hel"})))
+    frames += list(stream.end())
+    assert frames == [
+        b'id: 3\ndata: {"type":"start"}\n\n',
+        b'id: 3\ndata: {"type":"start-step"}\n\n',
+        b'id: 3\ndata: {"type":"text-start","id":"text-1"}\n\n',
+        b'id: 3\ndata: {"type":"text-delta","id":"text-1","delta":"Hel"}\n\n',
+        b'id: 3\ndata: {"type":"text-end","id":"text-1"}\n\n',
+        b'id: 3\ndata: {"type":"finish-step"}\n\n',
+        b'id: 3\ndata: {"type":"finish","finishReason":"stop"}\n\n',
+        b"data: [DONE]\n\n",
+    ]

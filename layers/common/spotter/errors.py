@@ -17,6 +17,9 @@ ErrorCode = Literal[
     "invalid_pick",
     "undo_not_available",
     "undo_already_done",
+    "confirmation_stale",
+    "invalid_edited_args",
+    "run_stopped",
     "aborted",
     "provider_invalid_request",
     "provider_unauthorized",
@@ -26,6 +29,7 @@ ErrorCode = Literal[
     "provider_output_truncated",
     "provider_not_configured",
     "max_turns_reached",
+    "conversation_busy",
     "internal",
     # HTTP surface
     "missing_token",

@@ -21,6 +21,7 @@ ENTRY_POINTS = {
     "PickFunction": "run.sh",
     "UndoFunction": "run.sh",
     "McpFunction": "run.sh",
+    "StreamFunction": "run.sh",
     "ReadsFunction": "app.py",
     "MigrationFunction": "app.py",
     "SweepFunction": "app.py",

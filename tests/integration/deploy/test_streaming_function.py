@@ -119,6 +119,7 @@ def test_send_streams_server_sent_events(server: str, tokens: TokenFactory, org:
     assert blocks[-1] == "", "the stream ends on an event boundary"
     events = []
     for block in blocks[:-1]:
+        # no provider here: the stream says so, and that answer is not a run's (no `id:`)
         kind, data = block.split("\n")
         assert kind.startswith("event: ")
         assert data.startswith("data: ")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from spotter.agent.approvals import CLAIM_TTL, interrupted_error
+from spotter.agent.approvals import CLAIM_TTL, call_fingerprint, interrupted_error
 from spotter.agent.transcript import visible_text
 from spotter.db import Conn
 from spotter.db.scope import OrgScope
@@ -119,4 +119,5 @@ def _tool_execution(row: dict[str, Any]) -> dict[str, Any]:
         if row["kind"] != "user_picker":
             shown["confirm"] = row["confirm_policy"]
             shown["confirmation"] = row["confirmation"]
+            shown["fingerprint"] = call_fingerprint(row["router"], row["action"], row["input"])
     return shown

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from typing import TYPE_CHECKING, ClassVar
+from uuid import UUID
 
 from spotter.errors import ErrorCode, SpotterError
 
@@ -58,6 +59,17 @@ class InvalidPick(DecisionError):
     code: ErrorCode = "invalid_pick"
     status = 400
     default_message = "That choice is not one of the options."
+
+
+class ConfirmationStale(DecisionError):
+    code: ErrorCode = "confirmation_stale"
+    default_message = "The decision names a card that no longer shows this call."
+
+
+class InvalidEditedArgs(DecisionError):
+    code: ErrorCode = "invalid_edited_args"
+    status = 400
+    default_message = "The edited arguments are not valid for this action."
 
 
 class UndoRefused(_CodedError):
@@ -115,3 +127,16 @@ def _by_status(exc: anthropic.APIStatusError) -> ErrorCode:
     if status >= 500:
         return "provider_unavailable"
     return "provider_invalid_request"
+
+
+class ConversationBusy(_CodedError):
+    """Another run of this conversation is live: this request writes nothing; `live_run_id`
+    names the run a client can follow instead."""
+
+    code: ErrorCode = "conversation_busy"
+    status = 409
+    default_message = "Another run of this conversation is still live."
+
+    def __init__(self, live_run_id: UUID) -> None:
+        super().__init__()
+        self.live_run_id = live_run_id

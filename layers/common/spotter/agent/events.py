@@ -64,6 +64,8 @@ class ConfirmationPending(_Event):
     input: dict[str, Any]
     confirm: Literal["destructive", "always"]
     confirmation: Confirmation | None = None
+    # router, action and exact arguments: a decision naming another one is refused (stale)
+    fingerprint: str | None = None
 
 
 class PickCandidate(_Event):
@@ -114,6 +116,7 @@ class Error(_Event):
     code: ErrorCode
     message: str
     trace_id: str
+    run_id: str | None = None  # conversation_busy: the live run, so a client can follow it
 
 
 AgentEvent = (

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from spotter.agent.cost import ModelCall, RunUsage, model_policy
+from spotter.agent.run_lease import refresh_lease
+from spotter.agent.stream.log import RunLog
 from spotter.agent.telemetry import AgentTelemetry
 from spotter.agent.transcript import Appended, MessageRole, api_role, append_message
 from spotter.auth.caller import Caller
@@ -72,9 +74,10 @@ class RunStart:
     trace_id: str = field(default_factory=current_trace_id)
     started: float = field(default_factory=time.perf_counter)
     usage: RunUsage = field(default_factory=RunUsage)
+    log: RunLog = field(default_factory=RunLog)  # the run's SSE ids and persisted events
 
     @classmethod
-    def begin(cls, deps: AgentDeps, caller: Caller) -> RunStart:
+    def begin(cls, deps: AgentDeps, caller: Caller, log: RunLog | None = None) -> RunStart:
         return cls(
             deps=deps,
             caller=caller,
@@ -82,6 +85,7 @@ class RunStart:
             registry=deps.registry_for(caller),
             telemetry=deps.telemetry_for(caller),
             now=deps.clock(),
+            log=log or RunLog(),
         )
 
     def ids(self, conversation_id: UUID | None = None, turn_count: int = 0) -> dict[str, Any]:
@@ -148,6 +152,12 @@ class RunState:
     def ids(self) -> dict[str, Any]:
         return self.start.ids(self.conversation_id, self.model_turns)
 
+    def stream_events(self, last_seq: int) -> None:
+        """The conversation is the caller's: from here the run's events are its stream."""
+        self.start.log.bind(
+            self.deps.db, self.caller.org_id, self.conversation_id, self.run_id, last_seq
+        )
+
     async def append(
         self,
         conn: Conn,
@@ -158,7 +168,9 @@ class RunState:
         stop_reason: str | None = None,
         usage: dict[str, Any] | None = None,
     ) -> Appended:
-        """Append a turn to the stored transcript and to what this run replays next."""
+        """Append a turn to the stored transcript and to what this run replays next, fenced on
+        the conversation's lease (a run presumed dead and replaced writes nothing more)."""
+        await refresh_lease(conn, self.caller.org_id, self.conversation_id, self.run_id)
         appended = await append_message(
             conn, self.caller.org_id, self.conversation_id, run_id=self.run_id, role=role,
             content=content, model=model, stop_reason=stop_reason, usage=usage,

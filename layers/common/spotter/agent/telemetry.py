@@ -24,6 +24,7 @@ AgentEventName = Literal[
     "agent.request_refused",
     "agent.replay.violation",
     "agent.run.suspended",
+    "agent.run.stopped",
     "agent.side_call",
     "agent.terminal_error",
     "agent.tool.executed",

@@ -1,5 +1,8 @@
-"""The agent's streaming routes: send, confirm, confirm-batch, pick, undo (SSE); undo also
-for an MCP-made write, by execution id.
+"""The agent's streaming routes: send, confirm, confirm-batch, pick, undo (SSE), undo also for
+an MCP-made write by execution id; following a conversation's stream, and stopping its live run.
+
+A run (send, confirm, confirm-batch, pick) runs in its own task (`agent.stream.start_live`):
+the response watches it, and a client that leaves does not stop it.
 
 Imported only by apps that stream (`create_app(streaming=True)`): the orchestrator brings the
 model SDK, a second of cold start the buffered reads function never pays.
@@ -8,17 +11,20 @@ model SDK, a second of cold start the buffered reads function never pays.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
+from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Header, Query, Request
 from starlette.responses import StreamingResponse
 
 from spotter.agent import events as ev
 from spotter.agent import run
+from spotter.agent.stream import RunLog, check_can_follow, follow, request_stop, start_live
 from spotter.auth.caller import Caller
+from spotter.errors import SpotterError
 from spotter.http.bodies import ConfirmBatchBody, ConfirmBody, PickBody, SendMessageBody
 from spotter.http.deps import StaffCaller, get_agent_deps
-from spotter.http.sse import sse_response
+from spotter.http.sse import protocol_of, recorded_response, unlogged
 from spotter.i18n import Locale, error_message
 from spotter.observability import current_trace_id
 from spotter.providers.anthropic import ProviderNotConfigured
@@ -35,32 +41,34 @@ async def _provider_missing(locale: Locale) -> AsyncIterator[ev.AgentEvent]:
     yield ev.Done(conversation_id=None)
 
 
-@router.post("/messages")
-async def send_message(
-    request: Request, caller: StaffCaller, body: SendMessageBody
-) -> StreamingResponse:
+RunStarter = Callable[[run.AgentDeps, RunLog], AsyncIterator[ev.AgentEvent]]
+
+
+def _live(request: Request, caller: Caller, start: RunStarter) -> StreamingResponse:
+    """Start the run in its own task; the response streams it in the request's encoding."""
+    protocol = protocol_of(request)
     try:
         deps = get_agent_deps(request, request.app.state.db)
     except ProviderNotConfigured:
         # `make dev` without a key: say so on the stream instead of failing the request
-        return sse_response(_provider_missing(caller.locale))
+        return recorded_response(unlogged(_provider_missing(caller.locale)), protocol)
+    live = start_live(lambda log: start(deps, log))
+    return recorded_response(live.events(), protocol, run=live.task)
+
+
+@router.post("/messages")
+async def send_message(
+    request: Request, caller: StaffCaller, body: SendMessageBody
+) -> StreamingResponse:
     message = run.SendMessage(
         text=body.text,
         pathname=body.page_context.pathname,
         selection=body.page_context.selection,
         conversation_id=body.conversation_id,
     )
-    return sse_response(run.send_message(deps, caller, message))
-
-
-def _resolution(
-    request: Request, caller: Caller, start: Callable[[run.AgentDeps], AsyncIterator[ev.AgentEvent]]
-) -> StreamingResponse:
-    try:
-        deps = get_agent_deps(request, request.app.state.db)
-    except ProviderNotConfigured:
-        return sse_response(_provider_missing(caller.locale))
-    return sse_response(start(deps))
+    return _live(
+        request, caller, lambda deps, log: run.send_message(deps, caller, message, log=log)
+    )
 
 
 @router.post("/conversations/{conversation_id}/confirm/{tool_use_id}")
@@ -71,10 +79,20 @@ async def confirm(
     tool_use_id: str,
     body: ConfirmBody,
 ) -> StreamingResponse:
-    return _resolution(
+    return _live(
         request,
         caller,
-        lambda deps: run.confirm(deps, caller, conversation_id, tool_use_id, body.approved),
+        lambda deps, log: run.confirm(
+            deps,
+            caller,
+            conversation_id,
+            tool_use_id,
+            body.approved,
+            args=body.args,
+            reason=body.reason,
+            fingerprint=body.fingerprint,
+            log=log,
+        ),
     )
 
 
@@ -82,11 +100,16 @@ async def confirm(
 async def confirm_batch(
     request: Request, caller: StaffCaller, conversation_id: UUID, body: ConfirmBatchBody
 ) -> StreamingResponse:
-    decisions = [run.Decision(d.tool_use_id, d.approved) for d in body.decisions]
-    return _resolution(
+    decisions = [
+        run.Decision(
+            d.tool_use_id, d.approved, args=d.args, reason=d.reason, fingerprint=d.fingerprint
+        )
+        for d in body.decisions
+    ]
+    return _live(
         request,
         caller,
-        lambda deps: run.confirm_batch(deps, caller, conversation_id, decisions),
+        lambda deps, log: run.confirm_batch(deps, caller, conversation_id, decisions, log=log),
     )
 
 
@@ -94,10 +117,10 @@ async def confirm_batch(
 async def pick(
     request: Request, caller: StaffCaller, conversation_id: UUID, tool_use_id: str, body: PickBody
 ) -> StreamingResponse:
-    return _resolution(
+    return _live(
         request,
         caller,
-        lambda deps: run.pick(deps, caller, conversation_id, tool_use_id, body.id),
+        lambda deps, log: run.pick(deps, caller, conversation_id, tool_use_id, body.id, log=log),
     )
 
 
@@ -105,13 +128,50 @@ async def pick(
 async def undo(
     request: Request, caller: StaffCaller, conversation_id: UUID, tool_use_id: str
 ) -> StreamingResponse:
+    protocol = protocol_of(request)
     try:
         deps = get_agent_deps(request, request.app.state.db)
     except ProviderNotConfigured:
-        return sse_response(_provider_missing(caller.locale))
+        return recorded_response(unlogged(_provider_missing(caller.locale)), protocol)
     # refusals (404, 422) are JSON, before the stream; the claim is taken here too
     claimed = await run.claim_undo(deps, caller, conversation_id, tool_use_id)
-    return sse_response(run.run_undo(deps, caller, claimed))
+    # an undo is the user's act on a finished call, not a run: its events carry no ids
+    return recorded_response(unlogged(run.run_undo(deps, caller, claimed)), protocol)
+
+
+def _resume_point(last_event_id: str | None, after: int | None) -> int:
+    raw = after if after is not None else last_event_id
+    if raw is None or raw == "":
+        return 0
+    try:
+        point = int(raw)
+    except ValueError:
+        point = -1
+    if point < 0:
+        raise SpotterError("invalid_request", "Last-Event-ID must be an event id.", status=400)
+    return point
+
+
+@router.get("/conversations/{conversation_id}/stream")
+async def stream(
+    request: Request,
+    caller: StaffCaller,
+    conversation_id: UUID,
+    after: Annotated[int | None, Query(ge=0)] = None,
+    last_event_id: Annotated[str | None, Header()] = None,
+) -> StreamingResponse:
+    """What the client missed (every event after its last id), then the live run until its
+    `done`; with no run live, the replay alone. Any instance serves it."""
+    point = _resume_point(last_event_id, after)
+    db = request.app.state.db
+    await check_can_follow(db, caller, conversation_id)  # foreign or missing: a JSON 404
+    return recorded_response(follow(db, caller, conversation_id, point), protocol_of(request))
+
+
+@router.post("/conversations/{conversation_id}/stop")
+async def stop(request: Request, caller: StaffCaller, conversation_id: UUID) -> dict[str, bool]:
+    """Stop the conversation's live run for everyone watching it; idempotent."""
+    return {"stopping": await request_stop(request.app.state.db, caller, conversation_id)}
 
 
 @router.post("/executions/{execution_id}/undo")
@@ -122,8 +182,8 @@ async def undo_execution(
     try:
         deps = get_agent_deps(request, request.app.state.db)
     except ProviderNotConfigured:
-        return sse_response(_provider_missing(caller.locale))
+        return recorded_response(unlogged(_provider_missing(caller.locale)), protocol_of(request))
     claimed = await run.claim_execution_undo(
         deps.db, deps.registry_for(caller), caller, execution_id
     )
-    return sse_response(run.run_undo(deps, caller, claimed))
+    return recorded_response(unlogged(run.run_undo(deps, caller, claimed)), protocol_of(request))

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Self
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
 MAX_TEXT_CHARS = 20_000
@@ -34,13 +34,30 @@ class SendMessageBody(_Body):
         return text
 
 
+MAX_REASON_CHARS = 2_000
+Fingerprint = Annotated[str, Field(min_length=1, max_length=64)]
+
+
 class ConfirmBody(_Body):
+    """`args` approves with edited arguments; `reason` says why a call was declined (the model
+    reads it); `fingerprint` is the card's, so a decision made on a stale card is refused."""
+
     approved: bool
+    args: dict[str, Any] | None = None
+    reason: Annotated[str, Field(min_length=1, max_length=MAX_REASON_CHARS)] | None = None
+    fingerprint: Fingerprint | None = None
+
+    @model_validator(mode="after")
+    def _fits_the_decision(self) -> Self:
+        if self.args is not None and not self.approved:
+            raise ValueError("args come with an approval")
+        if self.reason is not None and self.approved:
+            raise ValueError("a reason comes with a rejection")
+        return self
 
 
-class Decision(_Body):
+class Decision(ConfirmBody):
     tool_use_id: Annotated[str, Field(min_length=1, max_length=128)]
-    approved: bool
 
 
 class ConfirmBatchBody(_Body):

@@ -11,6 +11,7 @@ entry points.
 
 from spotter.agent.approvals.claims import CLAIM_TTL, interrupted_error
 from spotter.agent.approvals.decisions import DecisionKind
+from spotter.agent.approvals.fingerprint import call_fingerprint
 from spotter.agent.approvals.held import needs_user
 from spotter.agent.approvals.settle import SweepReport, answer_for_new_message, sweep
 
@@ -19,6 +20,7 @@ __all__ = [
     "DecisionKind",
     "SweepReport",
     "answer_for_new_message",
+    "call_fingerprint",
     "interrupted_error",
     "needs_user",
     "sweep",

@@ -18,8 +18,10 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal, cast
 from uuid import UUID
+
+from psycopg.types.json import Jsonb
 
 from spotter.agent import events as ev
 from spotter.agent.approvals.claims import Claim, claim_all, finish_claimed
@@ -32,16 +34,20 @@ from spotter.agent.approvals.decisions import (
     validate_pick,
 )
 from spotter.agent.approvals.fenced import execute_fenced
+from spotter.agent.approvals.fingerprint import call_fingerprint
 from spotter.agent.approvals.held import SKIPPED, held_ready, skipped_after_rejection
 from spotter.agent.approvals.outbound import deliver_call
 from spotter.agent.approvals.settle import close_and_settle, settle_message
 from spotter.agent.call_record import ExecutionStatus, executed, tool_completed, tool_started
-from spotter.agent.errors import ToolAlreadyResolved
+from spotter.agent.errors import ConfirmationStale, InvalidEditedArgs, ToolAlreadyResolved
 from spotter.agent.state import RunState
 from spotter.db import Conn
 from spotter.errors import NotFoundError
-from spotter.tools.calls import ToolOutcome
+from spotter.tools.calls import ResolvedCall, ToolOutcome
+from spotter.tools.cards import Confirmation
+from spotter.tools.context import ToolContext
 from spotter.tools.errors import DomainError
+from spotter.tools.previews import build_confirmation
 from spotter.tools.runner import resolve_call
 
 REJECTED = {"code": "rejected_by_user", "message": "The user declined this call; it did not run."}
@@ -52,6 +58,18 @@ class Decision:
     tool_use_id: str
     approved: bool = True
     picked_id: str | None = None  # pick only
+    args: dict[str, Any] | None = None  # approved with these arguments instead of the model's
+    reason: str | None = None  # why it was declined: the model reads it, logs never do
+    fingerprint: str | None = None  # the card the decision was made on
+
+
+@dataclass(frozen=True)
+class Edit:
+    """An approval with edited arguments, validated and previewed again."""
+
+    input: dict[str, Any]
+    card: Confirmation
+    same_effect: bool  # the target and effect are the card's: it runs; else it is asked again
 
 
 @dataclass(frozen=True)
@@ -92,24 +110,50 @@ async def apply_decisions(
         calls = await load_calls(conn, org_id, state.conversation_id, ids)
     decided = validate_decisions(calls, ids, kind)
     by_id = {d.tool_use_id: d for d in decisions}
+    for call in decided:
+        shown = by_id[call.tool_use_id].fingerprint
+        if shown is not None and shown != call_fingerprint(call.router, call.action, call.input):
+            raise ConfirmationStale
     picks = {
         c.tool_use_id: validate_pick(c, by_id[c.tool_use_id].picked_id or "")
         for c in decided
         if kind == "pick"
     }
+    edits = {
+        c.tool_use_id: await _edit(state, c, edited)
+        for c in decided
+        if by_id[c.tool_use_id].approved and (edited := by_id[c.tool_use_id].args) is not None
+    }
+    for call in decided:  # a changed target or effect is asked again, never run
+        edit = edits.get(call.tool_use_id)
+        if edit is not None and not edit.same_effect:
+            yield await _ask_again(state, call, edit)
+    decided = [c for c in decided if c.tool_use_id not in edits or edits[c.tool_use_id].same_effect]
+    if not decided:
+        yield NothingToResume()
+        return
     claims = await claim_all(db, org_id, [c.execution_id for c in decided])
     if claims is None:
         raise ToolAlreadyResolved
     claim_of = {claim.execution_id: claim for claim in claims}
     for call in decided:  # the message's order, not the request's
         claim = claim_of[call.execution_id]
+        decision = by_id[call.tool_use_id]
         if kind == "pick":
             yield await _record(state, call, claim, "succeeded", output=picks[call.tool_use_id])
-        elif by_id[call.tool_use_id].approved:
+        elif decision.approved:
+            edit = edits.get(call.tool_use_id)
+            if edit is not None:
+                adopted = await _adopt_edit(state, call, claim, edit)
+                if adopted is None:
+                    yield await _closed_meanwhile(state, call)
+                    continue
+                call = adopted
             yield tool_started(call.ref)
             yield await run_claimed(state, call, claim)
         else:
-            yield await _record(state, call, claim, "rejected_by_user", error=REJECTED)
+            error = REJECTED if decision.reason is None else {**REJECTED, "reason": decision.reason}
+            yield await _record(state, call, claim, "rejected_by_user", error=error)
     message_id = decided[0].message_id
     async with aclosing(_run_held(state, message_id)) as held:
         async for event in held:
@@ -117,6 +161,76 @@ async def apply_decisions(
     async with db.org_tx(org_id) as conn:
         settled = await settle_message(conn, org_id, message_id)
     yield ResumeModel() if settled else NothingToResume()
+
+
+def _effect(card: Confirmation) -> dict[str, Any]:
+    """What an approval is about: everything on the card but the exact-arguments review."""
+    return card.model_dump(mode="json", exclude={"arguments"})
+
+
+async def _card(ctx: ToolContext, call: ResolvedCall) -> Confirmation:
+    async with ctx.conn.transaction():  # a savepoint: a failing preview leaves the tx usable
+        return await build_confirmation(ctx, call)
+
+
+async def _edit(state: RunState, call: PendingCall, args: dict[str, Any]) -> Edit:
+    """Validate edited arguments with the action's own args model and preview both versions;
+    an edit that cannot be validated or shown refuses the batch (`invalid_edited_args`)."""
+    try:
+        edited = resolve_call(state.registry, call.router, {"action": call.action, "args": args})
+        original = resolve_call(state.registry, call.router, call.input)
+    except DomainError as exc:
+        raise InvalidEditedArgs from exc
+    async with state.deps.db.org_tx(state.caller.org_id) as conn:
+        ctx = ToolContext(state.caller, conn, state.now)
+        try:
+            after = await _card(ctx, edited)
+        except DomainError as exc:
+            raise InvalidEditedArgs from exc
+        try:
+            before: Confirmation | None = await _card(ctx, original)
+        except DomainError:
+            before = None  # what was shown cannot be built any more: the edit is a new card
+    same = before is not None and _effect(before) == _effect(after)
+    return Edit(edited.executable_input, after, same)
+
+
+async def _ask_again(state: RunState, call: PendingCall, edit: Edit) -> ev.ConfirmationPending:
+    """The edited call, still pending, with its fresh card (and fingerprint) in place of the
+    old one: the next decision is about what will really run."""
+    card = edit.card.model_dump(mode="json", by_alias=True, exclude_none=True)
+    async with state.deps.db.org_tx(state.caller.org_id) as conn:
+        cur = await conn.execute(
+            "UPDATE ai_tool_executions SET input = %s, confirmation = %s"
+            " WHERE id = %s AND organization_id = %s AND status = 'pending'",
+            (Jsonb(edit.input), Jsonb(card), call.execution_id, state.caller.org_id),
+        )
+        if cur.rowcount != 1:
+            raise ToolAlreadyResolved
+    return ev.ConfirmationPending(
+        tool_use_id=call.tool_use_id,
+        router=call.router,
+        action=call.action,
+        input=edit.input,
+        confirm=cast(Literal["destructive", "always"], call.confirm_policy),
+        confirmation=edit.card,
+        fingerprint=call_fingerprint(call.router, call.action, edit.input),
+    )
+
+
+async def _adopt_edit(
+    state: RunState, call: PendingCall, claim: Claim, edit: Edit
+) -> PendingCall | None:
+    """Store the edited input as what runs, fenced on the claim (None: closed meanwhile)."""
+    async with state.deps.db.org_tx(state.caller.org_id) as conn:
+        cur = await conn.execute(
+            "UPDATE ai_tool_executions SET input = %s, edited_by_user = true"
+            " WHERE id = %s AND organization_id = %s AND status = 'running' AND claimed_at = %s",
+            (Jsonb(edit.input), call.execution_id, state.caller.org_id, claim.claimed_at),
+        )
+        if cur.rowcount != 1:
+            return None
+    return replace(call, input=edit.input)
 
 
 async def _run_held(state: RunState, message_id: UUID) -> AsyncGenerator[ev.AgentEvent, None]:

@@ -10,7 +10,7 @@ complete, so the conversation replays validly afterwards.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from psycopg.types.json import Jsonb
@@ -24,6 +24,10 @@ from spotter.observability import log_event
 if TYPE_CHECKING:
     # a type only: the sweep function imports this module without a run
     from spotter.agent.state import RunState
+EDITED_NOTE = (
+    "The user edited this call's arguments before approving it; it ran with these arguments,"
+    " not the ones you proposed."
+)
 SUPERSEDED = {
     "code": "superseded",
     "message": "The user sent a new message instead of answering; this call did not run and"
@@ -45,7 +49,7 @@ async def settle_message(conn: Conn, org_id: UUID, message_id: UUID) -> bool:
     if message is None:
         return False
     cur = await conn.execute(
-        "SELECT tool_use_id, status, output, error FROM ai_tool_executions"
+        "SELECT tool_use_id, status, input, output, error, edited_by_user FROM ai_tool_executions"
         " WHERE organization_id = %s AND message_id = %s ORDER BY position",
         (org_id, message_id),
     )
@@ -62,17 +66,22 @@ async def settle_message(conn: Conn, org_id: UUID, message_id: UUID) -> bool:
     if await cur.fetchone() is not None:
         return False
     blocks = [
-        tool_result_block(
-            r["tool_use_id"],
-            r["status"] == "succeeded",
-            r["output"] if r["status"] == "succeeded" else r["error"],
-        )
-        for r in rows
+        tool_result_block(r["tool_use_id"], r["status"] == "succeeded", _told(r)) for r in rows
     ]
     await append_message(
         conn, org_id, conversation_id, run_id=run_id, role="tool_result", content=blocks
     )
     return True
+
+
+def _told(row: dict[str, Any]) -> Any:
+    """What the model reads of a call: its output or error, and when the user edited the
+    arguments, that they did and the arguments that really ran."""
+    payload = row["output"] if row["status"] == "succeeded" else row["error"]
+    if not row["edited_by_user"]:
+        return payload
+    edited = {"note": EDITED_NOTE, "arguments": row["input"].get("args", {})}
+    return {"editedByUser": edited, "result": payload}
 
 
 async def close_and_settle(conn: Conn, org_id: UUID, *, message_id: UUID | None = None) -> int:

@@ -10,19 +10,20 @@ flushes analytics and refreshes the embeddings of records a write changed.
 
 from __future__ import annotations
 
+import asyncio
+import sys
 import time
 from collections.abc import AsyncGenerator, AsyncIterator
 
 import anyio
 
 from spotter.agent import events as ev
-from spotter.agent.errors import classify, is_refusal
+from spotter.agent.errors import ConversationBusy, classify, is_refusal
 from spotter.agent.rag.refresh import refresh_after_run
 from spotter.agent.run.steps import ModelRunStarted, RunEnded
 from spotter.agent.state import RunStart, RunState
 from spotter.agent.telemetry import SOFT_TERMINAL
 from spotter.db import Conn
-from spotter.errors import ErrorCode
 from spotter.i18n import error_message
 
 RunBody = AsyncGenerator[ev.AgentEvent | RunState | ModelRunStarted | RunEnded, None]
@@ -40,6 +41,7 @@ async def finish_run(
     send) or only after `ModelRunStarted` (a resolution)."""
     state: RunState | None = None
     end = RunEnded()
+    log = start.log
     try:
         async for item in body:
             if isinstance(item, RunState):
@@ -49,7 +51,16 @@ async def finish_run(
             elif isinstance(item, RunEnded):
                 end = item
             else:
+                log.record(item)
                 yield item
+    except asyncio.CancelledError:
+        if not log.stopping:
+            raise  # a cancellation that is not our stop is not ours to swallow
+        task = asyncio.current_task()
+        if task is not None:
+            task.uncancel()
+        start.telemetry.emit("agent.run.stopped", **(state.ids if state else start.ids()))
+        end = RunEnded("run_stopped")
     except Exception as exc:
         code = classify(exc)
         ids = state.ids if state else start.ids()
@@ -58,13 +69,21 @@ async def finish_run(
             start.telemetry.emit("agent.request_refused", code=code, **ids)
         else:
             start.telemetry.failure(exc, code, **ids)
-        end = RunEnded(code)
+        live = exc.live_run_id if isinstance(exc, ConversationBusy) else None
+        end = RunEnded(code, live_run_id=live)
     finally:
+        log.ending = True
         await body.aclose()  # a client that left closes the body's own generators now
         await _record_unrecorded_usage(start)
+        if sys.exc_info()[0] is not None:
+            await log.close()  # leaving early (a consumer that closed us): persist what was seen
     if end.model_run is not None:
         model_run = end.model_run
-    for event in _last_events(start, state, end, model_run=model_run):
+    last = _last_events(start, state, end, model_run=model_run)
+    for event in last:
+        log.record(event)
+    await log.close()  # persisted before the client sees `done`
+    for event in last:
         yield event
     # after `done` reached the client, so analytics never delays the answer
     await start.telemetry.flush()
@@ -88,7 +107,7 @@ def _last_events(
     conversation_id = str(state.conversation_id) if state else None
     if not model_run:
         # nothing was asked of the model: zero usage, no turn event
-        return [*_error(start, end.code, end.message), ev.Done(conversation_id=conversation_id)]
+        return [*_error(start, end), ev.Done(conversation_id=conversation_id)]
     usage = start.usage.event()
     ids = state.ids if state else start.ids()
     if end.code in SOFT_TERMINAL:
@@ -107,14 +126,15 @@ def _last_events(
         **ids,
     )
     done = ev.Done(conversation_id=conversation_id, usage=usage)
-    return [*_error(start, end.code, end.message), done]
+    return [*_error(start, end), done]
 
 
-def _error(start: RunStart, code: ErrorCode | None, message: str | None) -> list[ev.AgentEvent]:
-    if code is None:
+def _error(start: RunStart, end: RunEnded) -> list[ev.AgentEvent]:
+    if end.code is None:
         return []
-    text = message or error_message(code, start.caller.locale)
-    return [ev.Error(code=code, message=text, trace_id=start.trace_id)]
+    text = end.message or error_message(end.code, start.caller.locale)
+    live = str(end.live_run_id) if end.live_run_id else None
+    return [ev.Error(code=end.code, message=text, trace_id=start.trace_id, run_id=live)]
 
 
 async def refresh_search_index(state: RunState) -> None:

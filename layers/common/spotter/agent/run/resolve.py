@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from contextlib import aclosing
+from typing import Any
 from uuid import UUID
 
 from spotter.agent import events as ev
@@ -24,32 +25,52 @@ from spotter.agent.run.finish import RunBody, finish_run
 from spotter.agent.run.loop import drive_model_loop
 from spotter.agent.run.prepare import prepare_resume
 from spotter.agent.run.steps import ModelRunStarted, RunEnded
+from spotter.agent.run_lease import acquire_lease
 from spotter.agent.state import AgentDeps, RunStart, RunState
+from spotter.agent.stream import RunLog
 from spotter.auth.caller import Caller
 
 __all__ = ["Decision", "confirm", "confirm_batch", "pick", "resolve_message"]
 
 
 def confirm(
-    deps: AgentDeps, caller: Caller, conversation_id: UUID, tool_use_id: str, approved: bool
+    deps: AgentDeps,
+    caller: Caller,
+    conversation_id: UUID,
+    tool_use_id: str,
+    approved: bool,
+    *,
+    args: dict[str, Any] | None = None,
+    reason: str | None = None,
+    fingerprint: str | None = None,
+    log: RunLog | None = None,
 ) -> AsyncIterator[ev.AgentEvent]:
-    return resolve_message(
-        deps, caller, conversation_id, [Decision(tool_use_id, approved)], "confirm"
-    )
+    decision = Decision(tool_use_id, approved, args=args, reason=reason, fingerprint=fingerprint)
+    return resolve_message(deps, caller, conversation_id, [decision], "confirm", log=log)
 
 
 def confirm_batch(
-    deps: AgentDeps, caller: Caller, conversation_id: UUID, decisions: Sequence[Decision]
+    deps: AgentDeps,
+    caller: Caller,
+    conversation_id: UUID,
+    decisions: Sequence[Decision],
+    *,
+    log: RunLog | None = None,
 ) -> AsyncIterator[ev.AgentEvent]:
-    return resolve_message(deps, caller, conversation_id, decisions, "confirm")
+    return resolve_message(deps, caller, conversation_id, decisions, "confirm", log=log)
 
 
 def pick(
-    deps: AgentDeps, caller: Caller, conversation_id: UUID, tool_use_id: str, picked_id: str
+    deps: AgentDeps,
+    caller: Caller,
+    conversation_id: UUID,
+    tool_use_id: str,
+    picked_id: str,
+    *,
+    log: RunLog | None = None,
 ) -> AsyncIterator[ev.AgentEvent]:
-    return resolve_message(
-        deps, caller, conversation_id, [Decision(tool_use_id, picked_id=picked_id)], "pick"
-    )
+    decision = Decision(tool_use_id, picked_id=picked_id)
+    return resolve_message(deps, caller, conversation_id, [decision], "pick", log=log)
 
 
 def resolve_message(
@@ -58,14 +79,20 @@ def resolve_message(
     conversation_id: UUID,
     decisions: Sequence[Decision],
     kind: DecisionKind,
+    *,
+    log: RunLog | None = None,
 ) -> AsyncIterator[ev.AgentEvent]:
-    start = RunStart.begin(deps, caller)
+    start = RunStart.begin(deps, caller, log)
     state = start.in_conversation(conversation_id, resumed=True)
     return finish_run(start, _resolve(state, decisions, kind), model_run=False)
 
 
 async def _resolve(state: RunState, decisions: Sequence[Decision], kind: DecisionKind) -> RunBody:
     yield state
+    async with state.deps.db.org_tx(state.caller.org_id) as conn:
+        # one run per conversation: a live run makes this resolution a refusal, nothing claimed
+        last_seq = await acquire_lease(conn, state.caller, state.conversation_id, state.run_id)
+    state.stream_events(last_seq)
     step: ResolutionStep | None = None
     async with aclosing(apply_decisions(state, decisions, kind)) as applied:
         async for outcome in applied:

@@ -23,6 +23,7 @@ from spotter.agent.run.seeding import seed_page_reads
 from spotter.agent.run.steps import LaneAnswered, LaneStep, RunEnded
 from spotter.agent.run.title_task import finish_title, start_title
 from spotter.agent.state import AgentDeps, RunStart
+from spotter.agent.stream import RunLog
 from spotter.auth.caller import Caller
 from spotter.i18n import translate
 
@@ -30,9 +31,10 @@ __all__ = ["SendMessage", "send_message"]
 
 
 def send_message(
-    deps: AgentDeps, caller: Caller, request: SendMessage
+    deps: AgentDeps, caller: Caller, request: SendMessage, *, log: RunLog | None = None
 ) -> AsyncIterator[ev.AgentEvent]:
-    start = RunStart.begin(deps, caller)
+    """`log`: the run's event log, when someone (the HTTP driver) listens to it."""
+    start = RunStart.begin(deps, caller, log)
     return finish_run(start, _send(start, request), model_run=True)
 
 

@@ -16,7 +16,7 @@ from typing import Any, Literal, Protocol, cast
 from uuid import UUID
 
 from spotter.agent import events as ev
-from spotter.agent.approvals import needs_user
+from spotter.agent.approvals import call_fingerprint, needs_user
 from spotter.agent.call_record import CallRef, ExecutionRow, execution_row, insert_executions
 from spotter.agent.state import RunState
 from spotter.db import Conn
@@ -55,6 +55,7 @@ def announcement(
         input=call.executable_input,
         confirm=cast(Literal["destructive", "always"], spec.confirm),
         confirmation=card,
+        fingerprint=call_fingerprint(spec.router, spec.action, call.executable_input),
     )
 
 

@@ -1,0 +1,187 @@
+"""A run's event log: every event gets the conversation's next SSE id, is handed to the local
+listeners at once, and is persisted in batches (`ai_run_events`) as the run goes.
+
+Batching is what keeps it cheap: a flush every `FLUSH_SECONDS` writes whatever accumulated as
+ONE row (half a second of text deltas is one insert, not dozens); the same transaction keeps the
+run's lease alive and reads whether someone asked it to stop. A plain turn shorter than one
+flush interval costs one statement more than before: its final batch, written in the
+transaction that releases the conversation's lease (`agent.run_lease`).
+
+The log is bound once the run knows its conversation is the caller's (`bind`); events before
+that (a refusal) are relayed to the local listeners without an id and never persisted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+import anyio
+from psycopg.types.json import Jsonb
+
+from spotter.agent import events as ev
+from spotter.agent.run_lease import KEEP_ALIVE_SQL, RELEASE_SQL
+from spotter.db import Database
+from spotter.observability import log_event
+
+FLUSH_SECONDS = 0.5
+HEARTBEAT_SECONDS = 2.0  # an idle run (a long tool, a slow first token) still says it is live
+
+_INSERT = (
+    "INSERT INTO ai_run_events"
+    " (organization_id, conversation_id, run_id, first_seq, last_seq, events, final)"
+    " VALUES (%s, %s, %s, %s, %s, %s, %s)"
+)
+
+# the runs of this process by conversation: a stop reaching this instance acts at once
+LOCAL_RUNS: dict[UUID, RunLog] = {}
+
+
+def wire(event: ev.AgentEvent) -> dict[str, Any]:
+    """An event as the client reads it (camelCase, no None fields)."""
+    data: dict[str, Any] = event.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return data
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """One event as streamed: its SSE id (None before the log is bound) and its wire form."""
+
+    seq: int | None
+    data: dict[str, Any]
+
+    @property
+    def type(self) -> str:
+        return str(self.data["type"])
+
+
+@dataclass(frozen=True)
+class _Binding:
+    db: Database
+    org_id: UUID
+    conversation_id: UUID
+    run_id: UUID
+
+
+class RunLog:
+    def __init__(self) -> None:
+        self._binding: _Binding | None = None
+        self._next_seq = 1
+        self._pending: list[Recorded] = []
+        self._listeners: list[asyncio.Queue[Recorded | None]] = []
+        self._lock = asyncio.Lock()
+        self._flusher: asyncio.Task[None] | None = None
+        self._closed = False
+        self._last_contact = time.monotonic()
+        self.stopping = False
+        self.ending = False  # the run is past its body: a stop now changes nothing
+        self.on_stop: Callable[[], Any] | None = None  # the driver's way to cancel the run
+
+    @property
+    def conversation_id(self) -> UUID | None:
+        return self._binding.conversation_id if self._binding else None
+
+    def bind(
+        self, db: Database, org_id: UUID, conversation_id: UUID, run_id: UUID, last_seq: int
+    ) -> None:
+        """From here the run's events are the conversation's, ids after `last_seq`."""
+        if self._binding is not None:
+            return
+        self._binding = _Binding(db, org_id, conversation_id, run_id)
+        self._next_seq = last_seq + 1
+        LOCAL_RUNS[conversation_id] = self
+        self._flusher = asyncio.create_task(self._flush_periodically())
+
+    def subscribe(self) -> asyncio.Queue[Recorded | None]:
+        queue: asyncio.Queue[Recorded | None] = asyncio.Queue()
+        self._listeners.append(queue)
+        return queue
+
+    def record(self, event: ev.AgentEvent) -> Recorded:
+        seq: int | None = None
+        if self._binding is not None and not self._closed:
+            seq = self._next_seq
+            self._next_seq += 1
+        recorded = Recorded(seq, wire(event))
+        if seq is not None:
+            self._pending.append(recorded)
+        for queue in self._listeners:
+            queue.put_nowait(recorded)
+        return recorded
+
+    def request_stop(self) -> bool:
+        """Stop the run (once); False when it is already ending or stopping."""
+        if self.stopping or self.ending or self._closed:
+            return False
+        self.stopping = True
+        if self.on_stop is not None:
+            self.on_stop()
+        return True
+
+    async def close(self) -> None:
+        """The final batch (the run is no longer live); idempotent, and not cut short by a
+        cancelled scope: what the client saw must be what a reconnect replays."""
+        if self._closed:
+            return
+        self._closed = True
+        with anyio.CancelScope(shield=True):
+            if self._flusher is not None:
+                self._flusher.cancel()
+                await asyncio.gather(self._flusher, return_exceptions=True)
+            if self._binding is not None:
+                await self._flush(final=True)
+                LOCAL_RUNS.pop(self._binding.conversation_id, None)
+        for queue in self._listeners:
+            queue.put_nowait(None)
+
+    async def _flush_periodically(self) -> None:
+        while True:
+            await asyncio.sleep(FLUSH_SECONDS)
+            idle = time.monotonic() - self._last_contact
+            if self._pending or idle >= HEARTBEAT_SECONDS:
+                # `close` cancels this loop: a flush under way finishes (it holds the lock the
+                # final flush waits for), so no batch is cut off between its swap and commit
+                await asyncio.shield(self._flush(final=False))
+
+    async def _flush(self, *, final: bool) -> None:
+        b = self._binding
+        assert b is not None
+        async with self._lock:
+            batch, self._pending = self._pending, []
+            try:
+                stop = await self._write(b, batch, final=final)
+            except asyncio.CancelledError:
+                self._pending = batch + self._pending  # not written: the next flush writes it
+                raise
+            except Exception as exc:  # never fail the run: keep the batch for the next flush
+                self._pending = batch + self._pending
+                log_event("agent.stream.flush_failed", level="warning", error=type(exc).__name__)
+                return
+            self._last_contact = time.monotonic()
+        if stop:
+            self.request_stop()
+
+    async def _write(self, b: _Binding, batch: list[Recorded], *, final: bool) -> bool:
+        async with b.db.org_tx(b.org_id) as conn:
+            if batch:
+                entries = [[r.seq, r.data] for r in batch]
+                ends = any(r.type == "done" for r in batch)
+                await conn.execute(
+                    _INSERT,
+                    (
+                        b.org_id, b.conversation_id, b.run_id, batch[0].seq, batch[-1].seq,
+                        Jsonb(entries), final and ends,
+                    ),
+                )  # fmt: skip
+            if final:
+                # the last batch and the end of the run's lease commit together: a follower
+                # that finds the conversation free has the run's `done`
+                await conn.execute(RELEASE_SQL, (b.conversation_id, b.org_id, b.run_id))
+                return False
+            cur = await conn.execute(KEEP_ALIVE_SQL, (b.conversation_id, b.org_id, b.run_id))
+            row = await cur.fetchone()
+        return bool(row and row["stop"])
