@@ -69,6 +69,9 @@ def console_url(console_db: str, tmp_path_factory: pytest.TempPathFactory) -> It
         model_provider="anthropic",
         spotter_fake_model=True,
         voyage_api_key=None,
+        # the ambient-context test needs the search's answer, not the latency guard, on a
+        # machine that also runs the rest of the suite
+        ambient_rag_budget_seconds=5.0,
         sentry_dsn=None,
         posthog_api_key=None,
     )

@@ -36,6 +36,8 @@ class Settings(BaseSettings):
     # Ambient RAG: semantic search needs Voyage; without a key it runs lexical-only.
     voyage_api_key: str | None = None
     voyage_base_url: str | None = None
+    # How long a send waits for ambient RAG before going on without it (the spec's 800 ms).
+    ambient_rag_budget_seconds: float = Field(default=0.8, gt=0, le=10)
 
     # The MCP server (spotter.mcp): its public URL (the OAuth protected-resource identifier;
     # default: the request's own origin + /mcp) and the key that seals its request state

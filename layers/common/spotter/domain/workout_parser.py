@@ -892,11 +892,28 @@ def parse_workout(text: str) -> dict[str, Any]:
         for line in _outside_brackets(raw, _SEMICOLON):
             reader.line(line)
     parts = [p for p in reader.parts if p.sections or p.notes]
-    return {
+    parsed = {
         "title": reader.title,
         "parts": [_part_out(i, part) for i, part in enumerate(parts, start=1)],
         "unread": reader.unread,
     }
+    for movement in movements_of(parsed):
+        movement["mention"] = _verbatim(movement["mention"], movement["name"], text)
+    return parsed
+
+
+def _verbatim(mention: str, name: str, text: str) -> str:
+    """A mention is always a piece of the coach's text. Reading a format out of the middle of a
+    line ("12 for time for time") can leave a joined remainder that is not; then the mention is
+    the line that holds the movement."""
+    if mention in text:
+        return mention
+    squeezed = " ".join(mention.split())
+    if squeezed in text:
+        return squeezed
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    holding = [line for line in lines if name.lower() in line.lower()]
+    return (holding or lines or [text])[0]
 
 
 def movements_of(parsed: dict[str, Any]) -> list[dict[str, Any]]:

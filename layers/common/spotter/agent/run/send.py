@@ -41,7 +41,13 @@ def send_message(
 async def _send(start: RunStart, request: SendMessage) -> RunBody:
     caller = start.caller
     # before the user row is written, so the stored turn context is written once
-    hits = await find_ambient(start.deps.db, caller.org_id, request.text, start.deps.embedder)
+    hits = await find_ambient(
+        start.deps.db,
+        caller.org_id,
+        request.text,
+        start.deps.embedder,
+        budget_seconds=start.deps.settings.ambient_rag_budget_seconds,
+    )
     prepared = await prepare_run(start, request, render_ambient(hits))
     state = prepared.state
     yield state

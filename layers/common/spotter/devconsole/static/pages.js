@@ -86,7 +86,8 @@ export const PAGES = [
         el.append(Object.assign(document.createElement("p"), { className: "hint", testid: "leads-refused", textContent: board.error?.message || t("page.leads.unavailable") }));
         return;
       }
-      const pipeline = state.pipeline || board.pipelines.find((p) => p.isDefault) || board.pipelines[0];
+      const pipeline =
+        board.pipelines.find((p) => p.id === state.pipeline?.id) || board.pipelines.find((p) => p.isDefault) || board.pipelines[0];
       if (!pipeline) return;
       if (!state.pipeline) state.pipeline = { id: pipeline.id, name: pipeline.name };
       const tabs = document.createElement("div");
