@@ -6,6 +6,7 @@ import asyncio
 
 import anthropic
 
+from spotter.db.errors import is_unavailable
 from spotter.errors import ErrorCode, SpotterError
 from spotter.providers.anthropic import ProviderNotConfigured
 
@@ -21,6 +22,8 @@ def classify(exc: BaseException) -> ErrorCode:
         return _by_status(exc)
     if isinstance(exc, anthropic.APIConnectionError):  # includes timeouts
         return "provider_unavailable"
+    if is_unavailable(exc):
+        return "service_unavailable"
     return "internal"
 
 

@@ -1,0 +1,87 @@
+"""With Postgres gone, requests answer 503 `service_unavailable` within seconds (never a hang,
+never 500); streams end with that code; the pool heals by itself when the server is back."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from spotter.config import Settings
+from spotter.db import Database
+from spotter.http.app import create_app
+from tests.support.outage import OwnServer
+from tests.support.tokens import TokenFactory
+from tests.support.world import Org, create_org
+
+# Bounded waits: connect 3 s, pool checkout 5 s; the answer may take one of each.
+ANSWER_WITHIN_SECONDS = 9.0
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[OwnServer]:
+    server = OwnServer(tmp_path / "pgdata")
+    yield server
+    server.start()  # the cleanup expects a running server
+
+
+@pytest.fixture
+def outage_org(own_server: OwnServer) -> Org:
+    return create_org(own_server.url, name="Outage Box")
+
+
+@pytest.fixture
+async def outage_client(
+    settings: Settings, own_server: OwnServer
+) -> AsyncIterator[httpx.AsyncClient]:
+    db = await Database.open(own_server.url, max_size=2)
+    app = create_app(settings, db=db)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://spotter.test") as c:
+        yield c
+    await db.close()
+
+
+@pytest.fixture
+def owner_headers(tokens: TokenFactory, outage_org: Org) -> dict[str, str]:
+    token = tokens.token(outage_org["owner"].clerk_user_id, outage_org.clerk_org_id)
+    return {"authorization": f"Bearer {token}"}
+
+
+async def test_a_request_during_an_outage_is_503_with_retry_after_within_seconds(
+    outage_client: httpx.AsyncClient, owner_headers: dict[str, str], own_server: OwnServer
+) -> None:
+    assert (await outage_client.get("/agent/usage", headers=owner_headers)).status_code == 200
+    await asyncio.to_thread(own_server.stop)
+    started = time.monotonic()
+    response = await outage_client.get("/agent/usage", headers=owner_headers)
+    elapsed = time.monotonic() - started
+    assert response.status_code == 503
+    body = response.json()
+    assert body["code"] == "service_unavailable"
+    assert body["traceId"] == response.headers["x-trace-id"]
+    assert int(response.headers["retry-after"]) > 0
+    assert elapsed < ANSWER_WITHIN_SECONDS, f"answered after {elapsed:.1f} s"
+
+
+async def test_the_pool_recovers_by_itself_when_the_database_returns(
+    outage_client: httpx.AsyncClient, owner_headers: dict[str, str], own_server: OwnServer
+) -> None:
+    assert (await outage_client.get("/agent/usage", headers=owner_headers)).status_code == 200
+    await asyncio.to_thread(own_server.stop)
+    assert (await outage_client.get("/agent/usage", headers=owner_headers)).status_code == 503
+    await asyncio.to_thread(own_server.start)
+    deadline = time.monotonic() + 20
+    statuses: list[int] = []
+    while time.monotonic() < deadline:
+        response = await outage_client.get("/agent/usage", headers=owner_headers)
+        statuses.append(response.status_code)
+        if response.status_code == 200:
+            break
+        await asyncio.sleep(0.5)
+    assert statuses[-1] == 200, f"still failing after the restart: {statuses}"
+    assert set(statuses) <= {200, 503}, "only ever 503 while healing, never 500"
