@@ -9,7 +9,7 @@ TOOLS := .venv-tools
 TOOLS_STAMP := $(TOOLS)/.installed
 export SAM_CLI_TELEMETRY := 0
 
-.PHONY: install tools dev test lint lint-template typecheck build unit stop-db clean
+.PHONY: install tools dev test lint lint-imports lint-template typecheck build unit stop-db clean
 
 $(STAMP): pyproject.toml layers/common/requirements.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -37,13 +37,22 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
+# The import graph: arrows point down (http → agent → tools → domain → db), no package holds a
+# cycle (contracts in pyproject.toml, [tool.importlinter]).
+lint-imports: install
+	$(BIN)/lint-imports
+
 lint-template: tools
 	$(TOOLS)/bin/cfn-lint template.yaml
 	$(TOOLS)/bin/sam validate --lint
 
 # The tests need the tools venv too: tests/deploy runs `sam build` (cached) and checks artifacts.
-test: lint typecheck lint-template
+test: lint typecheck lint-imports lint-template
 	$(BIN)/pytest -n 2
+
+# Pure-logic tests only: no Postgres, no SAM; seconds, for the edit-run loop.
+unit: install
+	$(BIN)/pytest tests/unit -q
 
 # `sam build` without a container needs python3.12 on PATH: the interpreter find-python found.
 build: tools

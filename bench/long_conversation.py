@@ -37,11 +37,11 @@ from typing import Any
 import psycopg
 from bench_support import seed_owner
 
-import spotter.agent.compaction_gate as compaction_gate
-import spotter.agent.replay as replay
-from spotter.agent.orchestrator import SendMessage, send_message
-from spotter.agent.pricing import CallTokens, cost_usd_micros
-from spotter.agent.run_state import AgentDeps
+import spotter.agent.run.compaction_gate as compaction_gate
+import spotter.agent.transcript.replay as replay
+from spotter.agent.cost.pricing import CallTokens, cost_usd_micros
+from spotter.agent.run import SendMessage, send_message
+from spotter.agent.state import AgentDeps
 from spotter.auth import resolve_caller
 from spotter.auth.clerk import SessionClaims
 from spotter.config import Settings
@@ -204,9 +204,9 @@ async def _conversation(db: Database, caller: Any, runs: int) -> list[dict[str, 
 
 
 def _lane_of(body: dict[str, Any]) -> str | None:
-    from spotter.agent.compaction import SUMMARIZER_SYSTEM
-    from spotter.agent.quick_route import QUICK_ANSWER_SYSTEM, ROUTER_PROMPT
-    from spotter.agent.titles import TITLE_SYSTEM
+    from spotter.agent.compaction.summary import SUMMARIZER_SYSTEM
+    from spotter.agent.prompting.titles import TITLE_SYSTEM
+    from spotter.agent.run.quick_lane import QUICK_ANSWER_SYSTEM, ROUTER_PROMPT
 
     system = body.get("system")
     if isinstance(system, list) and len(system) == 1:

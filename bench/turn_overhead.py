@@ -28,8 +28,8 @@ import psycopg
 from bench_support import seed_owner
 from psycopg import AsyncConnection, AsyncCursor
 
-from spotter.agent.orchestrator import SendMessage, send_message
-from spotter.agent.run_state import AgentDeps
+from spotter.agent.run import SendMessage, send_message
+from spotter.agent.state import AgentDeps
 from spotter.auth import resolve_caller
 from spotter.auth.clerk import SessionClaims
 from spotter.config import Settings

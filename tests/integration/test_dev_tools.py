@@ -12,6 +12,7 @@ from spotter.auth.devkeys import DEV_ISSUER, ensure_dev_key, mint_token, public_
 from spotter.config import Settings
 from spotter.db import Database
 from spotter.http.app import create_app
+from spotter.seed.day_grain import DAY_GRAIN_STAFF
 from spotter.seed.demo import DEMO_CLERK_ORG_ID, DEMO_STAFF, seed_demo
 from spotter.seed.schedule import MEMBERS
 
@@ -30,8 +31,8 @@ def test_seed_demo_is_idempotent(clean_db: str) -> None:
     asyncio.run(seed_demo(clean_db))
     first = _counts(clean_db)
     asyncio.run(seed_demo(clean_db))
-    people = len(DEMO_STAFF) + len(MEMBERS)
-    assert _counts(clean_db) == first == (1, people, people)
+    people = len(DEMO_STAFF) + len(MEMBERS) + len(DAY_GRAIN_STAFF)
+    assert _counts(clean_db) == first == (2, people, people)
 
 
 def test_dev_key_is_created_once_and_reused(tmp_path: Path) -> None:

@@ -7,9 +7,14 @@ from datetime import date, timedelta
 
 import psycopg
 
+from spotter.auth import resolve_caller
+from spotter.auth.clerk import SessionClaims
+from spotter.db import Database
 from spotter.domain.workout_parser import movements_of
+from spotter.seed.day_grain import DAY_GRAIN_CLERK_ORG_ID, DAY_GRAIN_PROGRAM
 from spotter.seed.demo import DEMO_CLERK_ORG_ID, seed_demo
 from spotter.seed.training import PROGRAMS
+from spotter.tools.invoke import invoke_tool
 
 
 def _training(owner_url: str) -> tuple[int, int, int, int]:
@@ -78,3 +83,43 @@ def test_seeded_week_is_linked_to_the_library_and_keeps_its_text(clean_db: str) 
         assert title and source_text
         movements = movements_of({"parts": parts})
         assert movements and all(m["exerciseId"] in ids for m in movements), title
+
+
+def test_a_library_seeded_before_learns_the_aliases_added_since(clean_db: str) -> None:
+    asyncio.run(seed_demo(clean_db))
+    with psycopg.connect(clean_db) as conn:
+        conn.execute(
+            "UPDATE exercises SET aliases = array_remove(aliases, 'S2OH')"
+            " WHERE name = 'Shoulder-to-Overhead'"
+        )
+    asyncio.run(seed_demo(clean_db))
+    with psycopg.connect(clean_db) as conn:
+        rows = conn.execute(
+            "SELECT aliases FROM exercises WHERE name = 'Shoulder-to-Overhead'"
+        ).fetchall()
+    assert rows and all(r[0].count("S2OH") == 1 for r in rows)
+
+
+async def test_the_day_grain_demo_coach_parses_and_saves_a_day(db: Database, clean_db: str) -> None:
+    await seed_demo(clean_db)
+    coach = await resolve_caller(
+        db, SessionClaims("user_daygrain_coach", DAY_GRAIN_CLERK_ORG_ID, None, None), "en"
+    )
+    assert coach.day_grain_programming and coach.role == "coach"
+    listed = await invoke_tool(db, coach, "programs", {"action": "list", "args": {}})
+    assert listed.ok, listed.error
+    [program] = [p for p in listed.output["programs"] if p["name"] == DAY_GRAIN_PROGRAM[0]]
+    text = "Helen\n3 rounds for time:\n400m run\n21 KB swings (1.5/1 pood)\n12 pull-ups"
+    out = await invoke_tool(
+        db,
+        coach,
+        "workouts",
+        {
+            "action": "parse",
+            "args": {"text": text, "date": "2027-03-01", "save": {"programId": program["id"]}},
+        },
+    )
+    assert out.ok, out.error
+    assert out.output["saved"] is True, out.output
+    names = [m["name"] for m in movements_of(out.output["workout"])]
+    assert names == ["Run", "Kettlebell Swing", "Pull-up"]

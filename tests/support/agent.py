@@ -12,11 +12,11 @@ import psycopg
 from psycopg.rows import dict_row
 
 from spotter.agent import events as ev
-from spotter.agent.compaction import SUMMARIZER_SYSTEM
-from spotter.agent.orchestrator import SendMessage, send_message
-from spotter.agent.quick_route import QUICK_ANSWER_SYSTEM, ROUTER_PROMPT
-from spotter.agent.run_state import AgentDeps, utc_now
-from spotter.agent.titles import TITLE_SYSTEM
+from spotter.agent.compaction.summary import SUMMARIZER_SYSTEM
+from spotter.agent.prompting.titles import TITLE_SYSTEM
+from spotter.agent.run import SendMessage, send_message
+from spotter.agent.run.quick_lane import QUICK_ANSWER_SYSTEM, ROUTER_PROMPT
+from spotter.agent.state import AgentDeps, utc_now
 from spotter.auth import Caller
 from spotter.config import Settings
 from spotter.db import Database

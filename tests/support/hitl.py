@@ -23,6 +23,7 @@ from spotter.tools.args import Args
 from spotter.tools.catalog import ToolCatalog, load_catalog
 from spotter.tools.context import ToolContext
 from spotter.tools.registry import ToolRegistry
+from spotter.tools.router import Router
 from spotter.tools.spec import NameTarget
 from tests.support.agent import conversation_id_of, deps_for, run_turn
 from tests.support.world import Org
@@ -36,9 +37,7 @@ class HoldArgs(Args):
 
 
 async def _hold(ctx: ToolContext, args: HoldArgs) -> dict[str, Any]:
-    row = await programs.create_program(
-        ctx.conn, ctx.caller.org_id, name=args.label, description=None
-    )
+    row = await programs.create_program(ctx.scope, name=args.label, description=None)
     print(f"HOLDING {args.label}", flush=True)
     if (started := STARTED.get(args.label)) is not None:
         started.set()
@@ -52,22 +51,16 @@ async def _hold(ctx: ToolContext, args: HoldArgs) -> dict[str, Any]:
 
 def gate_catalog() -> ToolCatalog:
     """The real catalog plus `gate.hold` and `gate.send`."""
-    catalog = ToolCatalog()
-    base = load_catalog()
-    catalog.specs.update(base.specs)
-    catalog.router_descriptions.update(base.router_descriptions)
-    catalog.describe_router("gate", "Test tools that block until released.")
+    gate = Router("gate", "Test tools that block until released.")
     for action, external in (("hold", False), ("send", True)):
-        catalog.tool(
-            router="gate",
-            action=action,
-            summary="Write, then block.",
-            side_effects="write",
+        gate.write(
+            action,
+            "Write, then block.",
             confirm="always",
             target=NameTarget(("label",)),
             external_effects=external,
         )(_hold)
-    return catalog
+    return ToolCatalog([*load_catalog().routers, gate])
 
 
 _GATE = gate_catalog()

@@ -10,7 +10,7 @@ import asyncio
 import sys
 from uuid import UUID
 
-from spotter.agent import resolution
+from spotter.agent.run import resolve as resolution
 from spotter.auth import resolve_caller
 from spotter.auth.clerk import SessionClaims
 from spotter.db import Database

@@ -11,11 +11,12 @@ import psycopg
 
 from spotter.auth.caller import Caller
 from spotter.db import Database
+from spotter.tools.calls import ToolOutcome
 from spotter.tools.catalog import load_catalog
 from spotter.tools.context import ToolContext
 from spotter.tools.invoke import invoke_tool
 from spotter.tools.registry import registry_for_caller
-from spotter.tools.runner import ToolOutcome, execute, resolve_call
+from spotter.tools.runner import execute, resolve_call
 
 TZ = ZoneInfo("Asia/Jerusalem")  # the test org's zone (tests/support/world.py)
 

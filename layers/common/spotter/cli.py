@@ -1,4 +1,5 @@
-"""`spotter <command>`: dev, migrate, seed-demo, dev-token, sweep, stop-db, tools-doc."""
+"""`spotter <command>`: dev, migrate, seed-demo, dev-token, sweep, stop-db, tools-doc,
+parse-workout."""
 
 from __future__ import annotations
 
@@ -52,6 +53,7 @@ def cmd_dev(settings: Settings, host: str, port: int) -> None:
     import uvicorn
 
     from spotter.auth.devkeys import DEV_ISSUER, ensure_dev_key, public_pem
+    from spotter.seed.day_grain import DAY_GRAIN_CLERK_ORG_ID, DAY_GRAIN_STAFF
     from spotter.seed.demo import DEMO_CLERK_ORG_ID, DEMO_STAFF
 
     url = owner_url(settings)
@@ -67,6 +69,12 @@ def cmd_dev(settings: Settings, host: str, port: int) -> None:
     print("Get a dev token for a demo user (owner, admin, coach, member):")
     for person in DEMO_STAFF:
         print(f"  .venv/bin/spotter dev-token --user {person.clerk_user_id}   # {person.role}")
+    print("Day-grain demo gym (workouts.parse reads a coach's pasted day):")
+    for person in DAY_GRAIN_STAFF:
+        print(
+            f"  .venv/bin/spotter dev-token --user {person.clerk_user_id}"
+            f" --org {DAY_GRAIN_CLERK_ORG_ID}   # {person.role}"
+        )
     print("Then, for example:")
     print(
         f'  curl -H "Authorization: Bearer $(.venv/bin/spotter dev-token --user '
@@ -83,7 +91,7 @@ def cmd_dev(settings: Settings, host: str, port: int) -> None:
 
 
 async def _sweep(settings: Settings) -> str:
-    from spotter.agent.settle import sweep
+    from spotter.agent.approvals import sweep
     from spotter.db import Database
 
     db = await Database.open(settings.app_database_url or owner_url(settings), max_size=2)
@@ -116,6 +124,24 @@ async def _embed_backfill(settings: Settings) -> str:
     return f"embed-backfill: {embedded} document(s) embedded in {len(orgs)} org(s)"
 
 
+def cmd_parse_workout(text: str) -> int:
+    """What the parser reads from a coach's text, as JSON; exit 1 when it reads no workout.
+
+    Offline and deterministic (no database, no model): the same reading workouts.parse starts
+    from, before movements are matched to a library. `unread` lists what it could not read.
+    """
+    import json
+
+    from spotter.domain.workout_parser import parse_workout
+
+    parsed = parse_workout(text)
+    print(json.dumps(parsed, ensure_ascii=False, indent=2))
+    if not parsed["parts"]:
+        print("parse-workout: no workout could be read from this text", file=sys.stderr)
+        return 1
+    return 0
+
+
 def cmd_stop_db(settings: Settings) -> None:
     from spotter.db.server import stop_server
 
@@ -139,6 +165,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     sub.add_parser("stop-db", help="stop the embedded dev Postgres")
     sub.add_parser("sweep", help="close abandoned tool-call claims in every org (idempotent)")
     sub.add_parser("embed-backfill", help="embed stale search documents of every org (Voyage)")
+    sub.add_parser(
+        "parse-workout", help="read a coach's workout text from stdin; print the parsed JSON"
+    )
     doc = sub.add_parser("tools-doc", help="regenerate docs/tools.md")
     doc.add_argument("--out", type=Path, default=Path("docs/tools.md"))
     args = parser.parse_args(argv)
@@ -159,6 +188,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(asyncio.run(_sweep(settings)))
         case "embed-backfill":
             print(asyncio.run(_embed_backfill(settings)))
+        case "parse-workout":
+            code = cmd_parse_workout(sys.stdin.read())
+            sys.stdout.flush()
+            if code:
+                raise SystemExit(code)
         case "tools-doc":
             from spotter.tools.report import render_tools_doc
 

@@ -48,12 +48,12 @@ class Settings(BaseSettings):
     # Bedrock's region: AWS_BEDROCK_REGION if set, else the function's own AWS_REGION.
     aws_bedrock_region: str | None = None
     aws_region: str | None = None
-    # Model policy overrides (spotter.agent.model_policy): the loop, and the small calls.
+    # Model policy overrides (spotter.agent.cost.model_policy): the loop, and the small calls.
     spotter_loop_model: str | None = None
     spotter_fast_model: str | None = None
     # Compact a conversation whose estimated context exceeds this many tokens (also at 24
     # messages past the last summary). Clamped up to 32k and below the context window - 16k;
-    # never rejected (spotter.agent.context_size.effective_threshold).
+    # never rejected (spotter.agent.compaction.context_size.effective_threshold).
     compaction_threshold_tokens: int = 150_000
     # Dev only: answer with the scripted fake model instead of a provider (refused in production).
     spotter_fake_model: bool = False

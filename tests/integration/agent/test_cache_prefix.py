@@ -6,8 +6,8 @@ import itertools
 
 import psycopg
 
-from spotter.agent.day_grain_prompt import DAY_GRAIN_PROMPT
-from spotter.agent.replay import canonical
+from spotter.agent.prompting.day_grain_prompt import DAY_GRAIN_PROMPT
+from spotter.agent.transcript.replay import canonical
 from spotter.db import Database
 from spotter.providers.fake import Reply, ScriptedModel, Text, ToolUse, tool_reply
 from tests.support.agent import (

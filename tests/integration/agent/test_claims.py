@@ -9,7 +9,7 @@ from datetime import timedelta
 import psycopg
 import pytest
 
-from spotter.agent.claims import (
+from spotter.agent.approvals.claims import (
     NOT_APPLIED,
     OUTCOME_UNKNOWN,
     claim_all,

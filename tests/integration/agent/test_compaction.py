@@ -11,11 +11,11 @@ import pytest
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
-from spotter.agent import compaction
-from spotter.agent.compaction import compact
-from spotter.agent.compaction_plan import plan_compaction
-from spotter.agent.context_size import projection
+from spotter.agent.compaction import summary
+from spotter.agent.compaction.plan import plan_compaction
+from spotter.agent.compaction.summary import compact
 from spotter.agent.conversations import list_conversations
+from spotter.agent.transcript.projection import projection
 from spotter.db import Database
 from tests.support.world import Org, sync_next_ordinals
 
@@ -130,7 +130,7 @@ async def test_compacting_is_visible_while_in_flight(db: Database, org: Org, cle
 async def test_a_failed_compaction_leaves_the_conversation_as_it_was(
     db: Database, org: Org, clean_db: str, monkeypatch: pytest.MonkeyPatch, failure: str
 ) -> None:
-    monkeypatch.setattr(compaction, "SUMMARIZER_BUDGET_SECONDS", 0.2)
+    monkeypatch.setattr(summary, "SUMMARIZER_BUDGET_SECONDS", 0.2)
     conversation_id = stored_conversation(clean_db, org)
     before = load(clean_db, conversation_id)
     plan = plan_compaction(before, estimated_tokens=1_000, threshold=150_000)

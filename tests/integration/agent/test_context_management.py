@@ -12,11 +12,11 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from spotter.agent import events as ev
-from spotter.agent import resolution
-from spotter.agent.orchestrator import SendMessage, send_message
 from spotter.agent.rag.refresh import backfill
-from spotter.agent.run_state import AgentDeps
-from spotter.agent.turn_context import is_turn_context
+from spotter.agent.run import SendMessage, send_message
+from spotter.agent.run import resolve as resolution
+from spotter.agent.state import AgentDeps
+from spotter.agent.transcript.turn_context import is_turn_context
 from spotter.auth import Caller
 from spotter.config import Settings
 from spotter.db import Database
@@ -34,6 +34,7 @@ from spotter.tools.args import Args
 from spotter.tools.catalog import ToolCatalog
 from spotter.tools.context import ToolContext
 from spotter.tools.registry import ToolRegistry
+from spotter.tools.router import Router
 from spotter.tools.spec import Audit, NameTarget
 from tests.support.agent import (
     DEFAULT_SUMMARY,
@@ -331,14 +332,11 @@ class RenameArgs(Args):
 
 
 def _confirmed_rename_registry(caller: Caller) -> ToolRegistry:
-    catalog = ToolCatalog()
-    catalog.describe_router("renames", "Renames that need approval.")
+    renames = Router("renames", "Renames that need approval.")
 
-    @catalog.tool(
-        router="renames",
-        action="program",
-        summary="Rename a program (asks first).",
-        side_effects="write",
+    @renames.write(
+        "program",
+        "Rename a program (asks first).",
         confirm="always",
         target=NameTarget(("name",)),
         audit=Audit("program", "program.renamed"),
@@ -350,7 +348,7 @@ def _confirmed_rename_registry(caller: Caller) -> ToolRegistry:
         )
         return {"id": str(args.program_id)}
 
-    return ToolRegistry(catalog, caller.role, day_grain=False)
+    return ToolRegistry(ToolCatalog([renames]), caller.role, day_grain=False)
 
 
 async def test_a_confirmed_write_refreshes_stale_embeddings_after_done(

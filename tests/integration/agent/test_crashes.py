@@ -16,10 +16,10 @@ import psycopg
 import pytest
 
 from spotter.agent import events as ev
-from spotter.agent import resolution
-from spotter.agent.claims import NOT_APPLIED, OUTCOME_UNKNOWN, claim_all
-from spotter.agent.replay import validate_replay
-from spotter.agent.settle import sweep
+from spotter.agent.approvals.claims import NOT_APPLIED, OUTCOME_UNKNOWN, claim_all
+from spotter.agent.approvals.settle import sweep
+from spotter.agent.run import resolve as resolution
+from spotter.agent.transcript.replay import validate_replay
 from spotter.auth import Caller
 from spotter.db import Database
 from spotter.providers.fake import Reply, ScriptedModel, Text
@@ -209,7 +209,9 @@ async def test_a_new_message_supersedes_what_the_user_typed_past(
     }  # fmt: skip
     replayed = model.requests[-1]["messages"]
     assert validate_replay(replayed).ok
-    assert [json.loads(b["content"])["code"] for b in replayed[2]["content"]] == ["superseded"] * 3
+    results = [b for b in replayed[2]["content"] if b["type"] == "tool_result"]
+    assert [json.loads(b["content"])["code"] for b in results] == ["superseded"] * 3
+    assert replayed[2]["content"][3]["text"] == "forget it", "the new text, in the same user turn"
     assert roles(clean_db, str(conversation)) == [
         "user", "assistant", "tool_result", "user", "assistant",
     ]  # fmt: skip

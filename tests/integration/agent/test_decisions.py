@@ -8,7 +8,8 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from spotter.agent.decisions import DecisionError, load_calls, validate_decisions, validate_pick
+from spotter.agent.approvals.decisions import load_calls, validate_decisions, validate_pick
+from spotter.agent.errors import DecisionError
 from spotter.db import Database
 from tests.support.executions import PendingMessage, pending_message
 from tests.support.world import Org

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from spotter.agent import events as ev
-from spotter.agent.model_policy import FAST_MODEL
-from spotter.agent.quick_route import QUICK_ROUTE_MAX_CHARS, ROUTER_PROMPT
+from spotter.agent.cost.model_policy import FAST_MODEL
+from spotter.agent.run.quick_lane import QUICK_ROUTE_MAX_CHARS, ROUTER_PROMPT
 from spotter.db import Database
 from spotter.providers.fake import (
     FakeUsage,

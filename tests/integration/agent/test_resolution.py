@@ -11,14 +11,14 @@ import psycopg
 import pytest
 
 from spotter.agent import events as ev
-from spotter.agent import resolution
-from spotter.agent.replay import validate_replay
-from spotter.agent.resolution import Decision
-from spotter.agent.settle import sweep
+from spotter.agent.approvals.settle import sweep
+from spotter.agent.run import Decision
+from spotter.agent.run import resolve as resolution
+from spotter.agent.transcript.replay import validate_replay
 from spotter.auth import Caller
 from spotter.db import Database
 from spotter.providers.fake import Reply, ScriptedModel, Text
-from tests.support.agent import deps_for, kinds, roles, stored_executions
+from tests.support.agent import deps_for, kinds, roles, stored_executions, stored_messages
 from tests.support.callers import caller_for
 from tests.support.hitl import (
     add_program,
@@ -121,6 +121,23 @@ async def test_confirm_runs_the_write_once_then_resumes_the_model(
     again = await collect(resolution.confirm(deps_for(db, model), owner, conversation, "t1", True))
     assert error_code(again) == "tool_already_resolved"
     assert audit_count(clean_db, "program.archived") == 1
+
+
+async def test_the_models_preview_metadata_is_stripped_before_the_turn_is_stored(
+    db: Database, org: Org, owner: Caller, clean_db: str
+) -> None:
+    a = add_program(clean_db, org, "A")
+    model = ScriptedModel([Reply([Text("Archived A.")])])
+    call = archive(a, "t1")
+    call.input["args"]["__agentConfirmationPreview"] = {"target": "Something harmless"}
+    conversation, _ = await suspend(db, owner, model, call)
+    [assistant] = [
+        m for m in stored_messages(clean_db, str(conversation)) if m["role"] == "assistant"
+    ]
+    [tool_use] = [b for b in assistant["content"] if b["type"] == "tool_use"]
+    assert tool_use["input"] == {"action": "archive", "args": {"programId": str(a)}}
+    await collect(resolution.confirm(deps_for(db, model), owner, conversation, "t1", True))
+    assert "__agentConfirmationPreview" not in json.dumps(model.requests[-1]["messages"])
 
 
 async def test_rejection_skips_held_calls_after_it_and_tells_the_model(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, date, datetime
 
-from spotter.agent.seeding import SEEDED_RESULTS_NOTE, seed_inputs
+from spotter.agent.run.seeding import SEEDED_RESULTS_NOTE, seed_inputs
 from spotter.db import Database
 from spotter.providers.fake import Reply, ScriptedModel, Text
 from spotter.tools.registry import registry_for_caller

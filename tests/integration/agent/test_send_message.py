@@ -9,11 +9,11 @@ import psycopg
 import pytest
 
 from spotter.agent import events as ev
-from spotter.agent.context import CACHE_5M
-from spotter.agent.model_policy import LOOP_MAX_TOKENS, LOOP_MODEL
-from spotter.agent.orchestrator import TRUNCATED_BATCH_INSTRUCTION
-from spotter.agent.run_state import MAX_TURNS
-from spotter.agent.turn_context import is_turn_context
+from spotter.agent.cost.model_policy import LOOP_MAX_TOKENS, LOOP_MODEL
+from spotter.agent.prompting.context import CACHE_5M
+from spotter.agent.run import MAX_TURNS
+from spotter.agent.run.truncation import TRUNCATED_BATCH_INSTRUCTION
+from spotter.agent.transcript.turn_context import is_turn_context
 from spotter.db import Database
 from spotter.providers.fake import (
     FakeUsage,

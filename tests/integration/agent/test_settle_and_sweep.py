@@ -9,8 +9,8 @@ import uuid
 import psycopg
 from psycopg.rows import dict_row
 
-from spotter.agent.claims import NOT_APPLIED, claim_all, finish_claimed
-from spotter.agent.settle import settle_message, sweep
+from spotter.agent.approvals.claims import NOT_APPLIED, claim_all, finish_claimed
+from spotter.agent.approvals.settle import settle_message, sweep
 from spotter.db import Database
 from tests.support.executions import PendingMessage, pending_message, statuses
 from tests.support.world import Org

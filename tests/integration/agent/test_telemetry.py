@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import logging
 import sys
 import types
 from collections.abc import Iterator
@@ -13,12 +15,14 @@ from typing import Any
 import httpx2
 import pytest
 
-from spotter.agent.run_state import MAX_TURNS
+from spotter.agent.run import MAX_TURNS, resolve
 from spotter.config import Settings
 from spotter.db import Database
+from spotter.observability import logger
 from spotter.providers.fake import Reply, ScriptedModel, Text, ToolUse, tool_reply
 from tests.support.agent import deps_for, run_turn
 from tests.support.callers import caller_for
+from tests.support.hitl import add_program, archive, suspend
 from tests.support.world import Org
 
 
@@ -140,3 +144,33 @@ async def test_posthog_is_quiet_outside_production_and_its_failures_never_break_
     failing = replace(deps_for(db, model, settings=prod), analytics_transport=_posthog(sent, 500))
     events = await run_turn(failing, owner)
     assert events[-1].type == "done" and len(sent) == 1
+
+
+async def test_a_refused_resolution_is_logged_with_its_code_and_never_reaches_sentry(
+    db: Database, org: Org, clean_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sentry = FakeSentry()
+    monkeypatch.setitem(sys.modules, "sentry_sdk", sentry)
+    owner = await caller_for(db, org, "owner")
+    program = add_program(clean_db, org, "A")
+    model = ScriptedModel([])
+    conversation, _ = await suspend(db, owner, model, archive(program, "t1"))
+    settings = Settings(environment="test", sentry_dsn="https://key@sentry.test/1")
+    someone_else = await caller_for(db, org, "admin")  # the call is the owner's, not theirs
+    handler = logger().registered_handler
+    assert isinstance(handler, logging.StreamHandler)
+    lines = io.StringIO()
+    previous = handler.setStream(lines)
+    try:
+        stream = resolve.confirm(
+            deps_for(db, model, settings=settings), someone_else, conversation, "t1", True
+        )
+        events = [event async for event in stream]
+    finally:
+        handler.setStream(previous)
+    assert [e.code for e in events if e.type == "error"] == ["not_found"]  # type: ignore[union-attr]
+    records = [json.loads(line) for line in lines.getvalue().splitlines() if line.strip()]
+    assert not [r for r in records if r["level"] == "ERROR"], "a refusal is not a server fault"
+    [refused] = [r for r in records if r["message"] == "agent.request_refused"]
+    assert refused["code"] == "not_found" and refused["level"] == "INFO"
+    assert not sentry.messages

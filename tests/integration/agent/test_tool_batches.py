@@ -14,7 +14,8 @@ from spotter.tools.args import Args
 from spotter.tools.catalog import ToolCatalog
 from spotter.tools.context import ToolContext
 from spotter.tools.registry import ToolRegistry
-from spotter.tools.spec import id_inverse
+from spotter.tools.router import Router
+from spotter.tools.spec import Inverse, Output
 from tests.support.agent import conversation_id_of, deps_for, kinds, run_turn, stored_executions
 from tests.support.callers import caller_for
 from tests.support.world import Org
@@ -55,28 +56,31 @@ class Probe:
 
 
 def _catalog(probe: Probe) -> ToolCatalog:
-    catalog = ToolCatalog()
-    catalog.describe_router("slow", "Slow test tools.")
+    slow = Router("slow", "Slow test tools.")
 
-    @catalog.tool(router="slow", action="read", summary="A slow read.")
+    @slow.read("read", "A slow read.")
     async def slow_read(ctx: ToolContext, args: SlowArgs) -> dict[str, Any]:
         return await probe.run(args.name, args.seconds)
 
-    @catalog.tool(
-        router="slow",
-        action="write",
-        summary="A slow write.",
-        side_effects="write",
-        inverse=id_inverse("slow", "read"),
+    @slow.write(
+        "write",
+        "A slow write.",
+        inverse=Inverse("read", SlowOut, lambda out: SlowArgs(name=out.name, seconds=0)),
     )
-    async def slow_write(ctx: ToolContext, args: SlowArgs) -> dict[str, Any]:
-        return {**(await probe.run(args.name, args.seconds)), "id": args.name}
+    async def slow_write(ctx: ToolContext, args: SlowArgs) -> SlowOut:
+        return SlowOut.model_validate(
+            {**(await probe.run(args.name, args.seconds)), "id": args.name}
+        )
 
-    @catalog.tool(router="slow", action="pick", summary="Ask the user.", kind="user_picker")
+    @slow.read("pick", "Ask the user.", kind="user_picker")
     async def pick(ctx: ToolContext, args: PickArgs) -> dict[str, Any]:
         raise AssertionError("a picker handler never runs")
 
-    return catalog
+    return ToolCatalog([slow])
+
+
+class SlowOut(Output):
+    name: str
 
 
 def _call(action: str, name: str, seconds: float) -> ToolUse:

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 import psycopg
 
-from spotter.agent.pricing import CallTokens
-from spotter.agent.usage import CallUsage, RunUsage
+from spotter.agent.cost.pricing import CallTokens
+from spotter.agent.cost.usage import CallUsage, RunUsage
 from spotter.db import Database
 from tests.support.world import Org
 

@@ -10,6 +10,7 @@ import psycopg
 import pytest
 
 from spotter.db import Database
+from spotter.db.scope import OrgScope
 from spotter.domain import names
 from spotter.domain.errors import DomainError
 from tests.support.world import Org, add_person
@@ -45,7 +46,7 @@ async def test_session_is_named_by_class_and_local_time(
     session_id = _session(clean_db, org, "Open Gym", datetime(2026, 12, 1, 11, 0, tzinfo=UTC))
     async with db.org_tx(org.id) as conn:
         label = await names.session_label(
-            conn, org.id, session_id, ZoneInfo("Asia/Jerusalem"), locale
+            OrgScope(conn, org.id), session_id, ZoneInfo("Asia/Jerusalem"), locale
         )  # type: ignore[arg-type]
     assert label == expected
 
@@ -54,7 +55,7 @@ async def test_member_is_named_by_full_name(db: Database, org: Org, clean_db: st
     dana = add_person(clean_db, org, "Dana Levi")
     assert dana.membership_id is not None
     async with db.org_tx(org.id) as conn:
-        assert await names.member_name(conn, org.id, dana.membership_id) == "Dana Levi"
+        assert await names.member_name(OrgScope(conn, org.id), dana.membership_id) == "Dana Levi"
 
 
 async def test_another_orgs_entities_are_not_found(
@@ -65,6 +66,6 @@ async def test_another_orgs_entities_are_not_found(
     assert theirs.membership_id is not None
     async with db.org_tx(org.id) as conn:
         with pytest.raises(DomainError, match="No such member"):
-            await names.member_name(conn, org.id, theirs.membership_id)
+            await names.member_name(OrgScope(conn, org.id), theirs.membership_id)
         with pytest.raises(DomainError, match="No such class session"):
-            await names.session_label(conn, org.id, session_id, ZoneInfo("UTC"), "en")
+            await names.session_label(OrgScope(conn, org.id), session_id, ZoneInfo("UTC"), "en")

@@ -11,10 +11,10 @@ import pytest
 
 from spotter.auth import Caller
 from spotter.db import Database
+from spotter.tools.calls import ToolOutcome
 from spotter.tools.catalog import load_catalog
 from spotter.tools.errors import DomainError
 from spotter.tools.invoke import invoke_tool, preview_tool
-from spotter.tools.runner import ToolOutcome
 from tests.support.callers import caller_for
 from tests.support.world import Org, create_org
 

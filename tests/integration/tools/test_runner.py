@@ -14,6 +14,7 @@ from spotter.tools.catalog import ToolCatalog
 from spotter.tools.context import ToolContext
 from spotter.tools.invoke import invoke_tool
 from spotter.tools.registry import ToolRegistry
+from spotter.tools.router import Router
 from spotter.tools.runner import (
     MAX_TOOL_RESULT_CHARS,
     PREVIEW_KEY,
@@ -105,16 +106,9 @@ class SayArgs(Args):
 
 
 def _catalog_with_echo() -> ToolCatalog:
-    catalog = ToolCatalog()
-    catalog.describe_router("echo", "Echo.")
+    echo = Router("echo", "Echo.")
 
-    @catalog.tool(
-        router="echo",
-        action="say",
-        summary="Echo.",
-        side_effects="write",
-        audit=Audit("echo", "echo.said"),
-    )
+    @echo.write("say", "Echo.", audit=Audit("echo", "echo.said"))
     async def say(ctx: ToolContext, args: SayArgs) -> dict[str, Any]:
         if args.text == "boom":
             raise RuntimeError("secret internals")
@@ -127,7 +121,7 @@ def _catalog_with_echo() -> ToolCatalog:
             "text": args.text * (MAX_TOOL_RESULT_CHARS if args.text == "big" else 1),
         }
 
-    return catalog
+    return ToolCatalog([echo])
 
 
 async def _run(db: Database, caller: Caller, text: str) -> Any:

@@ -6,7 +6,7 @@ import pytest
 
 from spotter.tools.catalog import load_catalog
 from spotter.tools.definitions import canonical_json, definition_stats
-from spotter.tools.previews import known_entities
+from spotter.tools.entities import known_entities
 from spotter.tools.registry import ToolRegistry, registry_for
 from spotter.tools.spec import EntityTarget
 

@@ -13,8 +13,8 @@ from psycopg import AsyncConnection
 from spotter.auth.caller import Caller
 from spotter.db import Database
 from spotter.seed.training import seed_exercises
+from spotter.tools.calls import ToolOutcome
 from spotter.tools.invoke import invoke_tool
-from spotter.tools.runner import ToolOutcome
 from tests.support.callers import caller_for
 from tests.support.world import Org, add_exercise
 
@@ -385,3 +385,70 @@ async def test_a_parsed_day_round_trips_through_get_and_set_sections(
     again = await _ok(db, coach, "set_sections", {"workoutId": saved["id"], "parts": got["parts"]})
     assert again["parts"] == got["parts"]
     assert again["sourceText"] == text
+
+
+async def test_an_alias_two_exercises_share_is_asked_not_guessed(
+    db: Database, org: Org, clean_db: str, library: dict[str, uuid.UUID]
+) -> None:
+    coach = await _coach(db, clean_db, org)
+    russian = add_exercise(clean_db, org, "Russian Kettlebell Swing", "KBS")
+    out = await _ok(
+        db, coach, "parse", {"text": "AMRAP 10\n15 KBS 24/16kg\n10 burpees", "date": DAY}
+    )
+    [asked] = out["unresolved"]
+    assert (asked["movementKey"], asked["mention"]) == ("1.1.1", "15 KBS 24/16kg")
+    assert {c["exerciseId"] for c in asked["candidates"]} == {
+        str(library["Kettlebell Swing"]),
+        str(russian),
+    }
+    swing = out["workout"]["parts"][0]["sections"][0]["movements"][0]
+    assert "exerciseId" not in swing
+
+
+async def test_the_issue_texts_resolve_every_movement_against_the_seeded_library(
+    db: Database, org: Org, clean_db: str, library: dict[str, uuid.UUID]
+) -> None:
+    coach = await _coach(db, clean_db, org)
+    texts = {
+        "JT 21-15-9 for time: HSPU, ring dips, push-ups": [
+            "Handstand Push-up",
+            "Ring Dip",
+            "Push-up",
+        ],
+        "RANDY - 75 power snatches for time @ 75/55#": ["Power Snatch"],
+        "Barbara — 5 rounds, each for time: 20 pull-ups, 30 push-ups, 40 sit-ups, 50 squats,"
+        " rest 3 min": ["Pull-up", "Push-up", "Sit-up", "Air Squat"],
+        "Amanda\n9-7-5\nMuscle-ups\nSquat snatches (135/95 lb)": ["Ring Muscle-up", "Snatch"],
+        "2 סבבים: 400 מטר ריצה, 15 כפיפות בטן, 10 שכיבות סמיכה": ["Run", "Sit-up", "Push-up"],
+    }
+    for text, names in texts.items():
+        out = await _ok(db, coach, "parse", {"text": text, "date": DAY})
+        assert out["unresolved"] == [], text
+        [part] = out["workout"]["parts"]
+        [section] = part["sections"]
+        assert [m["name"] for m in section["movements"]] == names, text
+        assert all(m["exerciseId"] for m in section["movements"])
+
+
+async def test_parse_warns_of_what_it_could_not_read(
+    db: Database, org: Org, clean_db: str, library: dict[str, uuid.UUID]
+) -> None:
+    coach = await _coach(db, clean_db, org)
+    text = "Lift\nBack squat 5x5 @ 75%\nThen 2x3 @ 85% of today's top set"
+    out = await _ok(db, coach, "parse", {"text": text, "date": DAY})
+    assert {"code": "unread_lines", "lines": ["2x3 @ 85% of today's top set"]} in out["warnings"]
+    lift = out["workout"]["parts"][0]["sections"][0]
+    assert lift["note"] == "2x3 @ 85% of today's top set"
+
+
+async def test_set_sections_stores_an_ambiguous_name_unmatched_without_candidates(
+    db: Database, org: Org, clean_db: str, library: dict[str, uuid.UUID]
+) -> None:
+    coach = await _coach(db, clean_db, org)
+    add_exercise(clean_db, org, "Russian Kettlebell Swing", "KBS")
+    created = await _ok(db, coach, "create", {"title": "Swings"})
+    parts = [{"name": "WOD", "sections": [{"format": "other", "movements": [{"name": "KBS"}]}]}]
+    out = await _ok(db, coach, "set_sections", {"workoutId": created["id"], "parts": parts})
+    assert out["unmatchedMovements"] == ["KBS"]
+    [stored] = _rows(clean_db, "SELECT parts FROM workouts WHERE id = %s", created["id"])
+    assert stored[0][0]["sections"][0]["movements"] == [{"name": "KBS"}]

@@ -11,11 +11,12 @@ import pytest
 
 from spotter.auth.caller import Caller
 from spotter.db import Database
+from spotter.tools.calls import ToolOutcome
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import DomainError
 from spotter.tools.invoke import invoke_tool, preview_tool
 from spotter.tools.registry import registry_for_caller
-from spotter.tools.runner import ToolOutcome, execute, resolve_call
+from spotter.tools.runner import execute, resolve_call
 from tests.support.callers import caller_for
 from tests.support.world import Org, add_exercise
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from spotter.agent.compaction_plan import KEEP_VERBATIM, plan_compaction, summarizer_transcript
+from spotter.agent.compaction.plan import KEEP_VERBATIM, plan_compaction, summarizer_transcript
 
 
 def row(role: str, content: list[dict[str, Any]]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from spotter.agent.context_size import (
+from spotter.agent.compaction.context_size import (
     effective_threshold,
     estimate_context_tokens,
     projection,

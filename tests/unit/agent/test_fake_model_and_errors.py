@@ -7,7 +7,7 @@ import asyncio
 import anthropic
 import pytest
 
-from spotter.agent.error_classifier import classify
+from spotter.agent.errors import classify
 from spotter.config import Settings
 from spotter.errors import AuthError
 from spotter.providers.anthropic import ProviderNotConfigured, build_client

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import uuid
 
-from spotter.agent.context_size import effective_threshold
-from spotter.agent.history import StoredMessage
-from spotter.agent.model_policy import (
+from spotter.agent.compaction.context_size import effective_threshold
+from spotter.agent.cost.model_policy import (
     CONTEXT_WINDOWS,
     DEFAULT_CONTEXT_WINDOW,
     context_window,
     model_policy,
 )
-from spotter.agent.pricing import base_model_id
-from spotter.agent.quick_route import RECENT_MESSAGES, router_input
+from spotter.agent.cost.pricing import base_model_id
+from spotter.agent.run.quick_lane import RECENT_MESSAGES, router_input
+from spotter.agent.transcript.history import StoredMessage
 from spotter.config import Settings
 
 CTX = "<turn_context>\nCurrent date & time in org timezone (UTC): Thursday 2026-12-03 09:00\n</turn_context>"

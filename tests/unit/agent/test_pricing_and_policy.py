@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from spotter.agent.model_policy import LOOP_MAX_TOKENS, ROLES, model_policy
-from spotter.agent.pricing import (
+from spotter.agent.cost.model_policy import LOOP_MAX_TOKENS, ROLES, model_policy
+from spotter.agent.cost.pricing import (
     DEAREST,
     MODEL_RATES,
     CallTokens,

@@ -6,12 +6,22 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from spotter.agent.context import CACHE_5M, build_turn_context, system_blocks, with_cached_tail
-from spotter.agent.history import StoredMessage
-from spotter.agent.model_policy import ModelCall
-from spotter.agent.model_turn import finished_content
-from spotter.agent.replay import block_types, repair_replay, replay_messages, validate_replay
-from spotter.agent.turn_context import is_turn_context
+from spotter.agent.cost.model_policy import ModelCall
+from spotter.agent.prompting.context import (
+    CACHE_5M,
+    build_turn_context,
+    system_blocks,
+    with_cached_tail,
+)
+from spotter.agent.run.model_turn import finished_content
+from spotter.agent.transcript.history import StoredMessage
+from spotter.agent.transcript.replay import (
+    block_types,
+    repair_replay,
+    replay_messages,
+    validate_replay,
+)
+from spotter.agent.transcript.turn_context import is_turn_context
 from spotter.auth import Caller
 
 
@@ -81,6 +91,21 @@ def test_thinking_is_kept_only_for_a_thinking_call_on_the_same_model() -> None:
     assert replay_messages(stored, quiet)[1]["content"] == [{"type": "text", "text": "a"}]
     assert replay_messages(stored, other)[1]["content"] == [{"type": "text", "text": "a"}]
     assert [m["role"] for m in replay_messages(stored, thinks)] == ["user", "assistant", "user"]
+
+
+def test_consecutive_user_rows_replay_as_one_user_turn_with_their_blocks_in_order() -> None:
+    run, later = uuid.uuid4(), uuid.uuid4()
+    stored = [
+        StoredMessage(uuid.uuid4(), 0, "user", [{"type": "text", "text": "q"}], None, run),
+        StoredMessage(uuid.uuid4(), 1, "assistant", [_use("x")], "m-1", run),
+        StoredMessage(uuid.uuid4(), 2, "tool_result", [_result("x")], None, run),
+        # the run failed here (no assistant turn); the next user turn follows the results
+        StoredMessage(uuid.uuid4(), 3, "user", [{"type": "text", "text": "again"}], None, later),
+    ]
+    messages = replay_messages(stored, ModelCall("spotterLoop", "m-1", 100))
+    assert [m["role"] for m in messages] == ["user", "assistant", "user"]
+    assert messages[2]["content"] == [_result("x"), {"type": "text", "text": "again"}]
+    assert validate_replay(messages).ok
 
 
 def test_turn_context_carries_clock_locale_page_and_selection() -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from spotter.agent.replay_slimming import (
+from spotter.agent.transcript.slimming import (
     DIGEST_NOTE,
     digest,
     slim_for_replay,

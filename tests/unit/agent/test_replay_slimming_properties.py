@@ -13,8 +13,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spotter.agent.replay import validate_replay
-from spotter.agent.replay_slimming import DIGEST_NOTE, digest, slim_for_replay
+from spotter.agent.transcript.replay import validate_replay
+from spotter.agent.transcript.slimming import DIGEST_NOTE, digest, slim_for_replay
 
 scalars = st.one_of(
     st.none(), st.booleans(), st.integers(), st.text(max_size=40), st.floats(allow_nan=False)

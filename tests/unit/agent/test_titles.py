@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from spotter.agent.titles import MAX_TITLE_CHARS, clean_title, title_request
+from spotter.agent.prompting.titles import MAX_TITLE_CHARS, clean_title, title_request
 
 
 @pytest.mark.parametrize(

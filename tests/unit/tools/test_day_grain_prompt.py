@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from spotter.agent.day_grain_prompt import DAY_GRAIN_PROMPT
+from spotter.agent.prompting.day_grain_prompt import DAY_GRAIN_PROMPT
 from spotter.tools.registry import registry_for
 
 

@@ -17,6 +17,7 @@ from spotter.tools.definitions import (
     definition_stats,
     slim_json_schema,
 )
+from spotter.tools.router import Router
 
 
 class Place(Args):
@@ -39,22 +40,22 @@ class A(BaseModel):
 
 
 def _catalog() -> ToolCatalog:
-    catalog = ToolCatalog()
-    catalog.describe_router("zeta", "Zeta things.")
+    zeta = Router("zeta", "Zeta things.")
+    alpha = Router("alpha", "")
 
-    @catalog.tool(router="zeta", action="list", summary="List zetas.")
+    @zeta.read("list", "List zetas.")
     async def zeta_list(ctx: ToolContext, args: ListArgs) -> dict[str, Any]:
         return {}
 
-    @catalog.tool(router="alpha", action="book", summary="Book one.")
+    @alpha.read("book", "Book one.")
     async def alpha_book(ctx: ToolContext, args: BookArgs) -> dict[str, Any]:
         return {}
 
-    @catalog.tool(router="alpha", action="apply", summary="Apply one.")
+    @alpha.read("apply", "Apply one.")
     async def alpha_apply(ctx: ToolContext, args: ListArgs) -> dict[str, Any]:
         return {}
 
-    return catalog
+    return ToolCatalog([zeta, alpha])
 
 
 def _defs() -> list[dict[str, Any]]:
@@ -120,23 +121,23 @@ def test_stats_count_routers_actions_chars_and_tokens() -> None:
 
 
 def test_a_handler_without_a_pydantic_args_model_is_refused() -> None:
-    catalog = ToolCatalog()
+    x = Router("x", "")
     with pytest.raises(TypeError, match="pydantic"):
 
-        @catalog.tool(router="x", action="y", summary="s")
+        @x.read("y", "s")
         async def bad(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
             return {}
 
 
 def test_declaring_the_same_action_twice_is_refused() -> None:
-    catalog = ToolCatalog()
+    x = Router("x", "")
 
-    @catalog.tool(router="x", action="y", summary="s")
+    @x.read("y", "s")
     async def one(ctx: ToolContext, args: A) -> dict[str, Any]:
         return {}
 
     with pytest.raises(ValueError, match="twice"):
 
-        @catalog.tool(router="x", action="y", summary="s")
+        @x.read("y", "s")
         async def two(ctx: ToolContext, args: A) -> dict[str, Any]:
             return {}

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from spotter.agent.claims import CLAIM_TTL, interrupted_error
-from spotter.agent.turn_context import visible_text
+from spotter.agent.approvals import CLAIM_TTL, interrupted_error
+from spotter.agent.transcript import visible_text
 from spotter.db import Conn
 from spotter.errors import NotFoundError
 

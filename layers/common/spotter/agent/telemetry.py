@@ -21,6 +21,7 @@ from spotter.observability import current_trace_id, log_event, scrub
 AgentEventName = Literal[
     "agent.budget_exceeded",
     "agent.replay.repaired_tail",
+    "agent.request_refused",
     "agent.replay.violation",
     "agent.run.suspended",
     "agent.side_call",

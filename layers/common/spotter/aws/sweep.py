@@ -1,6 +1,6 @@
 """The scheduled sweep (EventBridge, every minute): close abandoned claims in every org — failed,
 never re-run — and settle the messages that completes. Idempotent, and safe beside itself and
-live resolutions (see `spotter.agent.settle.sweep`).
+live resolutions (see `spotter.agent.approvals.settle.sweep`).
 
 Settings, one event loop and a small pool are built on the first event and reused by every warm
 invocation of the container.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from spotter.agent.settle import sweep
+from spotter.agent.approvals import sweep
 from spotter.aws.secrets import load_secrets
 from spotter.config import get_settings
 from spotter.db import Database

@@ -13,7 +13,7 @@ from datetime import date
 from typing import Any
 from uuid import UUID
 
-from spotter.db import Conn
+from spotter.db.scope import OrgScope
 from spotter.domain import programs
 from spotter.domain.errors import DomainError, not_found
 
@@ -39,20 +39,20 @@ class Assignee:
 # ---- people and groups -------------------------------------------------------------------
 
 
-async def require_org_people(conn: Conn, org_id: UUID, member_ids: list[UUID]) -> None:
-    cur = await conn.execute(
+async def require_org_people(scope: OrgScope, member_ids: list[UUID]) -> None:
+    cur = await scope.conn.execute(
         "SELECT id FROM org_memberships WHERE organization_id = %s AND id = ANY(%s)",
-        (org_id, member_ids),
+        (scope.org_id, member_ids),
     )
     if {r["id"] for r in await cur.fetchall()} != set(member_ids):
         raise not_found("member")
 
 
-async def require_active_members(conn: Conn, org_id: UUID, member_ids: list[UUID]) -> None:
+async def require_active_members(scope: OrgScope, member_ids: list[UUID]) -> None:
     """Every id is a gym member of this org (not_found otherwise) and an active one."""
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         "SELECT id, role, status FROM org_memberships WHERE organization_id = %s AND id = ANY(%s)",
-        (org_id, member_ids),
+        (scope.org_id, member_ids),
     )
     rows = await cur.fetchall()
     if {r["id"] for r in rows} != set(member_ids):
@@ -64,20 +64,20 @@ async def require_active_members(conn: Conn, org_id: UUID, member_ids: list[UUID
         )
 
 
-async def member_names(conn: Conn, org_id: UUID, member_ids: list[UUID]) -> list[str]:
-    cur = await conn.execute(
+async def member_names(scope: OrgScope, member_ids: list[UUID]) -> list[str]:
+    cur = await scope.conn.execute(
         "SELECT u.full_name FROM org_memberships m JOIN users u ON u.id = m.user_id"
         " WHERE m.organization_id = %s AND m.id = ANY(%s) ORDER BY lower(u.full_name)",
-        (org_id, member_ids),
+        (scope.org_id, member_ids),
     )
     return [str(r["full_name"]) for r in await cur.fetchall()]
 
 
-async def get_group(conn: Conn, org_id: UUID, group_id: UUID) -> dict[str, Any]:
-    cur = await conn.execute(
+async def get_group(scope: OrgScope, group_id: UUID) -> dict[str, Any]:
+    cur = await scope.conn.execute(
         "SELECT id, name FROM member_groups"
         " WHERE id = %s AND organization_id = %s AND deleted_at IS NULL",
-        (group_id, org_id),
+        (group_id, scope.org_id),
     )
     row = await cur.fetchone()
     if row is None:
@@ -86,29 +86,29 @@ async def get_group(conn: Conn, org_id: UUID, group_id: UUID) -> dict[str, Any]:
 
 
 async def group_member_ids(
-    conn: Conn, org_id: UUID, group_id: UUID, *, active_only: bool = False
+    scope: OrgScope, group_id: UUID, *, active_only: bool = False
 ) -> list[UUID]:
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         "SELECT gm.membership_id FROM member_group_members gm"
         " JOIN org_memberships m ON m.id = gm.membership_id"
         "  AND m.organization_id = gm.organization_id"
         " WHERE gm.group_id = %s AND gm.organization_id = %s"
         " AND (NOT %s OR (m.status = 'active' AND m.role = 'member'))"
         " ORDER BY gm.added_at, gm.membership_id",
-        (group_id, org_id, active_only),
+        (group_id, scope.org_id, active_only),
     )
     return [r["membership_id"] for r in await cur.fetchall()]
 
 
-async def group_out(conn: Conn, org_id: UUID, group_id: UUID) -> dict[str, Any]:
-    group = await get_group(conn, org_id, group_id)
-    cur = await conn.execute(
+async def group_out(scope: OrgScope, group_id: UUID) -> dict[str, Any]:
+    group = await get_group(scope, group_id)
+    cur = await scope.conn.execute(
         "SELECT m.id, u.full_name, m.status FROM member_group_members gm"
         " JOIN org_memberships m ON m.id = gm.membership_id"
         "  AND m.organization_id = gm.organization_id"
         " JOIN users u ON u.id = m.user_id"
         " WHERE gm.group_id = %s AND gm.organization_id = %s ORDER BY lower(u.full_name)",
-        (group_id, org_id),
+        (group_id, scope.org_id),
     )
     members = [
         {"id": str(r["id"]), "name": r["full_name"], "status": r["status"]}
@@ -117,8 +117,8 @@ async def group_out(conn: Conn, org_id: UUID, group_id: UUID) -> dict[str, Any]:
     return {"id": str(group["id"]), "name": group["name"], "members": members}
 
 
-async def list_groups(conn: Conn, org_id: UUID, query: str | None) -> list[dict[str, Any]]:
-    cur = await conn.execute(
+async def list_groups(scope: OrgScope, query: str | None) -> list[dict[str, Any]]:
+    cur = await scope.conn.execute(
         "SELECT g.id, g.name,"
         " (SELECT count(*) FROM member_group_members gm"
         "   WHERE gm.group_id = g.id AND gm.organization_id = g.organization_id) AS member_count,"
@@ -126,7 +126,7 @@ async def list_groups(conn: Conn, org_id: UUID, query: str | None) -> list[dict[
         "   AND a.organization_id = g.organization_id AND a.status = ANY(%s)) AS live_assignments"
         " FROM member_groups g WHERE g.organization_id = %s AND g.deleted_at IS NULL"
         " AND (%s::text IS NULL OR g.name ILIKE '%%' || %s || '%%') ORDER BY lower(g.name)",
-        (LIVE, org_id, query, query),
+        (LIVE, scope.org_id, query, query),
     )
     return [
         {
@@ -139,140 +139,134 @@ async def list_groups(conn: Conn, org_id: UUID, query: str | None) -> list[dict[
     ]
 
 
-async def _ensure_group_name_free(
-    conn: Conn, org_id: UUID, name: str, except_id: UUID | None
-) -> None:
-    cur = await conn.execute(
+async def _ensure_group_name_free(scope: OrgScope, name: str, except_id: UUID | None) -> None:
+    cur = await scope.conn.execute(
         "SELECT 1 FROM member_groups WHERE organization_id = %s AND deleted_at IS NULL"
         " AND lower(name) = lower(%s) AND id IS DISTINCT FROM %s",
-        (org_id, name, except_id),
+        (scope.org_id, name, except_id),
     )
     if await cur.fetchone() is not None:
         raise DomainError("conflict", f"A group named {name!r} already exists.")
 
 
 async def create_group(
-    conn: Conn, org_id: UUID, name: str, member_ids: list[UUID], *, user_id: UUID
+    scope: OrgScope, name: str, member_ids: list[UUID], *, user_id: UUID
 ) -> UUID:
-    await _ensure_group_name_free(conn, org_id, name, None)
-    cur = await conn.execute(
+    await _ensure_group_name_free(scope, name, None)
+    cur = await scope.conn.execute(
         "INSERT INTO member_groups (organization_id, name) VALUES (%s, %s) RETURNING id",
-        (org_id, name),
+        (scope.org_id, name),
     )
     row = await cur.fetchone()
     assert row is not None
     group_id: UUID = row["id"]
     if member_ids:
-        await add_members(conn, org_id, group_id, member_ids, user_id=user_id)
+        await add_members(scope, group_id, member_ids, user_id=user_id)
     return group_id
 
 
-async def rename_group(conn: Conn, org_id: UUID, group_id: UUID, name: str) -> str:
+async def rename_group(scope: OrgScope, group_id: UUID, name: str) -> str:
     """Rename; returns the previous name."""
-    group = await get_group(conn, org_id, group_id)
-    await _ensure_group_name_free(conn, org_id, name, group_id)
-    await conn.execute(
+    group = await get_group(scope, group_id)
+    await _ensure_group_name_free(scope, name, group_id)
+    await scope.conn.execute(
         "UPDATE member_groups SET name = %s, updated_at = now()"
         " WHERE id = %s AND organization_id = %s",
-        (name, group_id, org_id),
+        (name, group_id, scope.org_id),
     )
     return str(group["name"])
 
 
-async def live_group_assignments(conn: Conn, org_id: UUID, group_id: UUID) -> list[dict[str, Any]]:
-    cur = await conn.execute(
+async def live_group_assignments(scope: OrgScope, group_id: UUID) -> list[dict[str, Any]]:
+    cur = await scope.conn.execute(
         "SELECT id, program_id, workout_id, starts_on, ends_on, status FROM assignments"
         " WHERE organization_id = %s AND group_id = %s AND status = ANY(%s)",
-        (org_id, group_id, LIVE),
+        (scope.org_id, group_id, LIVE),
     )
     return await cur.fetchall()
 
 
-async def _finish(conn: Conn, org_id: UUID, where: str, params: tuple[Any, ...], on: date) -> int:
+async def _finish(scope: OrgScope, where: str, params: tuple[Any, ...], on: date) -> int:
     """End live assignments matched by `where` on `on`; those not started by then are cancelled."""
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         "UPDATE assignments SET"
         " status = CASE WHEN starts_on > %s THEN 'cancelled' ELSE 'ended' END,"
         " ends_on = CASE WHEN starts_on > %s THEN ends_on"
         "  ELSE least(coalesce(ends_on, %s), %s) END,"
         " updated_at = now()"
         f" WHERE organization_id = %s AND status = ANY(%s) AND ({where}) RETURNING id",
-        (on, on, on, on, org_id, LIVE, *params),
+        (on, on, on, on, scope.org_id, LIVE, *params),
     )
     return len(await cur.fetchall())
 
 
-async def delete_group(conn: Conn, org_id: UUID, group_id: UUID, today: date) -> int:
+async def delete_group(scope: OrgScope, group_id: UUID, today: date) -> int:
     """Soft-delete; ends its live assignments (and its members' copies). Returns how many."""
-    await get_group(conn, org_id, group_id)
+    await get_group(scope, group_id)
     ended = await _finish(
-        conn,
-        org_id,
+        scope,
         "group_id = %s OR parent_id IN"
         " (SELECT id FROM assignments WHERE group_id = %s AND organization_id = %s)",
-        (group_id, group_id, org_id),
+        (group_id, group_id, scope.org_id),
         today,
     )
-    await conn.execute(
+    await scope.conn.execute(
         "UPDATE member_groups SET deleted_at = now() WHERE id = %s AND organization_id = %s",
-        (group_id, org_id),
+        (group_id, scope.org_id),
     )
     return ended
 
 
 async def add_members(
-    conn: Conn, org_id: UUID, group_id: UUID, member_ids: list[UUID], *, user_id: UUID
+    scope: OrgScope, group_id: UUID, member_ids: list[UUID], *, user_id: UUID
 ) -> list[UUID]:
     """Add members (already there: ignored); they get the group's live assignments."""
-    await get_group(conn, org_id, group_id)
-    await require_active_members(conn, org_id, member_ids)
+    await get_group(scope, group_id)
+    await require_active_members(scope, member_ids)
     added: list[UUID] = []
     for member_id in member_ids:
-        cur = await conn.execute(
+        cur = await scope.conn.execute(
             "INSERT INTO member_group_members (organization_id, group_id, membership_id)"
             " VALUES (%s, %s, %s) ON CONFLICT DO NOTHING RETURNING membership_id",
-            (org_id, group_id, member_id),
+            (scope.org_id, group_id, member_id),
         )
         if await cur.fetchone() is not None:
             added.append(member_id)
-    for parent in await live_group_assignments(conn, org_id, group_id):
-        await _derive(conn, org_id, parent, added, user_id=user_id)
+    for parent in await live_group_assignments(scope, group_id):
+        await _derive(scope, parent, added, user_id=user_id)
     return added
 
 
 async def remove_members(
-    conn: Conn, org_id: UUID, group_id: UUID, member_ids: list[UUID], today: date
+    scope: OrgScope, group_id: UUID, member_ids: list[UUID], today: date
 ) -> list[UUID]:
     """Remove members; their assignments that came from this group end today."""
-    await get_group(conn, org_id, group_id)
-    await require_org_people(conn, org_id, member_ids)
-    cur = await conn.execute(
+    await get_group(scope, group_id)
+    await require_org_people(scope, member_ids)
+    cur = await scope.conn.execute(
         "DELETE FROM member_group_members WHERE organization_id = %s AND group_id = %s"
         " AND membership_id = ANY(%s) RETURNING membership_id",
-        (org_id, group_id, member_ids),
+        (scope.org_id, group_id, member_ids),
     )
     removed = [r["membership_id"] for r in await cur.fetchall()]
     if removed:
         await _finish(
-            conn,
-            org_id,
+            scope,
             "membership_id = ANY(%s) AND parent_id IN"
             " (SELECT id FROM assignments WHERE group_id = %s AND organization_id = %s)",
-            (removed, group_id, org_id),
+            (removed, group_id, scope.org_id),
             today,
         )
     return sorted(removed, key=member_ids.index)
 
 
-async def derived_live_count(
-    conn: Conn, org_id: UUID, group_id: UUID, member_ids: list[UUID]
-) -> int:
-    cur = await conn.execute(
+async def derived_live_count(scope: OrgScope, group_id: UUID, member_ids: list[UUID]) -> int:
+    cur = await scope.conn.execute(
         "SELECT count(*) AS n FROM assignments WHERE organization_id = %s AND status = ANY(%s)"
         " AND membership_id = ANY(%s)"
         " AND parent_id IN"
         " (SELECT id FROM assignments WHERE group_id = %s AND organization_id = %s)",
-        (org_id, LIVE, member_ids, group_id, org_id),
+        (scope.org_id, LIVE, member_ids, group_id, scope.org_id),
     )
     row = await cur.fetchone()
     return int(row["n"]) if row else 0
@@ -319,46 +313,43 @@ def assignment_out(row: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in out.items() if v is not None}
 
 
-async def _select(
-    conn: Conn, org_id: UUID, where: str, params: tuple[Any, ...]
-) -> list[dict[str, Any]]:
-    cur = await conn.execute(
+async def _select(scope: OrgScope, where: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
+    cur = await scope.conn.execute(
         f"{_SELECT} AND ({where}) ORDER BY a.starts_on, lower(coalesce(p.name, w.title)), a.id",
-        (org_id, *params),
+        (scope.org_id, *params),
     )
     return await cur.fetchall()
 
 
-async def get_assignment(conn: Conn, org_id: UUID, assignment_id: UUID) -> dict[str, Any]:
-    rows = await _select(conn, org_id, "a.id = %s", (assignment_id,))
+async def get_assignment(scope: OrgScope, assignment_id: UUID) -> dict[str, Any]:
+    rows = await _select(scope, "a.id = %s", (assignment_id,))
     if not rows:
         raise not_found("assignment")
     return rows[0]
 
 
-async def assignment_label(conn: Conn, org_id: UUID, assignment_id: UUID) -> str:
+async def assignment_label(scope: OrgScope, assignment_id: UUID) -> str:
     """`<program or workout> → <member or group>`: bare names for confirmation cards."""
-    row = await get_assignment(conn, org_id, assignment_id)
+    row = await get_assignment(scope, assignment_id)
     return f"{row['subject']} → {row['member_name'] or row['group_name']}"
 
 
 async def _overlapping(
-    conn: Conn,
-    org_id: UUID,
+    scope: OrgScope,
     subject: Subject,
     assignee: Assignee,
     starts_on: date,
     ends_on: date | None,
     except_ids: list[UUID],
 ) -> bool:
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         "SELECT 1 FROM assignments WHERE organization_id = %s AND status = ANY(%s)"
         " AND membership_id IS NOT DISTINCT FROM %s AND group_id IS NOT DISTINCT FROM %s"
         " AND program_id IS NOT DISTINCT FROM %s AND workout_id IS NOT DISTINCT FROM %s"
         " AND daterange(starts_on, ends_on, '[]') && daterange(%s::date, %s::date, '[]')"
         " AND NOT (id = ANY(%s))",
         (
-            org_id,
+            scope.org_id,
             LIVE,
             assignee.member_id,
             assignee.group_id,
@@ -373,8 +364,7 @@ async def _overlapping(
 
 
 async def _insert(
-    conn: Conn,
-    org_id: UUID,
+    scope: OrgScope,
     subject: Subject,
     assignee: Assignee,
     starts_on: date,
@@ -384,12 +374,12 @@ async def _insert(
     parent_id: UUID | None = None,
     status: str = "active",
 ) -> UUID:
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         "INSERT INTO assignments (organization_id, program_id, workout_id, membership_id,"
         " group_id, parent_id, starts_on, ends_on, status, created_by)"
         " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
         (
-            org_id,
+            scope.org_id,
             subject.program_id,
             subject.workout_id,
             assignee.member_id,
@@ -407,21 +397,18 @@ async def _insert(
 
 
 async def _derive(
-    conn: Conn, org_id: UUID, parent: dict[str, Any], member_ids: list[UUID], *, user_id: UUID
+    scope: OrgScope, parent: dict[str, Any], member_ids: list[UUID], *, user_id: UUID
 ) -> list[UUID]:
     """Copy a group row to each member; a member who already has it over those dates is skipped."""
     subject = Subject(parent["program_id"], parent["workout_id"])
     skipped: list[UUID] = []
     for member_id in member_ids:
         assignee = Assignee(member_id=member_id)
-        if await _overlapping(
-            conn, org_id, subject, assignee, parent["starts_on"], parent["ends_on"], []
-        ):
+        if await _overlapping(scope, subject, assignee, parent["starts_on"], parent["ends_on"], []):
             skipped.append(member_id)
             continue
         await _insert(
-            conn,
-            org_id,
+            scope,
             subject,
             assignee,
             parent["starts_on"],
@@ -433,25 +420,25 @@ async def _derive(
     return skipped
 
 
-async def _check_subject(conn: Conn, org_id: UUID, subject: Subject) -> None:
+async def _check_subject(scope: OrgScope, subject: Subject) -> None:
     if subject.program_id is not None:
-        program = await programs.get_program(conn, org_id, subject.program_id)
+        program = await programs.get_program(scope, subject.program_id)
         if program["status"] != "active":
             raise DomainError("conflict", "The program is archived.")
         return
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         "SELECT 1 FROM workouts WHERE id = %s AND organization_id = %s AND deleted_at IS NULL",
-        (subject.workout_id, org_id),
+        (subject.workout_id, scope.org_id),
     )
     if await cur.fetchone() is None:
         raise not_found("workout")
 
 
-async def workout_date(conn: Conn, org_id: UUID, workout_id: UUID) -> date | None:
-    cur = await conn.execute(
+async def workout_date(scope: OrgScope, workout_id: UUID) -> date | None:
+    cur = await scope.conn.execute(
         "SELECT scheduled_on FROM workouts"
         " WHERE id = %s AND organization_id = %s AND deleted_at IS NULL",
-        (workout_id, org_id),
+        (workout_id, scope.org_id),
     )
     row = await cur.fetchone()
     if row is None:
@@ -466,8 +453,7 @@ def _already(subject: Subject) -> DomainError:
 
 
 async def assign(
-    conn: Conn,
-    org_id: UUID,
+    scope: OrgScope,
     subject: Subject,
     assignee: Assignee,
     starts_on: date,
@@ -476,18 +462,18 @@ async def assign(
     user_id: UUID,
 ) -> tuple[UUID, list[UUID]]:
     """Returns the new assignment's id and, for a group, the members skipped as already assigned."""
-    await _check_subject(conn, org_id, subject)
+    await _check_subject(scope, subject)
     if assignee.member_id is not None:
-        await require_active_members(conn, org_id, [assignee.member_id])
+        await require_active_members(scope, [assignee.member_id])
     else:
         assert assignee.group_id is not None
-        await get_group(conn, org_id, assignee.group_id)
-    if await _overlapping(conn, org_id, subject, assignee, starts_on, ends_on, []):
+        await get_group(scope, assignee.group_id)
+    if await _overlapping(scope, subject, assignee, starts_on, ends_on, []):
         raise _already(subject)
-    new_id = await _insert(conn, org_id, subject, assignee, starts_on, ends_on, user_id=user_id)
+    new_id = await _insert(scope, subject, assignee, starts_on, ends_on, user_id=user_id)
     skipped: list[UUID] = []
     if assignee.group_id is not None:
-        members = await group_member_ids(conn, org_id, assignee.group_id, active_only=True)
+        members = await group_member_ids(scope, assignee.group_id, active_only=True)
         parent = {
             "id": new_id,
             "program_id": subject.program_id,
@@ -496,13 +482,12 @@ async def assign(
             "ends_on": ends_on,
             "status": "active",
         }
-        skipped = await _derive(conn, org_id, parent, members, user_id=user_id)
+        skipped = await _derive(scope, parent, members, user_id=user_id)
     return new_id, skipped
 
 
 async def bulk_assign(
-    conn: Conn,
-    org_id: UUID,
+    scope: OrgScope,
     program_id: UUID,
     member_ids: list[UUID],
     starts_on: date,
@@ -512,24 +497,22 @@ async def bulk_assign(
 ) -> tuple[list[UUID], list[UUID]]:
     """Assign a program to many members; those who already have it then are skipped."""
     subject = Subject(program_id=program_id)
-    await _check_subject(conn, org_id, subject)
-    await require_active_members(conn, org_id, member_ids)
+    await _check_subject(scope, subject)
+    await require_active_members(scope, member_ids)
     created: list[UUID] = []
     skipped: list[UUID] = []
     for member_id in dict.fromkeys(member_ids):
         assignee = Assignee(member_id=member_id)
-        if await _overlapping(conn, org_id, subject, assignee, starts_on, ends_on, []):
+        if await _overlapping(scope, subject, assignee, starts_on, ends_on, []):
             skipped.append(member_id)
             continue
-        created.append(
-            await _insert(conn, org_id, subject, assignee, starts_on, ends_on, user_id=user_id)
-        )
+        created.append(await _insert(scope, subject, assignee, starts_on, ends_on, user_id=user_id))
     return created, skipped
 
 
-async def _own_row(conn: Conn, org_id: UUID, assignment_id: UUID) -> dict[str, Any]:
+async def _own_row(scope: OrgScope, assignment_id: UUID) -> dict[str, Any]:
     """An assignment that may be changed directly: not a member's copy of a group's."""
-    row = await get_assignment(conn, org_id, assignment_id)
+    row = await get_assignment(scope, assignment_id)
     if row["parent_id"] is not None:
         raise DomainError(
             "conflict",
@@ -539,88 +522,83 @@ async def _own_row(conn: Conn, org_id: UUID, assignment_id: UUID) -> dict[str, A
     return row
 
 
-async def set_status(
-    conn: Conn, org_id: UUID, assignment_id: UUID, *, expected: str, to: str
-) -> None:
+async def set_status(scope: OrgScope, assignment_id: UUID, *, expected: str, to: str) -> None:
     """Pause (active -> paused) or resume (paused -> active), with the group's copies."""
-    row = await _own_row(conn, org_id, assignment_id)
+    row = await _own_row(scope, assignment_id)
     if row["status"] != expected:
         raise DomainError("conflict", f"The assignment is {row['status']}, not {expected}.")
-    await conn.execute(
+    await scope.conn.execute(
         "UPDATE assignments SET status = %s, updated_at = now() WHERE organization_id = %s"
         " AND (id = %s OR parent_id = %s) AND status = %s",
-        (to, org_id, assignment_id, assignment_id, expected),
+        (to, scope.org_id, assignment_id, assignment_id, expected),
     )
 
 
-async def end_assignment(
-    conn: Conn, org_id: UUID, assignment_id: UUID, on: date, today: date
-) -> None:
+async def end_assignment(scope: OrgScope, assignment_id: UUID, on: date, today: date) -> None:
     """End now (on today or earlier), or set a later last day and let it run until then."""
-    row = await _own_row(conn, org_id, assignment_id)
+    row = await _own_row(scope, assignment_id)
     if row["status"] not in LIVE:
         raise DomainError("conflict", f"The assignment is already {row['status']}.")
     if on < row["starts_on"]:
         raise DomainError("conflict", "It would end before it starts; unassign it instead.")
     if on <= today:
-        await _finish(conn, org_id, "id = %s OR parent_id = %s", (assignment_id, assignment_id), on)
+        await _finish(scope, "id = %s OR parent_id = %s", (assignment_id, assignment_id), on)
         return
-    await conn.execute(
+    await scope.conn.execute(
         "UPDATE assignments SET ends_on = least(coalesce(ends_on, %s), %s), updated_at = now()"
         " WHERE organization_id = %s AND (id = %s OR parent_id = %s) AND status = ANY(%s)",
-        (on, on, org_id, assignment_id, assignment_id, LIVE),
+        (on, on, scope.org_id, assignment_id, assignment_id, LIVE),
     )
 
 
-async def cancel(conn: Conn, org_id: UUID, assignment_ids: list[UUID]) -> int:
+async def cancel(scope: OrgScope, assignment_ids: list[UUID]) -> int:
     """Unassign: cancel each (and a group's copies). Returns how many rows were cancelled."""
     for assignment_id in assignment_ids:
-        row = await _own_row(conn, org_id, assignment_id)
+        row = await _own_row(scope, assignment_id)
         if row["status"] == "cancelled":
             raise DomainError("conflict", "That assignment is already unassigned.")
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         "UPDATE assignments SET status = 'cancelled', updated_at = now()"
         " WHERE organization_id = %s AND (id = ANY(%s) OR parent_id = ANY(%s))"
         " AND status <> 'cancelled' RETURNING id",
-        (org_id, assignment_ids, assignment_ids),
+        (scope.org_id, assignment_ids, assignment_ids),
     )
     return len(await cur.fetchall())
 
 
 async def reschedule(
-    conn: Conn, org_id: UUID, assignment_id: UUID, starts_on: date, ends_on: date | None
+    scope: OrgScope, assignment_id: UUID, starts_on: date, ends_on: date | None
 ) -> None:
-    row = await _own_row(conn, org_id, assignment_id)
+    row = await _own_row(scope, assignment_id)
     if row["status"] not in LIVE:
         raise DomainError("conflict", f"The assignment is {row['status']}.")
     subject = Subject(row["program_id"], row["workout_id"])
     own = Assignee(row["membership_id"], row["group_id"])
-    if await _overlapping(conn, org_id, subject, own, starts_on, ends_on, [assignment_id]):
+    if await _overlapping(scope, subject, own, starts_on, ends_on, [assignment_id]):
         raise _already(subject)
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         "SELECT id, membership_id FROM assignments WHERE organization_id = %s AND parent_id = %s"
         " AND status = ANY(%s)",
-        (org_id, assignment_id, LIVE),
+        (scope.org_id, assignment_id, LIVE),
     )
     copies = await cur.fetchall()
     copy_ids = [c["id"] for c in copies]
     for copy in copies:
         member = Assignee(member_id=copy["membership_id"])
-        if await _overlapping(conn, org_id, subject, member, starts_on, ends_on, copy_ids):
-            names = await member_names(conn, org_id, [copy["membership_id"]])
+        if await _overlapping(scope, subject, member, starts_on, ends_on, copy_ids):
+            names = await member_names(scope, [copy["membership_id"]])
             raise DomainError(
                 "conflict", f"{names[0]} already has it over those dates.", memberName=names[0]
             )
-    await conn.execute(
+    await scope.conn.execute(
         "UPDATE assignments SET starts_on = %s, ends_on = %s, updated_at = now()"
         " WHERE organization_id = %s AND (id = %s OR id = ANY(%s))",
-        (starts_on, ends_on, org_id, assignment_id, copy_ids),
+        (starts_on, ends_on, scope.org_id, assignment_id, copy_ids),
     )
 
 
 async def list_assignments(
-    conn: Conn,
-    org_id: UUID,
+    scope: OrgScope,
     *,
     member_id: UUID | None = None,
     program_id: UUID | None = None,
@@ -629,15 +607,15 @@ async def list_assignments(
 ) -> list[dict[str, Any]]:
     """By member (their own and group copies), by program (not the copies), or by group."""
     if member_id is not None:
-        await require_org_people(conn, org_id, [member_id])
+        await require_org_people(scope, [member_id])
         where, params = "a.membership_id = %s", (member_id,)
     elif program_id is not None:
-        await programs.get_program(conn, org_id, program_id)
+        await programs.get_program(scope, program_id)
         where, params = "a.program_id = %s AND a.parent_id IS NULL", (program_id,)
     else:
         assert group_id is not None
-        await get_group(conn, org_id, group_id)
+        await get_group(scope, group_id)
         where, params = "a.group_id = %s", (group_id,)
     if not include_ended:
         where += " AND a.status IN ('active', 'paused')"
-    return await _select(conn, org_id, where, params)
+    return await _select(scope, where, params)

@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
+
+# Why a call could not be done. The tool layer's full vocabulary is `tools.errors.ToolErrorCode`.
+RefusalCode = Literal[
+    "not_found",
+    "conflict",
+    "capacity_full",
+    "insufficient_credits",
+    "invalid_time",
+    "invalid_args",
+    # raised by the tool runner before a handler runs
+    "forbidden",
+    "unknown_tool",
+    "feature_unavailable",
+    "needs_user",
+]
 
 
 class DomainError(Exception):
     """The operation could not be done (not_found, conflict, capacity_full, ...); adapt."""
 
-    def __init__(self, code: str, message: str, **details: Any) -> None:
+    def __init__(self, code: RefusalCode, message: str, **details: Any) -> None:
         super().__init__(message)
-        self.code = code
+        self.code: RefusalCode = code
         self.message = message
         self.details = details
 
@@ -21,6 +36,13 @@ class DomainError(Exception):
         return result
 
 
+class NotFound(DomainError):
+    """A missing, deleted or other-org id: never say which."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__("not_found", f"No such {what} in this organization.")
+
+
 def not_found(what: str) -> DomainError:
     """The one answer for a missing, deleted or other-org id: never say which."""
-    return DomainError("not_found", f"No such {what} in this organization.")
+    return NotFound(what)

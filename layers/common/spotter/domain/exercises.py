@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from uuid import UUID
 
-from spotter.db import Conn
+from spotter.db.scope import OrgScope
 
 _COLUMNS = "id, name, aliases, category, equipment"
 # Trigram score (0..1) at which a library movement is offered as a candidate at all.
@@ -30,7 +29,8 @@ def normalize(name: str) -> str:
 # Words that vary how a movement is done, not which movement it is ("strict T2B" is T2B).
 _MODIFIERS = frozenset(
     {"strict", "kipping", "butterfly", "banded", "weighted", "heavy", "light", "alternating",
-     "single", "arm", "tempo", "pause", "paused", "deficit", "scaled", "rx", "slow", "fast"}
+     "single", "arm", "tempo", "pause", "paused", "deficit", "scaled", "rx", "slow", "fast",
+     "easy", "max", "unbroken", "alt", "lateral"}
 )  # fmt: skip
 
 
@@ -56,11 +56,11 @@ _SCORE = (
 
 
 async def search_exercises(
-    conn: Conn, org_id: UUID, *, query: str | None, category: str | None, limit: int
+    scope: OrgScope, *, query: str | None, category: str | None, limit: int
 ) -> list[dict[str, Any]]:
     """By name or alias: substring or trigram-close, best first; the whole library by name."""
     q = normalize(query) if query else None
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         f"SELECT {_COLUMNS}, CASE WHEN %(q)s::text IS NULL THEN 0 ELSE {_SCORE} END AS score"
         " FROM exercises WHERE organization_id = %(org)s AND deleted_at IS NULL"
         " AND (%(category)s::text IS NULL OR lower(category) = lower(%(category)s))"
@@ -69,28 +69,26 @@ async def search_exercises(
         f"                WHERE strpos({_FOLDED.format('a')}, %(q)s) > 0)"
         f"     OR {_SCORE} >= %(min)s)"
         " ORDER BY score DESC, lower(name) LIMIT %(limit)s",
-        {"q": q, "org": org_id, "category": category, "min": CANDIDATE_SCORE, "limit": limit},
+        {"q": q, "org": scope.org_id, "category": category, "min": CANDIDATE_SCORE, "limit": limit},
     )
     return await cur.fetchall()
 
 
-async def load_library(conn: Conn, org_id: UUID) -> list[dict[str, Any]]:
-    cur = await conn.execute(
+async def load_library(scope: OrgScope) -> list[dict[str, Any]]:
+    cur = await scope.conn.execute(
         f"SELECT {_COLUMNS} FROM exercises WHERE organization_id = %s AND deleted_at IS NULL"
         " ORDER BY lower(name)",
-        (org_id,),
+        (scope.org_id,),
     )
     return await cur.fetchall()
 
 
-async def fuzzy_candidates(
-    conn: Conn, org_id: UUID, mention: str, limit: int = 5
-) -> list[dict[str, Any]]:
+async def fuzzy_candidates(scope: OrgScope, mention: str, limit: int = 5) -> list[dict[str, Any]]:
     """Library movements trigram-close to `mention` (pg_trgm), best first, with their score."""
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         f"SELECT id, name, {_SCORE} AS score FROM exercises"
         " WHERE organization_id = %(org)s AND deleted_at IS NULL"
         f" AND {_SCORE} >= %(min)s ORDER BY score DESC, lower(name) LIMIT %(limit)s",
-        {"q": normalize(mention), "org": org_id, "min": CANDIDATE_SCORE, "limit": limit},
+        {"q": normalize(mention), "org": scope.org_id, "min": CANDIDATE_SCORE, "limit": limit},
     )
     return await cur.fetchall()

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from psycopg import sql
 
-from spotter.db import Conn
+from spotter.db.scope import OrgScope
 from spotter.domain.errors import not_found
 from spotter.i18n import Locale
 from spotter.i18n.dates import format_local_datetime
@@ -25,25 +25,25 @@ SIMPLE_ENTITIES: dict[str, tuple[str, str]] = {
 }
 
 
-async def simple_name(conn: Conn, org_id: UUID, entity: str, entity_id: UUID) -> str:
+async def simple_name(scope: OrgScope, entity: str, entity_id: UUID) -> str:
     table, column = SIMPLE_ENTITIES[entity]
     query = sql.SQL(
         "SELECT {column} AS name FROM {table}"
         " WHERE id = %s AND organization_id = %s AND deleted_at IS NULL"
     ).format(column=sql.Identifier(column), table=sql.Identifier(table))
-    cur = await conn.execute(query, (entity_id, org_id))
+    cur = await scope.conn.execute(query, (entity_id, scope.org_id))
     row = await cur.fetchone()
     if row is None:
         raise not_found(entity.replace("_", " "))
     return str(row["name"])
 
 
-async def member_name(conn: Conn, org_id: UUID, membership_id: UUID) -> str:
+async def member_name(scope: OrgScope, membership_id: UUID) -> str:
     """A person in the org (member or staff), by membership id: their full name."""
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         "SELECT u.full_name FROM org_memberships m JOIN users u ON u.id = m.user_id"
         " WHERE m.id = %s AND m.organization_id = %s AND m.status <> 'removed'",
-        (membership_id, org_id),
+        (membership_id, scope.org_id),
     )
     row = await cur.fetchone()
     if row is None:
@@ -51,15 +51,13 @@ async def member_name(conn: Conn, org_id: UUID, membership_id: UUID) -> str:
     return str(row["full_name"])
 
 
-async def session_label(
-    conn: Conn, org_id: UUID, session_id: UUID, tz: ZoneInfo, locale: Locale
-) -> str:
+async def session_label(scope: OrgScope, session_id: UUID, tz: ZoneInfo, locale: Locale) -> str:
     """`<class> · <local date & time>`, e.g. `Open Gym · Tue 1 Dec 13:00`."""
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         "SELECT t.name, s.starts_at FROM class_sessions s"
         " JOIN class_types t ON t.id = s.class_type_id AND t.organization_id = s.organization_id"
         " WHERE s.id = %s AND s.organization_id = %s AND s.deleted_at IS NULL",
-        (session_id, org_id),
+        (session_id, scope.org_id),
     )
     row = await cur.fetchone()
     if row is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from spotter.db import Conn
+from spotter.db.scope import OrgScope
 from spotter.domain.errors import not_found
 
 STAFF_ROLES = ("owner", "admin", "coach")
@@ -33,8 +33,7 @@ def _like(text: str) -> str:
 
 
 async def find_people(
-    conn: Conn,
-    org_id: UUID,
+    scope: OrgScope,
     *,
     query: str | None,
     roles: tuple[str, ...],
@@ -42,7 +41,7 @@ async def find_people(
     limit: int,
 ) -> list[dict[str, Any]]:
     """By name or email: substring (ILIKE) or trigram-close ("Saar" / "Sahar"), best first."""
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         f"SELECT {_COLUMNS},"
         " CASE WHEN %(q)s::text IS NULL THEN 0"
         "  ELSE greatest(similarity(lower(u.full_name), lower(%(q)s)),"
@@ -56,7 +55,7 @@ async def find_people(
         {
             "q": query,
             "like": _like(query or ""),
-            "org": org_id,
+            "org": scope.org_id,
             "inactive": include_inactive,
             "roles": list(roles),
             "limit": limit,
@@ -65,11 +64,11 @@ async def find_people(
     return await cur.fetchall()
 
 
-async def get_person(conn: Conn, org_id: UUID, membership_id: UUID) -> dict[str, Any]:
-    cur = await conn.execute(
+async def get_person(scope: OrgScope, membership_id: UUID) -> dict[str, Any]:
+    cur = await scope.conn.execute(
         f"SELECT {_COLUMNS}{_FROM}"
         " WHERE m.id = %s AND m.organization_id = %s AND m.status <> 'removed'",
-        (membership_id, org_id),
+        (membership_id, scope.org_id),
     )
     row = await cur.fetchone()
     if row is None:
@@ -77,14 +76,14 @@ async def get_person(conn: Conn, org_id: UUID, membership_id: UUID) -> dict[str,
     return row
 
 
-async def list_coaches(conn: Conn, org_id: UUID) -> list[dict[str, Any]]:
+async def list_coaches(scope: OrgScope) -> list[dict[str, Any]]:
     """Active staff who coach: the coach role, plus owners and admins assigned to a session."""
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         f"SELECT {_COLUMNS}{_FROM} WHERE m.organization_id = %s AND m.status = 'active'"
         " AND (m.role = 'coach' OR (m.role IN ('owner', 'admin') AND EXISTS ("
         "   SELECT 1 FROM class_session_coaches c"
         "    WHERE c.membership_id = m.id AND c.organization_id = m.organization_id)))"
         " ORDER BY lower(u.full_name), m.id",
-        (org_id,),
+        (scope.org_id,),
     )
     return await cur.fetchall()

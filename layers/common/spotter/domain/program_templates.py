@@ -14,7 +14,7 @@ from uuid import UUID
 
 from psycopg.types.json import Jsonb
 
-from spotter.db import Conn
+from spotter.db.scope import OrgScope
 from spotter.domain import programs
 from spotter.domain.errors import DomainError, not_found
 
@@ -42,11 +42,11 @@ def _day(row: dict[str, Any]) -> Day:
     return Day(row["day_offset"], row["title"], row["description"], row["parts"])
 
 
-async def get_template(conn: Conn, org_id: UUID, template_id: UUID) -> dict[str, Any]:
-    cur = await conn.execute(
+async def get_template(scope: OrgScope, template_id: UUID) -> dict[str, Any]:
+    cur = await scope.conn.execute(
         f"SELECT {_COLUMNS} FROM program_templates"
         " WHERE id = %s AND organization_id = %s AND deleted_at IS NULL",
-        (template_id, org_id),
+        (template_id, scope.org_id),
     )
     row = await cur.fetchone()
     if row is None:
@@ -54,22 +54,22 @@ async def get_template(conn: Conn, org_id: UUID, template_id: UUID) -> dict[str,
     return row
 
 
-async def template_name(conn: Conn, org_id: UUID, template_id: UUID) -> str:
-    return str((await get_template(conn, org_id, template_id))["name"])
+async def template_name(scope: OrgScope, template_id: UUID) -> str:
+    return str((await get_template(scope, template_id))["name"])
 
 
-async def list_days(conn: Conn, org_id: UUID, template_id: UUID) -> list[Day]:
-    cur = await conn.execute(
+async def list_days(scope: OrgScope, template_id: UUID) -> list[Day]:
+    cur = await scope.conn.execute(
         "SELECT day_offset, title, description, parts FROM program_template_days"
         " WHERE template_id = %s AND organization_id = %s ORDER BY day_offset",
-        (template_id, org_id),
+        (template_id, scope.org_id),
     )
     return [_day(r) for r in await cur.fetchall()]
 
 
-async def template_out(conn: Conn, org_id: UUID, template_id: UUID) -> dict[str, Any]:
-    row = await get_template(conn, org_id, template_id)
-    days = await list_days(conn, org_id, template_id)
+async def template_out(scope: OrgScope, template_id: UUID) -> dict[str, Any]:
+    row = await get_template(scope, template_id)
+    days = await list_days(scope, template_id)
     return {
         "id": str(row["id"]),
         "name": row["name"],
@@ -78,8 +78,8 @@ async def template_out(conn: Conn, org_id: UUID, template_id: UUID) -> dict[str,
     }
 
 
-async def list_templates(conn: Conn, org_id: UUID, query: str | None) -> list[dict[str, Any]]:
-    cur = await conn.execute(
+async def list_templates(scope: OrgScope, query: str | None) -> list[dict[str, Any]]:
+    cur = await scope.conn.execute(
         "SELECT t.id, t.name, t.description, count(d.day_offset) AS day_count,"
         " coalesce(max(d.day_offset) + 1, 0) AS length_days"
         " FROM program_templates t LEFT JOIN program_template_days d"
@@ -87,7 +87,7 @@ async def list_templates(conn: Conn, org_id: UUID, query: str | None) -> list[di
         " WHERE t.organization_id = %s AND t.deleted_at IS NULL"
         " AND (%s::text IS NULL OR t.name ILIKE '%%' || %s || '%%')"
         " GROUP BY t.id ORDER BY lower(t.name)",
-        (org_id, query, query),
+        (scope.org_id, query, query),
     )
     return [
         {
@@ -101,11 +101,11 @@ async def list_templates(conn: Conn, org_id: UUID, query: str | None) -> list[di
     ]
 
 
-async def _ensure_name_free(conn: Conn, org_id: UUID, name: str, except_id: UUID | None) -> None:
-    cur = await conn.execute(
+async def _ensure_name_free(scope: OrgScope, name: str, except_id: UUID | None) -> None:
+    cur = await scope.conn.execute(
         "SELECT 1 FROM program_templates WHERE organization_id = %s AND deleted_at IS NULL"
         " AND lower(name) = lower(%s) AND id IS DISTINCT FROM %s",
-        (org_id, name, except_id),
+        (scope.org_id, name, except_id),
     )
     if await cur.fetchone() is not None:
         raise DomainError("conflict", f"A template named {name!r} already exists.")
@@ -120,42 +120,49 @@ def _check_unique_offsets(days: list[Day]) -> None:
         )
 
 
-async def _insert_days(conn: Conn, org_id: UUID, template_id: UUID, days: list[Day]) -> None:
+async def _insert_days(scope: OrgScope, template_id: UUID, days: list[Day]) -> None:
     _check_unique_offsets(days)
     for day in days:
-        await conn.execute(
+        await scope.conn.execute(
             "INSERT INTO program_template_days"
             " (organization_id, template_id, day_offset, title, description, parts)"
             " VALUES (%s, %s, %s, %s, %s, %s)",
-            (org_id, template_id, day.day_offset, day.title, day.description, Jsonb(day.parts)),
+            (
+                scope.org_id,
+                template_id,
+                day.day_offset,
+                day.title,
+                day.description,
+                Jsonb(day.parts),
+            ),
         )
 
 
 async def create_template(
-    conn: Conn, org_id: UUID, *, name: str, description: str | None, days: list[Day]
+    scope: OrgScope, *, name: str, description: str | None, days: list[Day]
 ) -> UUID:
-    await _ensure_name_free(conn, org_id, name, None)
-    cur = await conn.execute(
+    await _ensure_name_free(scope, name, None)
+    cur = await scope.conn.execute(
         "INSERT INTO program_templates (organization_id, name, description)"
         " VALUES (%s, %s, %s) RETURNING id",
-        (org_id, name, description),
+        (scope.org_id, name, description),
     )
     row = await cur.fetchone()
     assert row is not None
-    await _insert_days(conn, org_id, row["id"], days)
+    await _insert_days(scope, row["id"], days)
     return UUID(str(row["id"]))
 
 
 async def days_from_program(
-    conn: Conn, org_id: UUID, program_id: UUID, starts_on: date, ends_on: date
+    scope: OrgScope, program_id: UUID, starts_on: date, ends_on: date
 ) -> list[Day]:
     """The program's workouts in [starts_on, ends_on] as days counted from `starts_on`."""
-    await programs.get_program(conn, org_id, program_id)
-    cur = await conn.execute(
+    await programs.get_program(scope, program_id)
+    cur = await scope.conn.execute(
         "SELECT scheduled_on, title, description, parts FROM workouts"
         " WHERE organization_id = %s AND program_id = %s AND deleted_at IS NULL"
         " AND scheduled_on BETWEEN %s AND %s ORDER BY scheduled_on, created_at",
-        (org_id, program_id, starts_on, ends_on),
+        (scope.org_id, program_id, starts_on, ends_on),
     )
     rows = await cur.fetchall()
     if not rows:
@@ -176,70 +183,70 @@ async def days_from_program(
 
 
 async def update_template(
-    conn: Conn, org_id: UUID, template_id: UUID, *, name: str | None, description: str | None
+    scope: OrgScope, template_id: UUID, *, name: str | None, description: str | None
 ) -> None:
-    current = await get_template(conn, org_id, template_id)
+    current = await get_template(scope, template_id)
     if name is not None:
-        await _ensure_name_free(conn, org_id, name, template_id)
-    await conn.execute(
+        await _ensure_name_free(scope, name, template_id)
+    await scope.conn.execute(
         "UPDATE program_templates SET name = %s, description = %s, updated_at = now()"
         " WHERE id = %s AND organization_id = %s",
         (
             name if name is not None else current["name"],
             description if description is not None else current["description"],
             template_id,
-            org_id,
+            scope.org_id,
         ),
     )
 
 
-async def _touch(conn: Conn, org_id: UUID, template_id: UUID) -> None:
-    await conn.execute(
+async def _touch(scope: OrgScope, template_id: UUID) -> None:
+    await scope.conn.execute(
         "UPDATE program_templates SET updated_at = now() WHERE id = %s AND organization_id = %s",
-        (template_id, org_id),
+        (template_id, scope.org_id),
     )
 
 
-async def set_days(conn: Conn, org_id: UUID, template_id: UUID, days: list[Day]) -> list[Day]:
+async def set_days(scope: OrgScope, template_id: UUID, days: list[Day]) -> list[Day]:
     """Replace every day; returns the days it replaced."""
-    previous = await list_days(conn, org_id, template_id)
-    await conn.execute(
+    previous = await list_days(scope, template_id)
+    await scope.conn.execute(
         "DELETE FROM program_template_days WHERE template_id = %s AND organization_id = %s",
-        (template_id, org_id),
+        (template_id, scope.org_id),
     )
-    await _insert_days(conn, org_id, template_id, days)
-    await _touch(conn, org_id, template_id)
+    await _insert_days(scope, template_id, days)
+    await _touch(scope, template_id)
     return previous
 
 
-async def add_day(conn: Conn, org_id: UUID, template_id: UUID, day: Day) -> None:
-    await get_template(conn, org_id, template_id)
-    if any(d.day_offset == day.day_offset for d in await list_days(conn, org_id, template_id)):
+async def add_day(scope: OrgScope, template_id: UUID, day: Day) -> None:
+    await get_template(scope, template_id)
+    if any(d.day_offset == day.day_offset for d in await list_days(scope, template_id)):
         raise DomainError("conflict", f"Day {day.day_offset} already has a workout.")
-    await _insert_days(conn, org_id, template_id, [day])
-    await _touch(conn, org_id, template_id)
+    await _insert_days(scope, template_id, [day])
+    await _touch(scope, template_id)
 
 
-async def remove_day(conn: Conn, org_id: UUID, template_id: UUID, day_offset: int) -> Day:
-    await get_template(conn, org_id, template_id)
-    cur = await conn.execute(
+async def remove_day(scope: OrgScope, template_id: UUID, day_offset: int) -> Day:
+    await get_template(scope, template_id)
+    cur = await scope.conn.execute(
         "DELETE FROM program_template_days"
         " WHERE template_id = %s AND organization_id = %s AND day_offset = %s"
         " RETURNING day_offset, title, description, parts",
-        (template_id, org_id, day_offset),
+        (template_id, scope.org_id, day_offset),
     )
     row = await cur.fetchone()
     if row is None:
         raise not_found("template day")
-    await _touch(conn, org_id, template_id)
+    await _touch(scope, template_id)
     return _day(row)
 
 
-async def delete_template(conn: Conn, org_id: UUID, template_id: UUID) -> None:
-    await get_template(conn, org_id, template_id)
-    await conn.execute(
+async def delete_template(scope: OrgScope, template_id: UUID) -> None:
+    await get_template(scope, template_id)
+    await scope.conn.execute(
         "UPDATE program_templates SET deleted_at = now() WHERE id = %s AND organization_id = %s",
-        (template_id, org_id),
+        (template_id, scope.org_id),
     )
 
 
@@ -253,21 +260,21 @@ class PlannedDay:
 
 
 async def plan_application(
-    conn: Conn, org_id: UUID, template_id: UUID, program_id: UUID, starts_on: date
+    scope: OrgScope, template_id: UUID, program_id: UUID, starts_on: date
 ) -> list[PlannedDay]:
-    await get_template(conn, org_id, template_id)
-    program = await programs.get_program(conn, org_id, program_id)
+    await get_template(scope, template_id)
+    program = await programs.get_program(scope, program_id)
     if program["status"] != "active":
         raise DomainError("conflict", "The program is archived; restore it before applying.")
-    days = await list_days(conn, org_id, template_id)
+    days = await list_days(scope, template_id)
     if not days:
         raise DomainError("conflict", "The template has no days to apply.")
     dates = [starts_on + timedelta(days=d.day_offset) for d in days]
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         "SELECT id, scheduled_on, title FROM workouts WHERE organization_id = %s"
         " AND program_id = %s AND deleted_at IS NULL AND scheduled_on = ANY(%s)"
         " ORDER BY scheduled_on, created_at",
-        (org_id, program_id, dates),
+        (scope.org_id, program_id, dates),
     )
     existing: dict[date, list[dict[str, Any]]] = {}
     for r in await cur.fetchall():
@@ -276,30 +283,29 @@ async def plan_application(
 
 
 async def apply_template(
-    conn: Conn,
-    org_id: UUID,
+    scope: OrgScope,
     template_id: UUID,
     program_id: UUID,
     starts_on: date,
     *,
     user_id: UUID,
 ) -> dict[str, Any]:
-    plan = await plan_application(conn, org_id, template_id, program_id, starts_on)
+    plan = await plan_application(scope, template_id, program_id, starts_on)
     replaced = [w["id"] for p in plan for w in p.replaces]
     if replaced:
-        await conn.execute(
+        await scope.conn.execute(
             "UPDATE workouts SET deleted_at = now(), updated_at = now()"
             " WHERE organization_id = %s AND id = ANY(%s)",
-            (org_id, replaced),
+            (scope.org_id, replaced),
         )
     written: list[dict[str, Any]] = []
     for p in plan:
-        cur = await conn.execute(
+        cur = await scope.conn.execute(
             "INSERT INTO workouts (organization_id, program_id, scheduled_on, title, description,"
             " parts, status, created_by) VALUES (%s, %s, %s, %s, %s, %s, 'draft', %s)"
             " RETURNING id",
             (
-                org_id,
+                scope.org_id,
                 program_id,
                 p.on,
                 p.day.title,
@@ -311,12 +317,12 @@ async def apply_template(
         row = await cur.fetchone()
         assert row is not None
         written.append({"id": str(row["id"]), "date": p.on.isoformat(), "title": p.day.title})
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         "INSERT INTO program_template_applications (organization_id, template_id, program_id,"
         " starts_on, written_workout_ids, replaced_workout_ids, applied_by)"
         " VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id",
         (
-            org_id,
+            scope.org_id,
             template_id,
             program_id,
             starts_on,
@@ -337,8 +343,8 @@ async def apply_template(
     }
 
 
-async def get_application(conn: Conn, org_id: UUID, application_id: UUID) -> dict[str, Any]:
-    cur = await conn.execute(
+async def get_application(scope: OrgScope, application_id: UUID) -> dict[str, Any]:
+    cur = await scope.conn.execute(
         "SELECT a.id, a.written_workout_ids, a.replaced_workout_ids, a.undone_at,"
         " t.name AS template_name, p.name AS program_name"
         " FROM program_template_applications a"
@@ -346,7 +352,7 @@ async def get_application(conn: Conn, org_id: UUID, application_id: UUID) -> dic
         "  AND t.organization_id = a.organization_id"
         " JOIN programs p ON p.id = a.program_id AND p.organization_id = a.organization_id"
         " WHERE a.id = %s AND a.organization_id = %s",
-        (application_id, org_id),
+        (application_id, scope.org_id),
     )
     row = await cur.fetchone()
     if row is None:
@@ -354,36 +360,36 @@ async def get_application(conn: Conn, org_id: UUID, application_id: UUID) -> dic
     return row
 
 
-async def live_written_count(conn: Conn, org_id: UUID, application: dict[str, Any]) -> int:
-    cur = await conn.execute(
+async def live_written_count(scope: OrgScope, application: dict[str, Any]) -> int:
+    cur = await scope.conn.execute(
         "SELECT count(*) AS n FROM workouts WHERE organization_id = %s AND id = ANY(%s)"
         " AND deleted_at IS NULL",
-        (org_id, application["written_workout_ids"]),
+        (scope.org_id, application["written_workout_ids"]),
     )
     row = await cur.fetchone()
     return int(row["n"]) if row else 0
 
 
-async def undo_application(conn: Conn, org_id: UUID, application_id: UUID) -> dict[str, Any]:
+async def undo_application(scope: OrgScope, application_id: UUID) -> dict[str, Any]:
     """Remove the workouts the application wrote and bring back the ones it replaced."""
-    application = await get_application(conn, org_id, application_id)
+    application = await get_application(scope, application_id)
     if application["undone_at"] is not None:
         raise DomainError("conflict", "That application was already undone.")
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         "UPDATE workouts SET deleted_at = now(), updated_at = now() WHERE organization_id = %s"
         " AND id = ANY(%s) AND deleted_at IS NULL RETURNING id",
-        (org_id, application["written_workout_ids"]),
+        (scope.org_id, application["written_workout_ids"]),
     )
     removed = len(await cur.fetchall())
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         "UPDATE workouts SET deleted_at = NULL, updated_at = now() WHERE organization_id = %s"
         " AND id = ANY(%s) AND deleted_at IS NOT NULL RETURNING id",
-        (org_id, application["replaced_workout_ids"]),
+        (scope.org_id, application["replaced_workout_ids"]),
     )
     restored = len(await cur.fetchall())
-    await conn.execute(
+    await scope.conn.execute(
         "UPDATE program_template_applications SET undone_at = now()"
         " WHERE id = %s AND organization_id = %s",
-        (application_id, org_id),
+        (application_id, scope.org_id),
     )
     return {"id": str(application_id), "removedCount": removed, "restoredCount": restored}

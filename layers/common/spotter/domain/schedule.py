@@ -15,7 +15,7 @@ from typing import Any
 from uuid import UUID
 from zoneinfo import ZoneInfo
 
-from spotter.db import Conn
+from spotter.db.scope import OrgScope
 from spotter.domain.errors import DomainError, not_found
 
 MAX_RANGE_DAYS = 31
@@ -69,11 +69,11 @@ def class_type_out(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-async def get_class_type(conn: Conn, org_id: UUID, class_type_id: UUID) -> dict[str, Any]:
-    cur = await conn.execute(
+async def get_class_type(scope: OrgScope, class_type_id: UUID) -> dict[str, Any]:
+    cur = await scope.conn.execute(
         f"SELECT {_TYPE_COLUMNS} FROM class_types"
         " WHERE id = %s AND organization_id = %s AND deleted_at IS NULL",
-        (class_type_id, org_id),
+        (class_type_id, scope.org_id),
     )
     row = await cur.fetchone()
     if row is None:
@@ -81,35 +81,34 @@ async def get_class_type(conn: Conn, org_id: UUID, class_type_id: UUID) -> dict[
     return row
 
 
-async def list_class_types(conn: Conn, org_id: UUID) -> list[dict[str, Any]]:
-    cur = await conn.execute(
+async def list_class_types(scope: OrgScope) -> list[dict[str, Any]]:
+    cur = await scope.conn.execute(
         f"SELECT {_TYPE_COLUMNS} FROM class_types"
         " WHERE organization_id = %s AND deleted_at IS NULL ORDER BY lower(name)",
-        (org_id,),
+        (scope.org_id,),
     )
     return await cur.fetchall()
 
 
 async def create_class_type(
-    conn: Conn,
-    org_id: UUID,
+    scope: OrgScope,
     *,
     name: str,
     minutes: int,
     capacity: int | None,
     description: str | None,
 ) -> dict[str, Any]:
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         "SELECT 1 FROM class_types WHERE organization_id = %s AND deleted_at IS NULL"
         " AND lower(name) = lower(%s)",
-        (org_id, name),
+        (scope.org_id, name),
     )
     if await cur.fetchone() is not None:
         raise DomainError("conflict", f"A class type named {name!r} already exists.")
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         "INSERT INTO class_types (organization_id, name, description, default_duration_minutes,"
         f" default_capacity) VALUES (%s, %s, %s, %s, %s) RETURNING {_TYPE_COLUMNS}",
-        (org_id, name, description, minutes, capacity),
+        (scope.org_id, name, description, minutes, capacity),
     )
     row = await cur.fetchone()
     assert row is not None
@@ -166,28 +165,25 @@ def minutes_of(row: dict[str, Any]) -> int:
     return int((row["ends_at"] - row["starts_at"]).total_seconds() // 60)
 
 
-async def get_session(
-    conn: Conn, org_id: UUID, session_id: UUID, *, lock: bool = False
-) -> dict[str, Any]:
+async def get_session(scope: OrgScope, session_id: UUID, *, lock: bool = False) -> dict[str, Any]:
     """One live session; `lock` serializes writers on it (bookings, capacity changes)."""
     if lock:
-        await conn.execute(
+        await scope.conn.execute(
             "SELECT 1 FROM class_sessions WHERE id = %s AND organization_id = %s FOR UPDATE",
-            (session_id, org_id),
+            (session_id, scope.org_id),
         )
-    cur = await conn.execute(_SESSION_SELECT + " AND s.id = %s", (org_id, session_id))
+    cur = await scope.conn.execute(_SESSION_SELECT + " AND s.id = %s", (scope.org_id, session_id))
     row = await cur.fetchone()
     if row is None:
         raise not_found("class session")
     return row
 
 
-async def get_sessions(
-    conn: Conn, org_id: UUID, session_ids: Sequence[UUID]
-) -> list[dict[str, Any]]:
+async def get_sessions(scope: OrgScope, session_ids: Sequence[UUID]) -> list[dict[str, Any]]:
     """All of them, in start order, or not_found if any is missing or another org's."""
-    cur = await conn.execute(
-        _SESSION_SELECT + " AND s.id = ANY(%s) ORDER BY s.starts_at", (org_id, list(session_ids))
+    cur = await scope.conn.execute(
+        _SESSION_SELECT + " AND s.id = ANY(%s) ORDER BY s.starts_at",
+        (scope.org_id, list(session_ids)),
     )
     rows = await cur.fetchall()
     if len(rows) != len(set(session_ids)):
@@ -196,8 +192,7 @@ async def get_sessions(
 
 
 async def list_sessions(
-    conn: Conn,
-    org_id: UUID,
+    scope: OrgScope,
     tz: ZoneInfo,
     first: date,
     last: date,
@@ -206,12 +201,12 @@ async def list_sessions(
     status: str | None = None,
 ) -> list[dict[str, Any]]:
     start, end = local_day_bounds(first, last, tz)
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         _SESSION_SELECT + " AND s.starts_at >= %s AND s.starts_at < %s"
         " AND (%s::uuid IS NULL OR s.class_type_id = %s)"
         " AND (%s::text IS NULL OR s.status = %s)"
         " ORDER BY s.starts_at, t.name",
-        (org_id, start, end, class_type_id, class_type_id, status, status),
+        (scope.org_id, start, end, class_type_id, class_type_id, status, status),
     )
     return await cur.fetchall()
 
@@ -232,14 +227,14 @@ class SessionDraft:
     coach_ids: tuple[UUID, ...] = ()
 
 
-async def validate_coaches(conn: Conn, org_id: UUID, coach_ids: Iterable[UUID]) -> None:
+async def validate_coaches(scope: OrgScope, coach_ids: Iterable[UUID]) -> None:
     ids = list(dict.fromkeys(coach_ids))
     if not ids:
         return
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         "SELECT id, role FROM org_memberships"
         " WHERE organization_id = %s AND id = ANY(%s) AND status = 'active'",
-        (org_id, ids),
+        (scope.org_id, ids),
     )
     rows = await cur.fetchall()
     if len(rows) != len(ids):
@@ -249,10 +244,10 @@ async def validate_coaches(conn: Conn, org_id: UUID, coach_ids: Iterable[UUID]) 
 
 
 async def clash(
-    conn: Conn, org_id: UUID, draft: SessionDraft, except_ids: Sequence[UUID] = ()
+    scope: OrgScope, draft: SessionDraft, except_ids: Sequence[UUID] = ()
 ) -> tuple[str, str] | None:
     """The first overlap with a live session: (`duplicate` | `coach` | `location`, message)."""
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         """
         SELECT t.name, s.starts_at,
                (s.class_type_id = %s AND s.starts_at = %s) AS duplicate,
@@ -275,7 +270,7 @@ async def clash(
             list(draft.coach_ids),
             draft.location,
             draft.location,
-            org_id,
+            scope.org_id,
             draft.ends_at,
             draft.starts_at,
             list(except_ids),
@@ -292,12 +287,12 @@ async def clash(
     return None
 
 
-async def _insert(conn: Conn, org_id: UUID, draft: SessionDraft) -> UUID:
-    cur = await conn.execute(
+async def _insert(scope: OrgScope, draft: SessionDraft) -> UUID:
+    cur = await scope.conn.execute(
         "INSERT INTO class_sessions (organization_id, class_type_id, starts_at, ends_at, capacity,"
         " location, notes) VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id",
         (
-            org_id,
+            scope.org_id,
             draft.class_type_id,
             draft.starts_at,
             draft.ends_at,
@@ -309,39 +304,38 @@ async def _insert(conn: Conn, org_id: UUID, draft: SessionDraft) -> UUID:
     row = await cur.fetchone()
     assert row is not None
     for coach_id in dict.fromkeys(draft.coach_ids):
-        await conn.execute(
+        await scope.conn.execute(
             "INSERT INTO class_session_coaches (organization_id, session_id, membership_id)"
             " VALUES (%s, %s, %s)",
-            (org_id, row["id"], coach_id),
+            (scope.org_id, row["id"], coach_id),
         )
     return UUID(str(row["id"]))
 
 
 async def create_sessions(
-    conn: Conn, org_id: UUID, drafts: Sequence[SessionDraft], *, skip_duplicates: bool
+    scope: OrgScope, drafts: Sequence[SessionDraft], *, skip_duplicates: bool
 ) -> tuple[list[UUID], int]:
     """Insert drafts (status draft). Any clash is a conflict, except duplicates when skipped."""
     if len(drafts) > MAX_BULK_SESSIONS:
         raise DomainError("invalid_args", f"At most {MAX_BULK_SESSIONS} sessions at once.")
     for class_type_id in {d.class_type_id for d in drafts}:
-        await get_class_type(conn, org_id, class_type_id)
-    await validate_coaches(conn, org_id, [c for d in drafts for c in d.coach_ids])
+        await get_class_type(scope, class_type_id)
+    await validate_coaches(scope, [c for d in drafts for c in d.coach_ids])
     created: list[UUID] = []
     skipped = 0
     for draft in drafts:
-        found = await clash(conn, org_id, draft)
+        found = await clash(scope, draft)
         if found and found[0] == "duplicate" and skip_duplicates:
             skipped += 1
             continue
         if found:
             raise DomainError("conflict", found[1], clash=found[0])
-        created.append(await _insert(conn, org_id, draft))
+        created.append(await _insert(scope, draft))
     return created, skipped
 
 
 async def draft_for(
-    conn: Conn,
-    org_id: UUID,
+    scope: OrgScope,
     tz: ZoneInfo,
     class_type_id: UUID,
     day: date,
@@ -354,7 +348,7 @@ async def draft_for(
     coach_ids: Sequence[UUID],
 ) -> SessionDraft:
     """A draft at a local date and time, with the class type's defaults for what is not given."""
-    class_type = await get_class_type(conn, org_id, class_type_id)
+    class_type = await get_class_type(scope, class_type_id)
     starts = local_to_utc(day, at, tz)
     length = minutes or class_type["default_duration_minutes"]
     return SessionDraft(
@@ -369,8 +363,7 @@ async def draft_for(
 
 
 async def copy_days(
-    conn: Conn,
-    org_id: UUID,
+    scope: OrgScope,
     tz: ZoneInfo,
     pairs: Sequence[tuple[date, date]],
     class_type_id: UUID | None,
@@ -378,9 +371,7 @@ async def copy_days(
     """Copy each live session of `from` day to `to` day at the same local time, as drafts."""
     drafts: list[SessionDraft] = []
     for source_day, target_day in pairs:
-        rows = await list_sessions(
-            conn, org_id, tz, source_day, source_day, class_type_id=class_type_id
-        )
+        rows = await list_sessions(scope, tz, source_day, source_day, class_type_id=class_type_id)
         for row in rows:
             if row["status"] == "cancelled":
                 continue
@@ -396,62 +387,58 @@ async def copy_days(
                     coach_ids=tuple(UUID(str(c["id"])) for c in row["coaches"]),
                 )
             )
-    return await create_sessions(conn, org_id, drafts, skip_duplicates=True)
+    return await create_sessions(scope, drafts, skip_duplicates=True)
 
 
 # --- sessions: changes ------------------------------------------------------------------------
 
 
-async def set_status(
-    conn: Conn, org_id: UUID, session_ids: Sequence[UUID], status: str
-) -> list[UUID]:
+async def set_status(scope: OrgScope, session_ids: Sequence[UUID], status: str) -> list[UUID]:
     """Publish (draft → published) or unpublish (published → draft); returns the changed ids."""
-    rows = await get_sessions(conn, org_id, session_ids)
+    rows = await get_sessions(scope, session_ids)
     if any(r["status"] == "cancelled" for r in rows):
         raise DomainError("conflict", "A cancelled session cannot be published or unpublished.")
     if status == "draft" and any(r["booked"] or r["waitlisted"] for r in rows):
         raise DomainError("conflict", "A session with bookings cannot go back to draft.")
     source = "published" if status == "draft" else "draft"
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         "UPDATE class_sessions SET status = %s, updated_at = now(),"
         " published_at = CASE WHEN %s = 'published' THEN now() ELSE published_at END"
         " WHERE organization_id = %s AND id = ANY(%s) AND status = %s AND deleted_at IS NULL"
         " RETURNING id",
-        (status, status, org_id, list(session_ids), source),
+        (status, status, scope.org_id, list(session_ids), source),
     )
     return [UUID(str(r["id"])) for r in await cur.fetchall()]
 
 
 async def draft_ids_in_range(
-    conn: Conn, org_id: UUID, tz: ZoneInfo, first: date, last: date, class_type_id: UUID | None
+    scope: OrgScope, tz: ZoneInfo, first: date, last: date, class_type_id: UUID | None
 ) -> list[UUID]:
-    rows = await list_sessions(
-        conn, org_id, tz, first, last, class_type_id=class_type_id, status="draft"
-    )
+    rows = await list_sessions(scope, tz, first, last, class_type_id=class_type_id, status="draft")
     return [UUID(str(r["id"])) for r in rows]
 
 
-async def soft_delete(conn: Conn, org_id: UUID, session_ids: Sequence[UUID]) -> list[UUID]:
-    rows = await get_sessions(conn, org_id, session_ids)
+async def soft_delete(scope: OrgScope, session_ids: Sequence[UUID]) -> list[UUID]:
+    rows = await get_sessions(scope, session_ids)
     if any(r["booked"] or r["waitlisted"] for r in rows):
         raise DomainError("conflict", "Sessions with bookings are cancelled, not deleted.")
-    await conn.execute(
+    await scope.conn.execute(
         "UPDATE class_sessions SET deleted_at = now(), updated_at = now()"
         " WHERE organization_id = %s AND id = ANY(%s)",
-        (org_id, list(session_ids)),
+        (scope.org_id, list(session_ids)),
     )
     return [UUID(str(r["id"])) for r in rows]
 
 
-async def restore(conn: Conn, org_id: UUID, session_ids: Sequence[UUID]) -> list[UUID]:
+async def restore(scope: OrgScope, session_ids: Sequence[UUID]) -> list[UUID]:
     """Undelete; refused if the slot was taken meanwhile (same class, coach or location)."""
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         "SELECT s.id, s.class_type_id, s.starts_at, s.ends_at, s.location, s.status,"
         " ARRAY(SELECT c.membership_id FROM class_session_coaches c"
         "       WHERE c.session_id = s.id AND c.organization_id = s.organization_id) AS coaches"
         " FROM class_sessions s WHERE s.organization_id = %s AND s.id = ANY(%s)"
         " AND s.deleted_at IS NOT NULL",
-        (org_id, list(session_ids)),
+        (scope.org_id, list(session_ids)),
     )
     for row in await cur.fetchall():
         if row["status"] == "cancelled":
@@ -465,13 +452,13 @@ async def restore(conn: Conn, org_id: UUID, session_ids: Sequence[UUID]) -> list
             None,
             tuple(row["coaches"]),
         )
-        found = await clash(conn, org_id, draft, list(session_ids))
+        found = await clash(scope, draft, list(session_ids))
         if found:
             raise DomainError("conflict", found[1], clash=found[0])
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         "UPDATE class_sessions SET deleted_at = NULL, updated_at = now()"
         " WHERE organization_id = %s AND id = ANY(%s) AND deleted_at IS NOT NULL RETURNING id",
-        (org_id, list(session_ids)),
+        (scope.org_id, list(session_ids)),
     )
     restored = [UUID(str(r["id"])) for r in await cur.fetchall()]
     if len(restored) != len(set(session_ids)):
@@ -480,10 +467,10 @@ async def restore(conn: Conn, org_id: UUID, session_ids: Sequence[UUID]) -> list
 
 
 async def cancellable(
-    conn: Conn, org_id: UUID, session_ids: Sequence[UUID], now: datetime
+    scope: OrgScope, session_ids: Sequence[UUID], now: datetime
 ) -> list[dict[str, Any]]:
     """The sessions, if every one can still be cancelled (not cancelled, not started)."""
-    rows = await get_sessions(conn, org_id, session_ids)
+    rows = await get_sessions(scope, session_ids)
     if any(r["status"] == "cancelled" for r in rows):
         raise DomainError("conflict", "A session in the list is already cancelled.")
     if any(r["starts_at"] <= now for r in rows):
@@ -492,18 +479,18 @@ async def cancellable(
 
 
 async def mark_cancelled(
-    conn: Conn, org_id: UUID, session_ids: Sequence[UUID], reason: str | None, now: datetime
+    scope: OrgScope, session_ids: Sequence[UUID], reason: str | None, now: datetime
 ) -> None:
-    await cancellable(conn, org_id, session_ids, now)
-    await conn.execute(
+    await cancellable(scope, session_ids, now)
+    await scope.conn.execute(
         "UPDATE class_sessions SET status = 'cancelled', cancelled_at = now(), cancel_reason = %s,"
         " updated_at = now() WHERE organization_id = %s AND id = ANY(%s)",
-        (reason, org_id, list(session_ids)),
+        (reason, scope.org_id, list(session_ids)),
     )
 
 
 async def plan_move(
-    conn: Conn, org_id: UUID, tz: ZoneInfo, row: dict[str, Any], day: date, at: time, minutes: int
+    scope: OrgScope, tz: ZoneInfo, row: dict[str, Any], day: date, at: time, minutes: int
 ) -> SessionDraft:
     """Where a session would go (same coaches and location), if nothing clashes there."""
     if row["status"] == "cancelled":
@@ -518,37 +505,36 @@ async def plan_move(
         notes=None,
         coach_ids=tuple(UUID(str(c["id"])) for c in row["coaches"]),
     )
-    found = await clash(conn, org_id, draft, [row["id"]])
+    found = await clash(scope, draft, [row["id"]])
     if found:
         raise DomainError("conflict", found[1], clash=found[0])
     return draft
 
 
 async def move(
-    conn: Conn, org_id: UUID, tz: ZoneInfo, session_id: UUID, day: date, at: time, minutes: int
+    scope: OrgScope, tz: ZoneInfo, session_id: UUID, day: date, at: time, minutes: int
 ) -> dict[str, Any]:
     """Reschedule to a local date and time; returns the previous slot (for undo)."""
-    row = await get_session(conn, org_id, session_id, lock=True)
-    draft = await plan_move(conn, org_id, tz, row, day, at, minutes)
-    await conn.execute(
+    row = await get_session(scope, session_id, lock=True)
+    draft = await plan_move(scope, tz, row, day, at, minutes)
+    await scope.conn.execute(
         "UPDATE class_sessions SET starts_at = %s, ends_at = %s, updated_at = now()"
         " WHERE id = %s AND organization_id = %s",
-        (draft.starts_at, draft.ends_at, session_id, org_id),
+        (draft.starts_at, draft.ends_at, session_id, scope.org_id),
     )
     old_day, old_start = local_parts(row["starts_at"], tz)
     return {"day": old_day.isoformat(), "start": old_start, "minutes": minutes_of(row)}
 
 
 async def update_details(
-    conn: Conn,
-    org_id: UUID,
+    scope: OrgScope,
     session_id: UUID,
     *,
     capacity: int | None,
     location: str | None,
     notes: str | None,
 ) -> None:
-    row = await get_session(conn, org_id, session_id, lock=True)
+    row = await get_session(scope, session_id, lock=True)
     if row["status"] == "cancelled":
         raise DomainError("conflict", "A cancelled session cannot be changed.")
     if capacity is not None and capacity < row["booked"]:
@@ -559,45 +545,44 @@ async def update_details(
         draft = SessionDraft(
             row["class_type_id"], row["starts_at"], row["ends_at"], None, location, None
         )
-        found = await clash(conn, org_id, draft, [session_id])
+        found = await clash(scope, draft, [session_id])
         if found and found[0] == "location":
             raise DomainError("conflict", found[1], clash="location")
-    await conn.execute(
+    await scope.conn.execute(
         "UPDATE class_sessions SET capacity = COALESCE(%s, capacity),"
         " location = COALESCE(%s, location), notes = COALESCE(%s, notes), updated_at = now()"
         " WHERE id = %s AND organization_id = %s",
-        (capacity, location, notes, session_id, org_id),
+        (capacity, location, notes, session_id, scope.org_id),
     )
 
 
 async def replace_coaches(
-    conn: Conn, org_id: UUID, session_id: UUID, coach_ids: Sequence[UUID]
+    scope: OrgScope, session_id: UUID, coach_ids: Sequence[UUID]
 ) -> list[str]:
     """Set a session's coaches (overlaps refused); returns the previous coach ids."""
-    row = await get_session(conn, org_id, session_id, lock=True)
-    await validate_coaches(conn, org_id, coach_ids)
+    row = await get_session(scope, session_id, lock=True)
+    await validate_coaches(scope, coach_ids)
     draft = SessionDraft(
         row["class_type_id"], row["starts_at"], row["ends_at"], None, None, None, tuple(coach_ids)
     )
-    found = await clash(conn, org_id, draft, [session_id])
+    found = await clash(scope, draft, [session_id])
     if found and found[0] == "coach":
         raise DomainError("conflict", found[1], clash="coach")
-    await conn.execute(
+    await scope.conn.execute(
         "DELETE FROM class_session_coaches WHERE session_id = %s AND organization_id = %s",
-        (session_id, org_id),
+        (session_id, scope.org_id),
     )
     for coach_id in dict.fromkeys(coach_ids):
-        await conn.execute(
+        await scope.conn.execute(
             "INSERT INTO class_session_coaches (organization_id, session_id, membership_id)"
             " VALUES (%s, %s, %s)",
-            (org_id, session_id, coach_id),
+            (scope.org_id, session_id, coach_id),
         )
     return [str(c["id"]) for c in row["coaches"]]
 
 
 async def substitute_coach(
-    conn: Conn,
-    org_id: UUID,
+    scope: OrgScope,
     tz: ZoneInfo,
     from_coach: UUID,
     to_coach: UUID,
@@ -605,24 +590,22 @@ async def substitute_coach(
     last: date,
 ) -> list[UUID]:
     """Hand `from_coach`'s live sessions in the range to `to_coach`; returns the sessions moved."""
-    await validate_coaches(conn, org_id, [from_coach, to_coach])
+    await validate_coaches(scope, [from_coach, to_coach])
     moved: list[UUID] = []
-    for row in await list_sessions(conn, org_id, tz, first, last):
+    for row in await list_sessions(scope, tz, first, last):
         coach_ids = [UUID(str(c["id"])) for c in row["coaches"]]
         if row["status"] == "cancelled" or from_coach not in coach_ids:
             continue
         new_ids = [to_coach if c == from_coach else c for c in coach_ids]
-        await replace_coaches(conn, org_id, UUID(str(row["id"])), new_ids)
+        await replace_coaches(scope, UUID(str(row["id"])), new_ids)
         moved.append(UUID(str(row["id"])))
     return moved
 
 
-async def problems(
-    conn: Conn, org_id: UUID, tz: ZoneInfo, first: date, last: date
-) -> list[dict[str, Any]]:
+async def problems(scope: OrgScope, tz: ZoneInfo, first: date, last: date) -> list[dict[str, Any]]:
     """What needs attention in a range: drafts, sessions without a coach, coach overlaps."""
     found: list[dict[str, Any]] = []
-    for row in await list_sessions(conn, org_id, tz, first, last):
+    for row in await list_sessions(scope, tz, first, last):
         if row["status"] == "cancelled":
             continue
         kinds = []
@@ -640,7 +623,7 @@ async def problems(
                 None,
                 tuple(UUID(str(c["id"])) for c in row["coaches"]),
             )
-            hit = await clash(conn, org_id, draft, [row["id"]])
+            hit = await clash(scope, draft, [row["id"]])
             if hit and hit[0] == "coach":
                 kinds.append("coach_overlap")
         if kinds:

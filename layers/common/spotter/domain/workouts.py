@@ -15,9 +15,10 @@ from uuid import UUID
 
 from psycopg.types.json import Jsonb
 
-from spotter.db import Conn
+from spotter.db.scope import OrgScope
 from spotter.domain import exercises
 from spotter.domain.errors import DomainError, not_found
+from spotter.domain.movement_match import MovementIndex
 from spotter.domain.programs import get_program
 
 _COLUMNS = (
@@ -48,11 +49,11 @@ def workout_out(row: dict[str, Any], *, full: bool = True) -> dict[str, Any]:
     return out
 
 
-async def get_workout(conn: Conn, org_id: UUID, workout_id: UUID) -> dict[str, Any]:
-    cur = await conn.execute(
+async def get_workout(scope: OrgScope, workout_id: UUID) -> dict[str, Any]:
+    cur = await scope.conn.execute(
         f"SELECT {_COLUMNS} FROM workouts w"
         " WHERE w.id = %s AND w.organization_id = %s AND w.deleted_at IS NULL",
-        (workout_id, org_id),
+        (workout_id, scope.org_id),
     )
     row = await cur.fetchone()
     if row is None:
@@ -61,8 +62,7 @@ async def get_workout(conn: Conn, org_id: UUID, workout_id: UUID) -> dict[str, A
 
 
 async def list_workouts(
-    conn: Conn,
-    org_id: UUID,
+    scope: OrgScope,
     *,
     program_id: UUID | None = None,
     date_from: date | None = None,
@@ -71,7 +71,7 @@ async def list_workouts(
     limit: int = 50,
 ) -> list[dict[str, Any]]:
     """Newest scheduled first; a title query matches substrings and near spellings."""
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         f"SELECT {_COLUMNS}, p.name AS program_name FROM workouts w"
         " LEFT JOIN programs p ON p.id = w.program_id AND p.organization_id = w.organization_id"
         " WHERE w.organization_id = %(org)s AND w.deleted_at IS NULL"
@@ -82,7 +82,7 @@ async def list_workouts(
         "      OR similarity(lower(w.title), lower(%(q)s)) >= 0.3)"
         " ORDER BY w.scheduled_on DESC NULLS LAST, lower(w.title), w.id LIMIT %(limit)s",
         {
-            "org": org_id,
+            "org": scope.org_id,
             "program": program_id,
             "from": date_from,
             "to": date_to,
@@ -93,17 +93,16 @@ async def list_workouts(
     return await cur.fetchall()
 
 
-async def _check_program(conn: Conn, org_id: UUID, program_id: UUID | None) -> None:
+async def _check_program(scope: OrgScope, program_id: UUID | None) -> None:
     """The program exists here and is active: archived programs take no new workouts."""
     if program_id is not None:
-        program = await get_program(conn, org_id, program_id)
+        program = await get_program(scope, program_id)
         if program["status"] != "active":
             raise DomainError("conflict", f"The program {program['name']!r} is archived.")
 
 
 async def create_workout(
-    conn: Conn,
-    org_id: UUID,
+    scope: OrgScope,
     *,
     created_by: UUID,
     title: str,
@@ -113,13 +112,13 @@ async def create_workout(
     parts: list[dict[str, Any]] | None = None,
     source_text: str | None = None,
 ) -> dict[str, Any]:
-    await _check_program(conn, org_id, program_id)
-    cur = await conn.execute(
+    await _check_program(scope, program_id)
+    cur = await scope.conn.execute(
         "INSERT INTO workouts (organization_id, program_id, scheduled_on, title, description,"
         " parts, source_text, created_by) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
         f" RETURNING {_COLUMNS.replace('w.', '')}",
         (
-            org_id,
+            scope.org_id,
             program_id,
             scheduled_on,
             title,
@@ -138,8 +137,7 @@ _UNSET: Any = object()
 
 
 async def update_workout(
-    conn: Conn,
-    org_id: UUID,
+    scope: OrgScope,
     workout_id: UUID,
     *,
     title: str | None = None,
@@ -150,9 +148,9 @@ async def update_workout(
     source_text: str | None = _UNSET,
 ) -> dict[str, Any]:
     """Change what is given; `source_text` is kept unless passed (None clears it)."""
-    current = await get_workout(conn, org_id, workout_id)
-    await _check_program(conn, org_id, program_id)
-    cur = await conn.execute(
+    current = await get_workout(scope, workout_id)
+    await _check_program(scope, program_id)
+    cur = await scope.conn.execute(
         "UPDATE workouts SET title = %s, description = %s, program_id = %s, scheduled_on = %s,"
         " parts = %s, source_text = %s, updated_at = now()"
         f" WHERE id = %s AND organization_id = %s RETURNING {_COLUMNS.replace('w.', '')}",
@@ -164,7 +162,7 @@ async def update_workout(
             Jsonb(parts if parts is not None else current["parts"]),
             current["source_text"] if source_text is _UNSET else source_text,
             workout_id,
-            org_id,
+            scope.org_id,
         ),
     )
     row = await cur.fetchone()
@@ -172,12 +170,12 @@ async def update_workout(
     return row
 
 
-async def soft_delete_workout(conn: Conn, org_id: UUID, workout_id: UUID) -> dict[str, Any]:
-    await get_workout(conn, org_id, workout_id)
-    cur = await conn.execute(
+async def soft_delete_workout(scope: OrgScope, workout_id: UUID) -> dict[str, Any]:
+    await get_workout(scope, workout_id)
+    cur = await scope.conn.execute(
         "UPDATE workouts SET deleted_at = now(), updated_at = now()"
         f" WHERE id = %s AND organization_id = %s RETURNING {_COLUMNS.replace('w.', '')}",
-        (workout_id, org_id),
+        (workout_id, scope.org_id),
     )
     row = await cur.fetchone()
     assert row is not None
@@ -191,8 +189,7 @@ class DayWrite:
 
 
 async def upsert_day(
-    conn: Conn,
-    org_id: UUID,
+    scope: OrgScope,
     *,
     created_by: UUID,
     program_id: UUID,
@@ -203,22 +200,21 @@ async def upsert_day(
     source_text: str | None,
 ) -> DayWrite:
     """The program's ONE workout on that date: replaced in place if it exists, else created."""
-    await _check_program(conn, org_id, program_id)
+    await _check_program(scope, program_id)
     # Two writers of the same day must not both insert: serialize them for this transaction.
-    await conn.execute(
+    await scope.conn.execute(
         "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-        (f"workout-day:{org_id}:{program_id}:{scheduled_on.isoformat()}",),
+        (f"workout-day:{scope.org_id}:{program_id}:{scheduled_on.isoformat()}",),
     )
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         "SELECT id, title FROM workouts WHERE organization_id = %s AND program_id = %s"
         " AND scheduled_on = %s AND deleted_at IS NULL ORDER BY created_at LIMIT 1",
-        (org_id, program_id, scheduled_on),
+        (scope.org_id, program_id, scheduled_on),
     )
     existing = await cur.fetchone()
     if existing is None:
         row = await create_workout(
-            conn,
-            org_id,
+            scope,
             created_by=created_by,
             title=title,
             description=description,
@@ -229,8 +225,7 @@ async def upsert_day(
         )
         return DayWrite(row, None)
     row = await update_workout(
-        conn,
-        org_id,
+        scope,
         existing["id"],
         title=title,
         description=description,
@@ -256,24 +251,13 @@ class Resolution:
     exercise_id: UUID
 
 
-def _index(library: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
-    by_name: dict[str, Any] = {}
-    by_alias: dict[str, Any] = {}
-    for row in library:
-        by_name.setdefault(exercises.normalize(row["name"]), row)
-        for alias in row["aliases"] or ():
-            by_alias.setdefault(exercises.normalize(alias), row)
-    return by_name, by_alias
-
-
 def _attach(movement: dict[str, Any], row: dict[str, Any]) -> None:
     movement["exerciseId"] = str(row["id"])
     movement["name"] = row["name"]
 
 
 async def resolve_movements(
-    conn: Conn,
-    org_id: UUID,
+    scope: OrgScope,
     parts: list[dict[str, Any]],
     *,
     resolutions: Sequence[Resolution] = (),
@@ -284,20 +268,24 @@ async def resolve_movements(
     Alias and fuzzy matches are taken but reported (`auto_confirmed_movement`) for review.
     A fuzzy match that is not clearly the best stays unresolved, with its candidates.
     """
-    library = await exercises.load_library(conn, org_id)
+    library = await exercises.load_library(scope)
     by_id = {str(row["id"]): row for row in library}
-    by_name, by_alias = _index(library)
+    index = MovementIndex.of(library)
     answers = {r.movement_key: r for r in resolutions}
     result = Resolved(parts=parts)
     for part in parts:
         for section in part["sections"]:
             for movement in section["movements"]:
-                await _resolve_one(conn, org_id, movement, answers, by_id, by_name, by_alias)
+                _resolve_one(movement, answers, by_id, index)
                 _report(movement, result)
     if fuzzy:
         for item in result.unresolved:
-            await _fuzzy(conn, org_id, item, result, by_id)
+            if "candidates" not in item:  # an ambiguous name is asked, not trigram-guessed
+                await _fuzzy(scope, item, result, by_id)
         result.unresolved = [m for m in result.unresolved if "exerciseId" not in m]
+    else:
+        for item in result.unresolved:
+            item.pop("candidates", None)  # only parse asks; set_sections stores what it got
     unknown = set(answers) - {m["key"] for m in _movements(parts) if "key" in m}
     if unknown:
         raise DomainError(
@@ -312,14 +300,11 @@ def _movements(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [m for part in parts for s in part["sections"] for m in s["movements"]]
 
 
-async def _resolve_one(
-    conn: Conn,
-    org_id: UUID,
+def _resolve_one(
     movement: dict[str, Any],
     answers: dict[str, Resolution],
     by_id: dict[str, Any],
-    by_name: dict[str, Any],
-    by_alias: dict[str, Any],
+    index: MovementIndex,
 ) -> None:
     movement["asked"] = movement["name"]  # what the coach wrote, for the warning
     answer = answers.get(movement.get("key", ""))
@@ -339,17 +324,17 @@ async def _resolve_one(
         _attach(movement, row)
         movement["match"] = "given"
         return
-    key = exercises.normalize(movement["name"])
-    base = exercises.base_form(movement["name"])
-    if key in by_name:
-        _attach(movement, by_name[key])
-        movement["match"] = "exact"
-    elif key in by_alias:
-        _attach(movement, by_alias[key])
-        movement["match"] = "alias"
-    elif base and (found := by_name.get(base) or by_alias.get(base)):
-        _attach(movement, found)
-        movement["match"] = "alias"
+    match = index.match(movement["name"])
+    if match is None:
+        return
+    if match.ambiguous:
+        # Two exercises answer to this name: the coach picks, nothing is guessed.
+        movement["candidates"] = [
+            {"exerciseId": str(row["id"]), "name": row["name"], "score": 1.0} for row in match.rows
+        ]
+        return
+    _attach(movement, dict(match.rows[0]))
+    movement["match"] = match.kind
 
 
 def _report(movement: dict[str, Any], result: Resolved) -> None:
@@ -372,9 +357,9 @@ def _auto_confirmed(movement: dict[str, Any], asked: str, how: str) -> dict[str,
 
 
 async def _fuzzy(
-    conn: Conn, org_id: UUID, movement: dict[str, Any], result: Resolved, by_id: dict[str, Any]
+    scope: OrgScope, movement: dict[str, Any], result: Resolved, by_id: dict[str, Any]
 ) -> None:
-    candidates = await exercises.fuzzy_candidates(conn, org_id, movement["name"])
+    candidates = await exercises.fuzzy_candidates(scope, movement["name"])
     top = candidates[0]["score"] if candidates else 0.0
     runner_up = candidates[1]["score"] if len(candidates) > 1 else 0.0
     if top >= AUTO_CONFIRM_SCORE and top - runner_up >= AUTO_CONFIRM_MARGIN:

@@ -13,19 +13,14 @@ from fastapi import APIRouter, Request
 from starlette.responses import StreamingResponse
 
 from spotter.agent import events as ev
-from spotter.agent import resolution
-from spotter.agent.orchestrator import SendMessage
-from spotter.agent.orchestrator import send_message as run_send_message
-from spotter.agent.run_state import AgentDeps
-from spotter.agent.undo import claim_undo, run_undo
+from spotter.agent import run
 from spotter.auth.caller import Caller
 from spotter.http.bodies import ConfirmBatchBody, ConfirmBody, PickBody, SendMessageBody
-from spotter.http.deps import Db, StaffCaller, get_agent_deps
+from spotter.http.deps import StaffCaller, get_agent_deps
 from spotter.http.sse import sse_response
 from spotter.i18n import Locale, error_message
 from spotter.observability import current_trace_id
 from spotter.providers.anthropic import ProviderNotConfigured
-from spotter.tools.registry import registry_for_caller
 
 router = APIRouter(prefix="/agent")
 
@@ -48,17 +43,17 @@ async def send_message(
     except ProviderNotConfigured:
         # `make dev` without a key: say so on the stream instead of failing the request
         return sse_response(_provider_missing(caller.locale))
-    message = SendMessage(
+    message = run.SendMessage(
         text=body.text,
         pathname=body.page_context.pathname,
         selection=body.page_context.selection,
         conversation_id=body.conversation_id,
     )
-    return sse_response(run_send_message(deps, caller, message))
+    return sse_response(run.send_message(deps, caller, message))
 
 
 def _resolution(
-    request: Request, caller: Caller, start: Callable[[AgentDeps], AsyncIterator[ev.AgentEvent]]
+    request: Request, caller: Caller, start: Callable[[run.AgentDeps], AsyncIterator[ev.AgentEvent]]
 ) -> StreamingResponse:
     try:
         deps = get_agent_deps(request, request.app.state.db)
@@ -78,7 +73,7 @@ async def confirm(
     return _resolution(
         request,
         caller,
-        lambda deps: resolution.confirm(deps, caller, conversation_id, tool_use_id, body.approved),
+        lambda deps: run.confirm(deps, caller, conversation_id, tool_use_id, body.approved),
     )
 
 
@@ -86,11 +81,11 @@ async def confirm(
 async def confirm_batch(
     request: Request, caller: StaffCaller, conversation_id: UUID, body: ConfirmBatchBody
 ) -> StreamingResponse:
-    decisions = [resolution.Decision(d.tool_use_id, d.approved) for d in body.decisions]
+    decisions = [run.Decision(d.tool_use_id, d.approved) for d in body.decisions]
     return _resolution(
         request,
         caller,
-        lambda deps: resolution.confirm_batch(deps, caller, conversation_id, decisions),
+        lambda deps: run.confirm_batch(deps, caller, conversation_id, decisions),
     )
 
 
@@ -101,16 +96,18 @@ async def pick(
     return _resolution(
         request,
         caller,
-        lambda deps: resolution.pick(deps, caller, conversation_id, tool_use_id, body.id),
+        lambda deps: run.pick(deps, caller, conversation_id, tool_use_id, body.id),
     )
 
 
 @router.post("/conversations/{conversation_id}/undo/{tool_use_id}")
 async def undo(
-    caller: StaffCaller, db: Db, conversation_id: UUID, tool_use_id: str
+    request: Request, caller: StaffCaller, conversation_id: UUID, tool_use_id: str
 ) -> StreamingResponse:
+    try:
+        deps = get_agent_deps(request, request.app.state.db)
+    except ProviderNotConfigured:
+        return sse_response(_provider_missing(caller.locale))
     # refusals (404, 422) are JSON, before the stream; the claim is taken here too
-    claimed = await claim_undo(
-        db, caller, registry_for_caller(caller), conversation_id, tool_use_id
-    )
-    return sse_response(run_undo(db, caller, claimed))
+    claimed = await run.claim_undo(deps, caller, conversation_id, tool_use_id)
+    return sse_response(run.run_undo(deps, caller, claimed))

@@ -15,7 +15,7 @@ from spotter.i18n import Locale
 
 if TYPE_CHECKING:
     # The model SDK is a second of cold start: only the streaming routes pay for it.
-    from spotter.agent.run_state import AgentDeps
+    from spotter.agent.state import AgentDeps
 
 
 def get_db(request: Request) -> Database:
@@ -53,7 +53,7 @@ async def get_staff_caller(caller: Annotated[Caller, Depends(get_caller)]) -> Ca
 
 def get_agent_deps(request: Request, db: Annotated[Database, Depends(get_db)]) -> AgentDeps:
     """The run's dependencies, built once per process (tests put their own on app.state)."""
-    from spotter.agent.run_state import AgentDeps
+    from spotter.agent.state import AgentDeps
     from spotter.providers.anthropic import build_client
     from spotter.providers.embeddings import embedder_for
 

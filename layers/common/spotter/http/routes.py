@@ -7,8 +7,8 @@ from uuid import UUID
 
 from fastapi import APIRouter
 
-from spotter.agent.budget import usage_snapshot
 from spotter.agent.conversations import get_conversation, list_conversations
+from spotter.agent.cost import usage_snapshot
 from spotter.http.deps import AnyCaller, Db
 
 router = APIRouter(prefix="/agent")

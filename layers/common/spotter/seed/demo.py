@@ -1,28 +1,23 @@
-"""`spotter seed-demo`: a demo gym with staff of every role. Idempotent: re-running changes nothing.
+"""`spotter seed-demo`: a demo gym with staff of every role, and a day-grain demo gym
+(`spotter.seed.day_grain`) where coaches paste a day for `workouts.parse`. Idempotent:
+re-running changes nothing.
 
 Runs on the owner connection (it creates organizations, which the app role may not).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from uuid import UUID
 
 from psycopg import AsyncConnection
 
+from spotter.seed.day_grain import seed_day_grain
+from spotter.seed.people import DemoPerson, ensure_staff
 from spotter.seed.plans import seed_plans
 from spotter.seed.schedule import seed_schedule
 from spotter.seed.training import seed_training
 
 DEMO_CLERK_ORG_ID = "org_demo_box"
-
-
-@dataclass(frozen=True)
-class DemoPerson:
-    clerk_user_id: str
-    full_name: str
-    email: str
-    role: str
-
 
 DEMO_STAFF = (
     DemoPerson("user_demo_owner", "Olivia Owner", "owner@demo.spotter.dev", "owner"),
@@ -44,21 +39,9 @@ async def seed_demo(owner_url: str) -> None:
         )
         org = await cur.fetchone()
         assert org is not None
-        for person in DEMO_STAFF:
-            cur = await conn.execute(
-                "INSERT INTO users (clerk_user_id, full_name, email) VALUES (%s, %s, %s)"
-                " ON CONFLICT (clerk_user_id) DO UPDATE SET clerk_user_id = EXCLUDED.clerk_user_id"
-                " RETURNING id",
-                (person.clerk_user_id, person.full_name, person.email),
-            )
-            user = await cur.fetchone()
-            assert user is not None
-            await conn.execute(
-                "INSERT INTO org_memberships (organization_id, user_id, role) VALUES (%s, %s, %s)"
-                " ON CONFLICT (organization_id, user_id) DO NOTHING",
-                (org[0], user[0], person.role),
-            )
+        await ensure_staff(conn, UUID(str(org[0])), DEMO_STAFF)
         await seed_training(conn, org[0])
         await seed_schedule(conn, org[0])
+        await seed_day_grain(conn)
     # plans assign programs to the members the schedule seed created
     await seed_plans(owner_url, DEMO_CLERK_ORG_ID, DEMO_STAFF[0].clerk_user_id)

@@ -16,6 +16,7 @@ from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 
 from spotter.db import Conn
+from spotter.db.scope import OrgScope
 from spotter.domain import assignments, program_templates, programs
 from spotter.domain.program_templates import Day
 
@@ -113,50 +114,49 @@ async def _one(conn: Conn, query: str, params: tuple[Any, ...]) -> dict[str, Any
     return await cur.fetchone()
 
 
-async def _seed_templates(conn: Conn, org_id: UUID) -> None:
-    existing = {t["name"] for t in await program_templates.list_templates(conn, org_id, None)}
+async def _seed_templates(scope: OrgScope) -> None:
+    existing = {t["name"] for t in await program_templates.list_templates(scope, None)}
     for name, (description, days) in TEMPLATES.items():
         if name not in existing:
             await program_templates.create_template(
-                conn, org_id, name=name, description=description, days=days
+                scope, name=name, description=description, days=days
             )
 
 
-async def _program_id(conn: Conn, org_id: UUID) -> UUID:
+async def _program_id(scope: OrgScope) -> UUID:
     row = await _one(
-        conn,
+        scope.conn,
         "SELECT id FROM programs WHERE organization_id = %s AND deleted_at IS NULL"
         " AND lower(name) = lower(%s)",
-        (org_id, PROGRAM_NAME),
+        (scope.org_id, PROGRAM_NAME),
     )
     if row is None:
         row = await programs.create_program(
-            conn, org_id, name=PROGRAM_NAME, description="Competition prep: strength and engine."
+            scope, name=PROGRAM_NAME, description="Competition prep: strength and engine."
         )
     return UUID(str(row["id"]))
 
 
-async def _seed_group(conn: Conn, org_id: UUID, user_id: UUID, tz: ZoneInfo) -> None:
+async def _seed_group(scope: OrgScope, user_id: UUID, tz: ZoneInfo) -> None:
     group = await _one(
-        conn,
+        scope.conn,
         "SELECT id FROM member_groups WHERE organization_id = %s AND deleted_at IS NULL"
         " AND lower(name) = lower(%s)",
-        (org_id, GROUP_NAME),
+        (scope.org_id, GROUP_NAME),
     )
     if group is not None:
         return
-    cur = await conn.execute(
+    cur = await scope.conn.execute(
         "SELECT m.id FROM org_memberships m JOIN users u ON u.id = m.user_id"
         " WHERE m.organization_id = %s AND m.role = 'member' AND m.status = 'active'"
         " ORDER BY u.full_name, m.id LIMIT %s",
-        (org_id, GROUP_SIZE),
+        (scope.org_id, GROUP_SIZE),
     )
     members = [r["id"] for r in await cur.fetchall()]
-    group_id = await assignments.create_group(conn, org_id, GROUP_NAME, members, user_id=user_id)
-    program_id = await _program_id(conn, org_id)
+    group_id = await assignments.create_group(scope, GROUP_NAME, members, user_id=user_id)
+    program_id = await _program_id(scope)
     await assignments.assign(
-        conn,
-        org_id,
+        scope,
         assignments.Subject(program_id=program_id),
         assignments.Assignee(group_id=group_id),
         datetime.now(tz).date(),
@@ -179,5 +179,6 @@ async def seed_plans(owner_url: str, clerk_org_id: str, clerk_owner_id: str) -> 
         owner = await _one(conn, "SELECT id FROM users WHERE clerk_user_id = %s", (clerk_owner_id,))
         assert org is not None
         assert owner is not None
-        await _seed_templates(conn, org["id"])
-        await _seed_group(conn, org["id"], owner["id"], ZoneInfo(org["timezone"]))
+        scope = OrgScope(conn, org["id"])
+        await _seed_templates(scope)
+        await _seed_group(scope, owner["id"], ZoneInfo(org["timezone"]))

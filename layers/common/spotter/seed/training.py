@@ -21,15 +21,20 @@ EXERCISES: tuple[tuple[str, str, str | None, tuple[str, ...]], ...] = (
     ("Back Squat", "squat", "barbell", ("BS", "סקוואט", "סקוואט אחורי")),
     ("Front Squat", "squat", "barbell", ("FS", "סקוואט קדמי")),
     ("Overhead Squat", "squat", "barbell", ("OHS", "סקוואט מעל הראש")),
-    ("Air Squat", "squat", None, ("AS", "סקוואט אוויר", "bodyweight squat")),
+    ("Air Squat", "squat", None, ("AS", "squat", "סקוואט אוויר", "סקוואטים", "bodyweight squat")),
     ("Goblet Squat", "squat", "kettlebell", ("סקוואט גביע",)),
     ("Pistol", "squat", None, ("pistol squat", "פיסטול")),
     ("Wall Ball", "squat", "medicine ball", ("WB", "wall ball shot", "וול בול")),
-    ("Thruster", "squat", "barbell", ("תראסטר",)),
+    ("Thruster", "squat", "barbell", ("תראסטר", "טראסטר", "תראסטרים")),
     ("Deadlift", "hinge", "barbell", ("DL", "דדליפט")),
     ("Sumo Deadlift High Pull", "hinge", "barbell", ("SDHP",)),
     ("Romanian Deadlift", "hinge", "barbell", ("RDL", "דדליפט רומני")),
-    ("Kettlebell Swing", "hinge", "kettlebell", ("KB swing", "KBS", "סווינג", "russian swing")),
+    (
+        "Kettlebell Swing",
+        "hinge",
+        "kettlebell",
+        ("KB swing", "KBS", "סווינג", "סווינגים", "russian swing"),
+    ),
     ("American Kettlebell Swing", "hinge", "kettlebell", ("American KB swing",)),
     ("Good Morning", "hinge", "barbell", ("גוד מורנינג",)),
     ("Hip Thrust", "hinge", "barbell", ("היפ טראסט",)),
@@ -47,12 +52,18 @@ EXERCISES: tuple[tuple[str, str, str | None, tuple[str, ...]], ...] = (
     ("Split Jerk", "olympic", "barbell", ("jerk", "ג'רק")),
     ("Push Jerk", "olympic", "barbell", ("PJ",)),
     ("Push Press", "press", "barbell", ("PP", "פוש פרס")),
+    ("Dumbbell Push Press", "press", "dumbbell", ("DB push press",)),
+    ("Shoulder-to-Overhead", "press", "barbell", ("S2OH", "STOH", "shoulder to overhead")),
+    ("Ground-to-Overhead", "olympic", "barbell", ("G2OH", "GTOH", "ground to overhead")),
     ("Strict Press", "press", "barbell", ("shoulder press", "SP", "לחיצת כתפיים")),
     ("Bench Press", "press", "barbell", ("BP", "לחיצת חזה")),
     ("Dumbbell Bench Press", "press", "dumbbell", ("DB bench press", "לחיצת חזה משקולות")),
     ("Dumbbell Shoulder Press", "press", "dumbbell", ("DB press", "DB shoulder press")),
     ("Dumbbell Snatch", "olympic", "dumbbell", ("DB snatch", "סנאץ' משקולת")),
     ("Dumbbell Clean", "olympic", "dumbbell", ("DB clean",)),
+    ("Dumbbell Hang Clean-to-Overhead", "olympic", "dumbbell", ("DB hang clean to overhead",)),
+    ("Dumbbell Hang Clean and Jerk", "olympic", "dumbbell", ("DB hang clean and jerk",)),
+    ("Dumbbell Box Step-over", "lunge", "dumbbell", ("DB box step-over", "DB step-over")),
     ("Dumbbell Thruster", "squat", "dumbbell", ("DB thruster",)),
     ("Devil Press", "press", "dumbbell", ("devils press",)),
     ("Dumbbell Row", "pull", "dumbbell", ("DB row", "חתירה במשקולת")),
@@ -61,16 +72,23 @@ EXERCISES: tuple[tuple[str, str, str | None, tuple[str, ...]], ...] = (
     ("Overhead Walking Lunge", "lunge", "plate", ("OH lunge", "OHL")),
     ("Reverse Lunge", "lunge", None, ("לאנג' אחורי",)),
     ("Step-up", "lunge", "box", ("box step-up", "עליות לקופסה")),
-    ("Pull-up", "pull", "pull-up bar", ("PU", "kipping pull-up", "מתח")),
+    ("Pull-up", "pull", "pull-up bar", ("PU", "kipping pull-up", "מתח", "עליות מתח")),
     ("Strict Pull-up", "pull", "pull-up bar", ("strict PU", "מתח סטריקט")),
+    ("Jumping Pull-up", "pull", "pull-up bar", ("jumping PU",)),
+    ("Burpee Pull-up", "conditioning", "pull-up bar", ("burpee PU",)),
     ("Chest-to-Bar Pull-up", "pull", "pull-up bar", ("C2B", "CTB", "chest to bar")),
     ("Bar Muscle-up", "pull", "pull-up bar", ("BMU", "bar MU", "מאסל אפ מוט")),
     ("Ring Muscle-up", "pull", "rings", ("RMU", "muscle-up", "MU", "מאסל אפ")),
     ("Ring Row", "pull", "rings", ("חתירה בטבעות",)),
-    ("Ring Dip", "press", "rings", ("dip", "מקבילים")),
+    ("Ring Dip", "press", "rings", ("dip", "מקבילים", "דיפים")),
     ("Rope Climb", "pull", "rope", ("RC", "טיפוס חבל")),
     ("Legless Rope Climb", "pull", "rope", ("legless",)),
-    ("Toes-to-Bar", "core", "pull-up bar", ("T2B", "TTB", "toes to bar", "רגליים למוט")),
+    (
+        "Toes-to-Bar",
+        "core",
+        "pull-up bar",
+        ("T2B", "TTB", "toes to bar", "רגליים למוט", "בהונות למוט"),
+    ),
     ("Knees-to-Elbows", "core", "pull-up bar", ("K2E", "knees to elbows")),
     ("Hanging Knee Raise", "core", "pull-up bar", ("knee raise", "הרמות ברכיים")),
     ("Sit-up", "core", None, ("situp", "AbMat sit-up", "כפיפות בטן", "בטן")),
@@ -91,14 +109,25 @@ EXERCISES: tuple[tuple[str, str, str | None, tuple[str, ...]], ...] = (
     ("Handstand Walk", "gymnastics", None, ("HSW", "הליכת ידיים")),
     ("Handstand Hold", "gymnastics", None, ("wall handstand hold", "עמידת ידיים")),
     ("Wall Walk", "gymnastics", None, ("wall climb", "הליכת קיר")),
-    ("Burpee", "conditioning", None, ("burpees", "בורפי", "ברפי")),
-    ("Burpee Over the Bar", "conditioning", "barbell", ("BOB", "bar-facing burpee", "BFB")),
+    ("Burpee", "conditioning", None, ("burpees", "בורפי", "ברפי", "בורפיז")),
+    (
+        "Burpee Over the Bar",
+        "conditioning",
+        "barbell",
+        ("BOB", "bar-facing burpee", "BFB", "lateral bar burpee", "bar burpee"),
+    ),
+    ("Burpee Broad Jump", "conditioning", None, ("BBJ",)),
     ("Burpee Box Jump Over", "conditioning", "box", ("BBJO",)),
     ("Box Jump", "plyometric", "box", ("BJ", "קפיצה לקופסה", "קפיצות לקופסה")),
     ("Box Jump Over", "plyometric", "box", ("BJO", "box jump-over")),
     ("Broad Jump", "plyometric", None, ("קפיצה לרוחק",)),
     ("Tuck Jump", "plyometric", None, ("קפיצות ברכיים",)),
-    ("Double-Under", "conditioning", "jump rope", ("DU", "DUs", "double unders", "דאבל")),
+    (
+        "Double-Under",
+        "conditioning",
+        "jump rope",
+        ("DU", "DUs", "double unders", "דאבל", "דאבל אנדר", "דאבלים"),
+    ),
     ("Single-Under", "conditioning", "jump rope", ("SU", "singles", "דילוגים", "קפיצות חבל")),
     ("Run", "monostructural", None, ("running", "ריצה")),
     ("Row", "monostructural", "rower", ("rowing", "C2 row", "erg", "חתירה")),
@@ -118,7 +147,9 @@ EXERCISES: tuple[tuple[str, str, str | None, tuple[str, ...]], ...] = (
     ("Kettlebell Clean", "olympic", "kettlebell", ("KB clean",)),
     ("Medicine Ball Clean", "olympic", "medicine ball", ("med ball clean", "MB clean")),
     ("Slam Ball", "conditioning", "slam ball", ("ball slam", "med ball slam", "סלאם בול")),
-    ("Dumbbell Lunge", "lunge", "dumbbell", ("DB lunge",)),
+    ("Dumbbell Lunge", "lunge", "dumbbell", ("DB lunge", "DB walking lunge")),
+    ("Sandbag Lunge", "lunge", "sandbag", ("sandbag walking lunge",)),
+    ("Cossack Squat", "squat", None, ("קוזאק סקוואט",)),
     ("Bulgarian Split Squat", "squat", "dumbbell", ("BSS", "בולגרי")),
     ("Banded Pull-apart", "accessory", "band", ("pull-apart", "band pull apart")),
     ("Face Pull", "accessory", "band", ("פייס פול",)),
@@ -188,13 +219,24 @@ _ENGINE_WEEK = (
 
 
 async def seed_exercises(conn: AsyncConnection[Any], org_id: UUID) -> dict[str, UUID]:
-    """The exercise library (added where missing); returns name -> id."""
+    """The exercise library (added where missing); returns name -> id.
+
+    Aliases are data: an exercise seeded before gains the aliases added here since (its own
+    are kept), so a library seeded once still learns new abbreviations on the next seed.
+    """
     for name, category, equipment, aliases in EXERCISES:
         await conn.execute(
             "INSERT INTO exercises (organization_id, name, category, equipment, aliases)"
             " SELECT %s, %s, %s, %s, %s WHERE NOT EXISTS (SELECT 1 FROM exercises"
             "  WHERE organization_id = %s AND lower(name) = lower(%s) AND deleted_at IS NULL)",
             (org_id, name, category, equipment, list(aliases), org_id, name),
+        )
+        await conn.execute(
+            "UPDATE exercises SET aliases = aliases"
+            " || ARRAY(SELECT a FROM unnest(%s::text[]) a WHERE NOT a = ANY(aliases))"
+            " WHERE organization_id = %s AND lower(name) = lower(%s) AND deleted_at IS NULL"
+            " AND NOT %s::text[] <@ aliases",
+            (list(aliases), org_id, name, list(aliases)),
         )
     cur = await conn.execute(
         "SELECT id, name FROM exercises WHERE organization_id = %s AND deleted_at IS NULL",
@@ -203,7 +245,8 @@ async def seed_exercises(conn: AsyncConnection[Any], org_id: UUID) -> dict[str, 
     return {row[1]: row[0] for row in await cur.fetchall()}
 
 
-async def _program_id(conn: AsyncConnection[Any], org_id: UUID, name: str, about: str) -> UUID:
+async def ensure_program(conn: AsyncConnection[Any], org_id: UUID, name: str, about: str) -> UUID:
+    """The org's program by this name, created when missing."""
     await conn.execute(
         "INSERT INTO programs (organization_id, name, description) SELECT %s, %s, %s"
         " WHERE NOT EXISTS (SELECT 1 FROM programs WHERE organization_id = %s"
@@ -243,7 +286,7 @@ async def seed_training(
     monday = week_of or date.today() - timedelta(days=date.today().weekday())
     weeks = {"CrossFit": _CROSSFIT_WEEK, "Barbell Club": _BARBELL_WEEK, "Engine": _ENGINE_WEEK}
     for name, about in PROGRAMS:
-        program_id = await _program_id(conn, org_id, name, about)
+        program_id = await ensure_program(conn, org_id, name, about)
         for offset, (title, text) in enumerate(weeks[name]):
             # Barbell Club and Engine train every other day; CrossFit Monday to Friday.
             day = monday + timedelta(days=offset if name == "CrossFit" else offset * 2)

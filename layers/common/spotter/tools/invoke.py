@@ -7,12 +7,13 @@ from typing import Any
 
 from spotter.auth.caller import Caller
 from spotter.db import Database
+from spotter.tools.calls import ToolOutcome
 from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import DomainError
 from spotter.tools.previews import build_confirmation
 from spotter.tools.registry import registry_for_caller
-from spotter.tools.runner import ToolOutcome, execute, resolve_call
+from spotter.tools.runner import execute, resolve_call
 
 
 async def invoke_tool(

@@ -7,33 +7,15 @@ Every card also carries the exact validated arguments for an expandable review.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 from uuid import UUID
 
+from spotter.tools.calls import ResolvedCall
 from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
+from spotter.tools.entities import namer_for
 from spotter.tools.errors import ToolArgsError, not_found
-from spotter.tools.runner import ResolvedCall
 from spotter.tools.spec import CountTarget, EntityTarget, NameTarget
-
-# entity -> lookup of its bare display name (None if it has none); raise not_found when missing.
-EntityNamer = Callable[[ToolContext, UUID], Awaitable[str | None]]
-_NAMERS: dict[str, EntityNamer] = {}
-
-
-def entity_namer(entity: str) -> Callable[[EntityNamer], EntityNamer]:
-    def register(namer: EntityNamer) -> EntityNamer:
-        if entity in _NAMERS:
-            raise ValueError(f"entity {entity} already has a namer")
-        _NAMERS[entity] = namer
-        return namer
-
-    return register
-
-
-def known_entities() -> frozenset[str]:
-    return frozenset(_NAMERS)
 
 
 def exact_arguments(call: ResolvedCall) -> list[dict[str, Any]]:
@@ -48,7 +30,7 @@ async def _target_name(ctx: ToolContext, call: ResolvedCall) -> tuple[str | None
         raw = values.get(target.id_field)
         if raw is None:
             raise ToolArgsError(f"{target.id_field} is required.")
-        namer = _NAMERS.get(target.entity)
+        namer = namer_for(target.entity)
         if namer is None:
             raise RuntimeError(f"no namer for entity {target.entity}")
         try:

@@ -8,50 +8,29 @@ its execution row, or not at all.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from spotter.observability import log_event
 from spotter.tiers import tier
 from spotter.tools.audit import write_audit
+from spotter.tools.calls import PREVIEW_KEY, ResolvedCall, ToolOutcome
 from spotter.tools.context import ToolContext
-from spotter.tools.errors import DomainError, ToolArgsError
+from spotter.tools.errors import (
+    DomainError,
+    FeatureUnavailable,
+    Forbidden,
+    NeedsUser,
+    ToolArgsError,
+    UnknownTool,
+    internal_error,
+)
 from spotter.tools.registry import ToolRegistry
-from spotter.tools.spec import ToolSpec
+from spotter.tools.spec import Output, ToolSpec
 
 MAX_TOOL_RESULT_CHARS = 50_000
-# Reserved: a model may try to supply its own confirmation card. It is never trusted.
-PREVIEW_KEY = "__agentConfirmationPreview"
-
-
-@dataclass(frozen=True)
-class ResolvedCall:
-    spec: ToolSpec
-    args: BaseModel
-
-    @property
-    def executable_input(self) -> dict[str, Any]:
-        """The validated arguments as stored and replayed: `{action, args}`."""
-        return {
-            "action": self.spec.action,
-            "args": self.args.model_dump(mode="json", exclude_none=True, by_alias=True),
-        }
-
-
-@dataclass(frozen=True)
-class ToolOutcome:
-    ok: bool
-    output: Any = None
-    error: dict[str, Any] | None = None
-    audit_log_id: UUID | None = None
-
-    @property
-    def result_text(self) -> str:
-        """What the model reads in the tool_result block."""
-        return json.dumps(self.output if self.ok else self.error, ensure_ascii=False, default=str)
 
 
 def _validation_problems(exc: ValidationError) -> list[dict[str, str]]:
@@ -69,8 +48,8 @@ def resolve_call(registry: ToolRegistry, router: str, raw_input: Any) -> Resolve
     spec = registry.get(router, action)
     if spec is None:
         if registry.exists_for_another_role(router, action):
-            raise DomainError("forbidden", f"{router}.{action} is not available to your role.")
-        raise DomainError("unknown_tool", f"There is no tool {router}.{action}.")
+            raise Forbidden(f"{router}.{action}")
+        raise UnknownTool(f"{router}.{action}")
     args = raw_input.get("args", {})
     if not isinstance(args, dict):
         raise ToolArgsError("args must be an object.")
@@ -87,11 +66,11 @@ def resolve_call(registry: ToolRegistry, router: str, raw_input: Any) -> Resolve
 def check_allowed(ctx: ToolContext, spec: ToolSpec) -> None:
     """Defence in depth: the registry already filtered by role; check again when a call runs."""
     if ctx.caller.role not in spec.roles:
-        raise DomainError("forbidden", f"{spec.name} is not available to your role.")
+        raise Forbidden(spec.name)
     gate = spec.feature_gate
     enabled = gate is None or gate in tier(ctx.caller.platform_tier).features
     if not enabled and not ctx.caller.feature_flags.get(gate or ""):
-        raise DomainError("feature_unavailable", f"{spec.name} needs the {gate} feature.")
+        raise FeatureUnavailable(spec.name, gate or "")
 
 
 def cap_output(output: Any) -> Any:
@@ -109,9 +88,10 @@ async def execute(
     try:
         check_allowed(ctx, spec)
         if spec.kind == "user_picker":
-            raise DomainError("needs_user", f"{spec.name} waits for the user; it never runs.")
+            raise NeedsUser(spec.name)
         async with ctx.conn.transaction():
-            output = await spec.handler(ctx, call.args)
+            result = await spec.handler(ctx, call.args)
+            output = result.wire() if isinstance(result, Output) else result
             audit_id = await write_audit(
                 ctx, spec, output, reverses_audit_log_id=reverses_audit_log_id
             )
@@ -121,7 +101,5 @@ async def execute(
         log_event(
             "tool.internal_error", level="exception", tool=spec.name, error=type(exc).__name__
         )
-        return ToolOutcome(
-            ok=False, error={"code": "internal", "message": f"{spec.name} failed unexpectedly."}
-        )
+        return ToolOutcome(ok=False, error=internal_error(spec.name))
     return ToolOutcome(ok=True, output=cap_output(output), audit_log_id=audit_id)

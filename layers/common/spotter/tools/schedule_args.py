@@ -47,7 +47,7 @@ class SessionMember(Args):
 async def session_labels(ctx: ToolContext, session_ids: list[UUID]) -> str:
     """`CrossFit · Tue 1 Dec 07:00` for one; the first three and how many more for a list."""
     labels = [
-        await names.session_label(ctx.conn, ctx.caller.org_id, sid, ctx.tz, ctx.caller.locale)
+        await names.session_label(ctx.scope, sid, ctx.tz, ctx.caller.locale)
         for sid in dict.fromkeys(session_ids)
     ]
     more = len(labels) - 3

@@ -1,14 +1,22 @@
-"""What a tool declares: one `ToolSpec` per router action, built by `@agent_tool`."""
+"""What a tool declares: one `ToolSpec` per router action, built by `Router.read` / `.write`.
+
+`ActionOptions` is the one options type: the keyword arguments of `Router(...)` (defaults for
+every action), of `Router.read` / `Router.write` (per action), and what a `ToolSpec` stores.
+The properties below are the read surface (with each option's default, stated once here).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypedDict, TypeVar
+from uuid import UUID
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic.alias_generators import to_camel
 
 from spotter.auth.caller import Role
+from spotter.tools.errors import ToolArgsError
 
 if TYPE_CHECKING:
     from spotter.tools.cards import Confirmation
@@ -22,8 +30,30 @@ ALL_ROLES: frozenset[Role] = frozenset({"owner", "admin", "coach", "member"})
 STAFF: frozenset[Role] = frozenset({"owner", "admin", "coach"})
 MANAGERS: frozenset[Role] = frozenset({"owner", "admin"})
 
-Handler = Callable[["ToolContext", Any], Awaitable[dict[str, Any]]]
+# A handler returns a JSON-able dict, or an `Output` model when an inverse reads its result.
+Handler = Callable[["ToolContext", Any], Awaitable[Any]]
 PreviewMethod = Callable[["ToolContext", Any], Awaitable["Confirmation"]]
+
+
+class Output(BaseModel):
+    """A handler's typed result: the fields an inverse reads, typed; every other key kept as is.
+
+    It is stored and streamed as the same camelCase JSON a plain dict would have been.
+    """
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="allow")
+
+    def wire(self) -> dict[str, Any]:
+        return self.model_dump(by_alias=True)
+
+
+class Identified(Output):
+    """An output whose `id` an inverse reads (the created or changed entity)."""
+
+    id: UUID
+
+
+OutputT = TypeVar("OutputT", bound=Output)
 
 
 @dataclass(frozen=True)
@@ -58,17 +88,44 @@ class Audit:
 
 
 @dataclass(frozen=True)
-class Inverse:
-    """How to undo a successful call: another action, fed from the stored output."""
+class Inverse(Generic[OutputT]):
+    """How to undo a successful call: another action's arguments, built from the typed output.
 
-    router: str
+    `router` defaults to the declaring router (filled in by `Router.write`).
+    """
+
     action: str
-    build_input: Callable[[dict[str, Any]], dict[str, Any]]
+    output: type[OutputT]
+    build: Callable[[OutputT], BaseModel]
+    router: str = ""
+
+    def build_input(self, stored: Any) -> dict[str, Any]:
+        """The inverse's `args` from a stored output; `ToolArgsError` if it cannot be built."""
+        try:
+            args = self.build(self.output.model_validate(stored))
+        except ValidationError as exc:
+            raise ToolArgsError("The stored output does not build this inverse.") from exc
+        return args.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
-def id_inverse(router: str, action: str, key: str = "id") -> Inverse:
-    """The common inverse: call `router.action` with `{key: output["id"]}`."""
-    return Inverse(router, action, lambda output: {key: output["id"]})
+class ActionOptions(TypedDict, total=False):
+    roles: frozenset[Role]
+    confirm: ConfirmPolicy
+    preview: PreviewMethod
+    target: ConfirmationTarget
+    consequences: tuple[str, ...]
+    # Writes: derived from the router's resource and the action unless given.
+    audit: Audit
+    inverse: Inverse[Any]
+    kind: ToolKind
+    mcp_summary: str
+    feature_gate: str
+    quick_action: bool
+    # Only day-grain orgs see it (workouts.parse / workouts.upsert).
+    day_grain_only: bool
+    # Effects outside our database (email, SES, webhooks): a crash mid-call leaves the outcome
+    # unknown. Database-only tools commit their effect with their execution row, atomically.
+    external_effects: bool
 
 
 @dataclass(frozen=True)
@@ -78,28 +135,64 @@ class ToolSpec:
     summary: str
     args_model: type[BaseModel]
     handler: Handler
-    roles: frozenset[Role] = STAFF
     side_effects: SideEffects = "read"
-    confirm: ConfirmPolicy = "never"
-    preview: PreviewMethod | None = None
-    target: ConfirmationTarget | None = None
-    consequences: tuple[str, ...] = ()
-    audit: Audit | None = None
-    inverse: Inverse | None = None
-    kind: ToolKind = "normal"
-    mcp_summary: str | None = None
-    feature_gate: str | None = None
-    quick_action: bool = False
-    # Only day-grain orgs see it (workouts.parse / workouts.upsert).
-    day_grain_only: bool = False
-    # Effects outside our database (email, SES, webhooks): a crash mid-call leaves the outcome
-    # unknown. Database-only tools commit their effect with their execution row, atomically.
-    external_effects: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
+    options: ActionOptions = field(default_factory=lambda: ActionOptions())
 
     @property
     def name(self) -> str:
         return f"{self.router}.{self.action}"
+
+    @property
+    def roles(self) -> frozenset[Role]:
+        return self.options.get("roles", STAFF)
+
+    @property
+    def confirm(self) -> ConfirmPolicy:
+        return self.options.get("confirm", "never")
+
+    @property
+    def preview(self) -> PreviewMethod | None:
+        return self.options.get("preview")
+
+    @property
+    def target(self) -> ConfirmationTarget | None:
+        return self.options.get("target")
+
+    @property
+    def consequences(self) -> tuple[str, ...]:
+        return self.options.get("consequences", ())
+
+    @property
+    def audit(self) -> Audit | None:
+        return self.options.get("audit")
+
+    @property
+    def inverse(self) -> Inverse[Any] | None:
+        return self.options.get("inverse")
+
+    @property
+    def kind(self) -> ToolKind:
+        return self.options.get("kind", "normal")
+
+    @property
+    def mcp_summary(self) -> str | None:
+        return self.options.get("mcp_summary")
+
+    @property
+    def feature_gate(self) -> str | None:
+        return self.options.get("feature_gate")
+
+    @property
+    def quick_action(self) -> bool:
+        return self.options.get("quick_action", False)
+
+    @property
+    def day_grain_only(self) -> bool:
+        return self.options.get("day_grain_only", False)
+
+    @property
+    def external_effects(self) -> bool:
+        return self.options.get("external_effects", False)
 
     @property
     def needs_confirmation(self) -> bool:

@@ -11,16 +11,14 @@ from pydantic import Field, model_validator
 from spotter.domain import assignments as domain
 from spotter.tools.args import Args
 from spotter.tools.cards import Confirmation
-from spotter.tools.catalog import agent_tool, describe_router
 from spotter.tools.context import ToolContext
+from spotter.tools.entities import entity_namer
 from spotter.tools.errors import ToolArgsError
-from spotter.tools.previews import entity_namer
-from spotter.tools.spec import MANAGERS, Audit, EntityTarget, Inverse, id_inverse
+from spotter.tools.router import Router
+from spotter.tools.spec import MANAGERS, Audit, EntityTarget, Identified, Inverse, Output
 
-ROUTER = "assignments"
-
-describe_router(
-    ROUTER,
+assignments = Router(
+    "assignments",
     "Programs/workouts assigned to members or groups (assignee: memberId or groupId); a group's"
     " assignment applies to each member. Members are membership ids.",
 )
@@ -32,12 +30,12 @@ MemberIds = Annotated[list[UUID], Field(max_length=100)]
 
 @entity_namer("group")
 async def _group_namer(ctx: ToolContext, group_id: UUID) -> str:
-    return str((await domain.get_group(ctx.conn, ctx.caller.org_id, group_id))["name"])
+    return str((await domain.get_group(ctx.scope, group_id))["name"])
 
 
 @entity_namer("assignment")
 async def _assignment_namer(ctx: ToolContext, assignment_id: UUID) -> str:
-    return await domain.assignment_label(ctx.conn, ctx.caller.org_id, assignment_id)
+    return await domain.assignment_label(ctx.scope, assignment_id)
 
 
 class Assignee(Args):
@@ -80,7 +78,7 @@ def _dates(ctx: ToolContext, span: Span | None) -> tuple[date, date | None]:
 
 
 async def _assignment(ctx: ToolContext, assignment_id: UUID, **extra: Any) -> dict[str, Any]:
-    row = await domain.get_assignment(ctx.conn, ctx.caller.org_id, assignment_id)
+    row = await domain.get_assignment(ctx.scope, assignment_id)
     return {**domain.assignment_out(row), **extra}
 
 
@@ -88,7 +86,36 @@ def _ids(ids: list[UUID]) -> list[str]:
     return [str(i) for i in ids]
 
 
-_UNASSIGN = Inverse(ROUTER, "unassign", lambda out: {"assignmentIds": [out["id"]]})
+class GroupRenamed(Identified):
+    previous_name: str
+
+
+class MembersAdded(Identified):
+    added: list[UUID]
+
+
+class MembersRemoved(Identified):
+    removed: list[UUID]
+
+
+class MembersSet(Identified):
+    previous_member_ids: list[UUID]
+
+
+class AssignmentIds(Output):
+    assignment_ids: list[UUID]
+
+
+class Dates(Output):
+    starts_on: date
+    ends_on: date | None = None
+
+
+class Rescheduled(Identified):
+    previous: Dates
+
+
+_UNASSIGN = Inverse("unassign", Identified, lambda out: UnassignArgs(assignment_ids=[out.id]))
 
 # ---- groups ---------------------------------------------------------------------------------
 
@@ -97,14 +124,14 @@ class ListGroupsArgs(Args):
     query: str | None = None
 
 
-@agent_tool(router=ROUTER, action="list_groups", summary="List groups.")
+@assignments.read("list_groups", "List groups.")
 async def list_groups(ctx: ToolContext, args: ListGroupsArgs) -> dict[str, Any]:
-    return {"groups": await domain.list_groups(ctx.conn, ctx.caller.org_id, args.query)}
+    return {"groups": await domain.list_groups(ctx.scope, args.query)}
 
 
-@agent_tool(router=ROUTER, action="get_group", summary="A group with its members.")
+@assignments.read("get_group", "A group with its members.")
 async def get_group(ctx: ToolContext, args: GroupId) -> dict[str, Any]:
-    return await domain.group_out(ctx.conn, ctx.caller.org_id, args.group_id)
+    return await domain.group_out(ctx.scope, args.group_id)
 
 
 class CreateGroupArgs(Args):
@@ -112,66 +139,60 @@ class CreateGroupArgs(Args):
     member_ids: list[UUID] = Field(default=[], max_length=100)
 
 
-@agent_tool(
-    router=ROUTER,
-    action="create_group",
-    summary="Create a group, optionally with members.",
+@assignments.write(
+    "create_group",
+    "Create a group, optionally with members.",
     roles=MANAGERS,
-    side_effects="write",
     audit=Audit("group", "group.created"),
-    inverse=id_inverse(ROUTER, "delete_group", key="groupId"),
+    inverse=Inverse("delete_group", Identified, lambda out: GroupId(group_id=out.id)),
 )
-async def create_group(ctx: ToolContext, args: CreateGroupArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
+async def create_group(ctx: ToolContext, args: CreateGroupArgs) -> Identified:
     group_id = await domain.create_group(
-        ctx.conn, org, args.name, list(dict.fromkeys(args.member_ids)), user_id=ctx.caller.user_id
+        ctx.scope, args.name, list(dict.fromkeys(args.member_ids)), user_id=ctx.caller.user_id
     )
-    return await domain.group_out(ctx.conn, org, group_id)
+    return Identified.model_validate(await domain.group_out(ctx.scope, group_id))
 
 
 class RenameGroupArgs(GroupId):
     name: GroupName
 
 
-@agent_tool(
-    router=ROUTER,
-    action="rename_group",
-    summary="Rename a group.",
-    side_effects="write",
+@assignments.write(
+    "rename_group",
+    "Rename a group.",
     audit=Audit("group", "group.renamed"),
     inverse=Inverse(
-        ROUTER, "rename_group", lambda out: {"groupId": out["id"], "name": out["previousName"]}
+        "rename_group",
+        GroupRenamed,
+        lambda out: RenameGroupArgs(group_id=out.id, name=out.previous_name),
     ),
 )
-async def rename_group(ctx: ToolContext, args: RenameGroupArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
-    previous = await domain.rename_group(ctx.conn, org, args.group_id, args.name)
-    return {**await domain.group_out(ctx.conn, org, args.group_id), "previousName": previous}
+async def rename_group(ctx: ToolContext, args: RenameGroupArgs) -> GroupRenamed:
+    previous = await domain.rename_group(ctx.scope, args.group_id, args.name)
+    return GroupRenamed.model_validate(
+        {**await domain.group_out(ctx.scope, args.group_id), "previousName": previous}
+    )
 
 
 async def _delete_group_preview(ctx: ToolContext, args: GroupId) -> Confirmation:
-    live = await domain.live_group_assignments(ctx.conn, ctx.caller.org_id, args.group_id)
+    live = await domain.live_group_assignments(ctx.scope, args.group_id)
     return Confirmation(
         affected_count=len(live),
         consequences=["group_deleted"] + (["ends_active_assignments"] if live else []),
     )
 
 
-@agent_tool(
-    router=ROUTER,
-    action="delete_group",
-    summary="Delete a group; ends its live assignments.",
+@assignments.write(
+    "delete_group",
+    "Delete a group; ends its live assignments.",
     roles=MANAGERS,
-    side_effects="write",
     confirm="destructive",
     preview=_delete_group_preview,
     target=EntityTarget("group", "group_id"),
     audit=Audit("group", "group.deleted"),
 )
 async def delete_group(ctx: ToolContext, args: GroupId) -> dict[str, Any]:
-    ended = await domain.delete_group(
-        ctx.conn, ctx.caller.org_id, args.group_id, ctx.local_now.date()
-    )
+    ended = await domain.delete_group(ctx.scope, args.group_id, ctx.local_now.date())
     return {"id": str(args.group_id), "deleted": True, "endedAssignments": ended}
 
 
@@ -179,44 +200,45 @@ class MembersArgs(GroupId):
     member_ids: MemberIds
 
 
-@agent_tool(
-    router=ROUTER,
-    action="add_members",
-    summary="Add members to a group; they get its live assignments.",
-    side_effects="write",
+@assignments.write(
+    "add_members",
+    "Add members to a group; they get its live assignments.",
     audit=Audit("group", "group.members_added"),
     inverse=Inverse(
-        ROUTER, "remove_members", lambda out: {"groupId": out["id"], "memberIds": out["added"]}
+        "remove_members",
+        MembersAdded,
+        lambda out: MembersArgs(group_id=out.id, member_ids=out.added),
     ),
 )
-async def add_members(ctx: ToolContext, args: MembersArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
+async def add_members(ctx: ToolContext, args: MembersArgs) -> MembersAdded:
     added = await domain.add_members(
-        ctx.conn,
-        org,
+        ctx.scope,
         args.group_id,
         list(dict.fromkeys(args.member_ids)),
         user_id=ctx.caller.user_id,
     )
-    return {**await domain.group_out(ctx.conn, org, args.group_id), "added": _ids(added)}
+    return MembersAdded.model_validate(
+        {**await domain.group_out(ctx.scope, args.group_id), "added": _ids(added)}
+    )
 
 
-@agent_tool(
-    router=ROUTER,
-    action="remove_members",
-    summary="Remove members from a group; their assignments from it end.",
-    side_effects="write",
+@assignments.write(
+    "remove_members",
+    "Remove members from a group; their assignments from it end.",
     audit=Audit("group", "group.members_removed"),
     inverse=Inverse(
-        ROUTER, "add_members", lambda out: {"groupId": out["id"], "memberIds": out["removed"]}
+        "add_members",
+        MembersRemoved,
+        lambda out: MembersArgs(group_id=out.id, member_ids=out.removed),
     ),
 )
-async def remove_members(ctx: ToolContext, args: MembersArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
+async def remove_members(ctx: ToolContext, args: MembersArgs) -> MembersRemoved:
     removed = await domain.remove_members(
-        ctx.conn, org, args.group_id, list(dict.fromkeys(args.member_ids)), ctx.local_now.date()
+        ctx.scope, args.group_id, list(dict.fromkeys(args.member_ids)), ctx.local_now.date()
     )
-    return {**await domain.group_out(ctx.conn, org, args.group_id), "removed": _ids(removed)}
+    return MembersRemoved.model_validate(
+        {**await domain.group_out(ctx.scope, args.group_id), "removed": _ids(removed)}
+    )
 
 
 class SetMembersArgs(GroupId):
@@ -224,62 +246,60 @@ class SetMembersArgs(GroupId):
 
 
 async def _member_diff(ctx: ToolContext, args: SetMembersArgs) -> tuple[list[UUID], list[UUID]]:
-    current = await domain.group_member_ids(ctx.conn, ctx.caller.org_id, args.group_id)
+    current = await domain.group_member_ids(ctx.scope, args.group_id)
     wanted = list(dict.fromkeys(args.member_ids))
     return [m for m in wanted if m not in current], [m for m in current if m not in wanted]
 
 
 async def _set_members_preview(ctx: ToolContext, args: SetMembersArgs) -> Confirmation:
-    org = ctx.caller.org_id
-    await domain.get_group(ctx.conn, org, args.group_id)
+    await domain.get_group(ctx.scope, args.group_id)
     added, removed = await _member_diff(ctx, args)
     if added:
-        await domain.require_active_members(ctx.conn, org, added)
-    ending = await domain.derived_live_count(ctx.conn, org, args.group_id, removed)
+        await domain.require_active_members(ctx.scope, added)
+    ending = await domain.derived_live_count(ctx.scope, args.group_id, removed)
     return Confirmation(
         affected_count=len(added) + len(removed),
         consequences=["replaces_group_members"] + (["ends_group_assignments"] if ending else []),
         changes=[
             {
                 "field": "members",
-                "old": await domain.member_names(ctx.conn, org, removed),
-                "new": await domain.member_names(ctx.conn, org, added),
+                "old": await domain.member_names(ctx.scope, removed),
+                "new": await domain.member_names(ctx.scope, added),
             }
         ],
     )
 
 
-@agent_tool(
-    router=ROUTER,
-    action="set_members",
-    summary="Replace a group's members.",
+@assignments.write(
+    "set_members",
+    "Replace a group's members.",
     roles=MANAGERS,
-    side_effects="write",
     confirm="always",
     preview=_set_members_preview,
     target=EntityTarget("group", "group_id"),
     audit=Audit("group", "group.members_set"),
     inverse=Inverse(
-        ROUTER,
         "set_members",
-        lambda out: {"groupId": out["id"], "memberIds": out["previousMemberIds"]},
+        MembersSet,
+        lambda out: SetMembersArgs(group_id=out.id, member_ids=out.previous_member_ids),
     ),
 )
-async def set_members(ctx: ToolContext, args: SetMembersArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
-    await domain.get_group(ctx.conn, org, args.group_id)
-    previous = await domain.group_member_ids(ctx.conn, org, args.group_id)
+async def set_members(ctx: ToolContext, args: SetMembersArgs) -> MembersSet:
+    await domain.get_group(ctx.scope, args.group_id)
+    previous = await domain.group_member_ids(ctx.scope, args.group_id)
     added, removed = await _member_diff(ctx, args)
     if removed:
-        await domain.remove_members(ctx.conn, org, args.group_id, removed, ctx.local_now.date())
+        await domain.remove_members(ctx.scope, args.group_id, removed, ctx.local_now.date())
     if added:
-        await domain.add_members(ctx.conn, org, args.group_id, added, user_id=ctx.caller.user_id)
-    return {
-        **await domain.group_out(ctx.conn, org, args.group_id),
-        "added": _ids(added),
-        "removed": _ids(removed),
-        "previousMemberIds": _ids(previous),
-    }
+        await domain.add_members(ctx.scope, args.group_id, added, user_id=ctx.caller.user_id)
+    return MembersSet.model_validate(
+        {
+            **await domain.group_out(ctx.scope, args.group_id),
+            "added": _ids(added),
+            "removed": _ids(removed),
+            "previousMemberIds": _ids(previous),
+        }
+    )
 
 
 # ---- assigning ------------------------------------------------------------------------------
@@ -291,26 +311,23 @@ class AssignProgramArgs(Args):
     span: Span | None = None
 
 
-@agent_tool(
-    router=ROUTER,
-    action="assign_program",
-    summary="Assign a program (start defaults to today; no end = open).",
-    side_effects="write",
+@assignments.write(
+    "assign_program",
+    "Assign a program (start defaults to today; no end = open).",
     audit=Audit("assignment", "assignment.created"),
     inverse=_UNASSIGN,
 )
-async def assign_program(ctx: ToolContext, args: AssignProgramArgs) -> dict[str, Any]:
+async def assign_program(ctx: ToolContext, args: AssignProgramArgs) -> Identified:
     starts_on, ends_on = _dates(ctx, args.span)
     new_id, skipped = await domain.assign(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         domain.Subject(program_id=args.program_id),
         domain.Assignee(args.assignee.member_id, args.assignee.group_id),
         starts_on,
         ends_on,
         user_id=ctx.caller.user_id,
     )
-    return await _assignment(ctx, new_id, skippedMemberIds=_ids(skipped))
+    return Identified.model_validate(await _assignment(ctx, new_id, skippedMemberIds=_ids(skipped)))
 
 
 class AssignWorkoutArgs(Args):
@@ -319,29 +336,23 @@ class AssignWorkoutArgs(Args):
     on: date | None = None
 
 
-@agent_tool(
-    router=ROUTER,
-    action="assign_workout",
-    summary="Assign one workout (on defaults to its date, else today).",
-    side_effects="write",
+@assignments.write(
+    "assign_workout",
+    "Assign one workout (on defaults to its date, else today).",
     audit=Audit("assignment", "assignment.created"),
     inverse=_UNASSIGN,
 )
-async def assign_workout(ctx: ToolContext, args: AssignWorkoutArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
-    on = (
-        args.on or await domain.workout_date(ctx.conn, org, args.workout_id) or ctx.local_now.date()
-    )
+async def assign_workout(ctx: ToolContext, args: AssignWorkoutArgs) -> Identified:
+    on = args.on or await domain.workout_date(ctx.scope, args.workout_id) or ctx.local_now.date()
     new_id, skipped = await domain.assign(
-        ctx.conn,
-        org,
+        ctx.scope,
         domain.Subject(workout_id=args.workout_id),
         domain.Assignee(args.assignee.member_id, args.assignee.group_id),
         on,
         on,
         user_id=ctx.caller.user_id,
     )
-    return await _assignment(ctx, new_id, skippedMemberIds=_ids(skipped))
+    return Identified.model_validate(await _assignment(ctx, new_id, skippedMemberIds=_ids(skipped)))
 
 
 class BulkAssignArgs(Args):
@@ -350,26 +361,27 @@ class BulkAssignArgs(Args):
     span: Span | None = None
 
 
-@agent_tool(
-    router=ROUTER,
-    action="bulk_assign",
-    summary="Assign a program to many members; those already on it are skipped.",
-    side_effects="write",
+@assignments.write(
+    "bulk_assign",
+    "Assign a program to many members; those already on it are skipped.",
     audit=Audit("assignment", "assignment.bulk_created"),
-    inverse=Inverse(ROUTER, "unassign", lambda out: {"assignmentIds": out["assignmentIds"]}),
+    inverse=Inverse(
+        "unassign", AssignmentIds, lambda out: UnassignArgs(assignment_ids=out.assignment_ids)
+    ),
 )
-async def bulk_assign(ctx: ToolContext, args: BulkAssignArgs) -> dict[str, Any]:
+async def bulk_assign(ctx: ToolContext, args: BulkAssignArgs) -> AssignmentIds:
     starts_on, ends_on = _dates(ctx, args.span)
     created, skipped = await domain.bulk_assign(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         args.program_id,
         args.member_ids,
         starts_on,
         ends_on,
         user_id=ctx.caller.user_id,
     )
-    return {"assignmentIds": _ids(created), "skippedMemberIds": _ids(skipped)}
+    return AssignmentIds.model_validate(
+        {"assignmentIds": _ids(created), "skippedMemberIds": _ids(skipped)}
+    )
 
 
 class UnassignArgs(Args):
@@ -377,37 +389,32 @@ class UnassignArgs(Args):
 
 
 async def _unassign_preview(ctx: ToolContext, args: UnassignArgs) -> Confirmation:
-    org = ctx.caller.org_id
-    rows = [await domain.get_assignment(ctx.conn, org, i) for i in args.assignment_ids]
+    rows = [await domain.get_assignment(ctx.scope, i) for i in args.assignment_ids]
     groups = any(r["group_id"] is not None for r in rows)
     return Confirmation(
-        target=await domain.assignment_label(ctx.conn, org, rows[0]["id"])
-        if len(rows) == 1
-        else None,
+        target=await domain.assignment_label(ctx.scope, rows[0]["id"]) if len(rows) == 1 else None,
         affected_count=len(rows),
         consequences=["cancels_assignments"] + (["cancels_group_members_copies"] if groups else []),
     )
 
 
-@agent_tool(
-    router=ROUTER,
-    action="unassign",
-    summary="Cancel assignments (a group's: for all its members).",
-    side_effects="write",
+@assignments.write(
+    "unassign",
+    "Cancel assignments (a group's: for all its members).",
     confirm="destructive",
     preview=_unassign_preview,
     audit=Audit("assignment", "assignment.cancelled"),
 )
 async def unassign(ctx: ToolContext, args: UnassignArgs) -> dict[str, Any]:
     ids = list(dict.fromkeys(args.assignment_ids))
-    cancelled = await domain.cancel(ctx.conn, ctx.caller.org_id, ids)
+    cancelled = await domain.cancel(ctx.scope, ids)
     return {"assignmentIds": _ids(ids), "cancelledRows": cancelled}
 
 
 # ---- reading --------------------------------------------------------------------------------
 
 
-@agent_tool(router=ROUTER, action="get", summary="One assignment.")
+@assignments.read("get", "One assignment.")
 async def get_assignment(ctx: ToolContext, args: AssignmentId) -> dict[str, Any]:
     return await _assignment(ctx, args.assignment_id)
 
@@ -430,32 +437,31 @@ def _listed(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {"assignments": [domain.assignment_out(r) for r in rows]}
 
 
-@agent_tool(router=ROUTER, action="list_for_member", summary="A member's assignments (live).")
+@assignments.read("list_for_member", "A member's assignments (live).")
 async def list_for_member(ctx: ToolContext, args: ForMemberArgs) -> dict[str, Any]:
     return _listed(
         await domain.list_assignments(
-            ctx.conn, ctx.caller.org_id, member_id=args.member_id, include_ended=args.include_ended
+            ctx.scope, member_id=args.member_id, include_ended=args.include_ended
         )
     )
 
 
-@agent_tool(router=ROUTER, action="list_for_program", summary="Who has a program (live).")
+@assignments.read("list_for_program", "Who has a program (live).")
 async def list_for_program(ctx: ToolContext, args: ForProgramArgs) -> dict[str, Any]:
     return _listed(
         await domain.list_assignments(
-            ctx.conn,
-            ctx.caller.org_id,
+            ctx.scope,
             program_id=args.program_id,
             include_ended=args.include_ended,
         )
     )
 
 
-@agent_tool(router=ROUTER, action="list_for_group", summary="A group's assignments (live).")
+@assignments.read("list_for_group", "A group's assignments (live).")
 async def list_for_group(ctx: ToolContext, args: ForGroupArgs) -> dict[str, Any]:
     return _listed(
         await domain.list_assignments(
-            ctx.conn, ctx.caller.org_id, group_id=args.group_id, include_ended=args.include_ended
+            ctx.scope, group_id=args.group_id, include_ended=args.include_ended
         )
     )
 
@@ -474,74 +480,55 @@ class RescheduleArgs(AssignmentId):
         return self
 
 
-def _reschedule_back(out: dict[str, Any]) -> dict[str, Any]:
-    previous = {k: v for k, v in out["previous"].items() if v is not None}
-    return {"assignmentId": out["id"], **previous}
+def _reschedule_back(out: Rescheduled) -> RescheduleArgs:
+    dates = out.previous
+    return RescheduleArgs(assignment_id=out.id, starts_on=dates.starts_on, ends_on=dates.ends_on)
 
 
-@agent_tool(
-    router=ROUTER,
-    action="reschedule",
-    summary="Change an assignment's dates (no endsOn = open).",
-    side_effects="write",
-    audit=Audit("assignment", "assignment.rescheduled"),
-    inverse=Inverse(ROUTER, "reschedule", _reschedule_back),
+@assignments.write(
+    "reschedule",
+    "Change an assignment's dates (no endsOn = open).",
+    inverse=Inverse("reschedule", Rescheduled, _reschedule_back),
 )
-async def reschedule(ctx: ToolContext, args: RescheduleArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
+async def reschedule(ctx: ToolContext, args: RescheduleArgs) -> Rescheduled:
     before = await _assignment(ctx, args.assignment_id)
-    await domain.reschedule(ctx.conn, org, args.assignment_id, args.starts_on, args.ends_on)
+    await domain.reschedule(ctx.scope, args.assignment_id, args.starts_on, args.ends_on)
     previous = {"startsOn": before["startsOn"], "endsOn": before.get("endsOn")}
-    return await _assignment(ctx, args.assignment_id, previous=previous)
+    return Rescheduled.model_validate(await _assignment(ctx, args.assignment_id, previous=previous))
 
 
-@agent_tool(
-    router=ROUTER,
-    action="pause",
-    summary="Pause an active assignment.",
-    side_effects="write",
-    audit=Audit("assignment", "assignment.paused"),
-    inverse=id_inverse(ROUTER, "resume", key="assignmentId"),
+@assignments.write(
+    "pause",
+    "Pause an active assignment.",
+    inverse=Inverse("resume", Identified, lambda out: AssignmentId(assignment_id=out.id)),
 )
-async def pause(ctx: ToolContext, args: AssignmentId) -> dict[str, Any]:
-    await domain.set_status(
-        ctx.conn, ctx.caller.org_id, args.assignment_id, expected="active", to="paused"
-    )
-    return await _assignment(ctx, args.assignment_id)
+async def pause(ctx: ToolContext, args: AssignmentId) -> Identified:
+    await domain.set_status(ctx.scope, args.assignment_id, expected="active", to="paused")
+    return Identified.model_validate(await _assignment(ctx, args.assignment_id))
 
 
-@agent_tool(
-    router=ROUTER,
-    action="resume",
-    summary="Resume a paused assignment.",
-    side_effects="write",
-    audit=Audit("assignment", "assignment.resumed"),
-    inverse=id_inverse(ROUTER, "pause", key="assignmentId"),
+@assignments.write(
+    "resume",
+    "Resume a paused assignment.",
+    inverse=Inverse("pause", Identified, lambda out: AssignmentId(assignment_id=out.id)),
 )
-async def resume(ctx: ToolContext, args: AssignmentId) -> dict[str, Any]:
-    await domain.set_status(
-        ctx.conn, ctx.caller.org_id, args.assignment_id, expected="paused", to="active"
-    )
-    return await _assignment(ctx, args.assignment_id)
+async def resume(ctx: ToolContext, args: AssignmentId) -> Identified:
+    await domain.set_status(ctx.scope, args.assignment_id, expected="paused", to="active")
+    return Identified.model_validate(await _assignment(ctx, args.assignment_id))
 
 
 class EndArgs(AssignmentId):
     on: date | None = None
 
 
-@agent_tool(
-    router=ROUTER,
-    action="end",
-    summary="End an assignment (on: last day, default today; later dates stay live until then).",
-    side_effects="write",
+@assignments.write(
+    "end",
+    "End an assignment (on: last day, default today; later dates stay live until then).",
     confirm="destructive",
     target=EntityTarget("assignment", "assignment_id"),
     consequences=("ends_assignment",),
-    audit=Audit("assignment", "assignment.ended"),
 )
 async def end(ctx: ToolContext, args: EndArgs) -> dict[str, Any]:
     today = ctx.local_now.date()
-    await domain.end_assignment(
-        ctx.conn, ctx.caller.org_id, args.assignment_id, args.on or today, today
-    )
+    await domain.end_assignment(ctx.scope, args.assignment_id, args.on or today, today)
     return await _assignment(ctx, args.assignment_id)

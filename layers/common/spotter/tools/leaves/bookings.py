@@ -13,16 +13,23 @@ from spotter.domain import schedule
 from spotter.domain.names import member_name
 from spotter.tools.args import Args
 from spotter.tools.cards import Confirmation
-from spotter.tools.catalog import agent_tool, describe_router
 from spotter.tools.context import ToolContext
+from spotter.tools.router import Router
 from spotter.tools.schedule_args import SessionMember, session_labels
-from spotter.tools.spec import MANAGERS, Audit, EntityTarget, Inverse
+from spotter.tools.spec import MANAGERS, Audit, EntityTarget, Inverse, Output
 
-R = "bookings"
-describe_router(R, "Bookings of members (memberId) on class sessions, waitlists and credits.")
+bookings = Router(
+    "bookings", "Bookings of members (memberId) on class sessions, waitlists and credits."
+)
+
+
+class Booking(Output):
+    session_id: UUID
+    member_id: UUID
+
 
 _CANCEL = Inverse(
-    R, "cancel", lambda out: {"sessionId": out["sessionId"], "memberId": out["memberId"]}
+    "cancel", Booking, lambda out: SessionMember(session_id=out.session_id, member_id=out.member_id)
 )
 
 
@@ -32,7 +39,7 @@ def _preview(
     """A card naming `<member> · <session>`, one booking, and what else happens."""
 
     async def preview(ctx: ToolContext, args: SessionMember) -> Confirmation:
-        member = await member_name(ctx.conn, ctx.caller.org_id, args.member_id)
+        member = await member_name(ctx.scope, args.member_id)
         session = await session_labels(ctx, [args.session_id])
         return Confirmation(
             target=f"{member} · {session}",
@@ -44,12 +51,11 @@ def _preview(
 
 
 async def _joining(ctx: ToolContext, args: SessionMember, *, waitlist: bool) -> list[str]:
-    org = ctx.caller.org_id
-    session = await schedule.get_session(ctx.conn, org, args.session_id)
-    await domain.check_can_join(ctx.conn, org, session, args.member_id, ctx.now, waitlist=waitlist)
+    session = await schedule.get_session(ctx.scope, args.session_id)
+    await domain.check_can_join(ctx.scope, session, args.member_id, ctx.now, waitlist=waitlist)
     if waitlist:
         return ["member_waitlisted"]
-    paying = await domain.credit_balance(ctx.conn, org, args.member_id) is not None
+    paying = await domain.credit_balance(ctx.scope, args.member_id) is not None
     return ["member_booked"] + (["credit_used"] if paying else [])
 
 
@@ -62,9 +68,8 @@ async def _waitlist_consequences(ctx: ToolContext, args: SessionMember) -> list[
 
 
 async def _cancel_consequences(ctx: ToolContext, args: SessionMember) -> list[str]:
-    org = ctx.caller.org_id
-    booking = await domain.require_booking(ctx.conn, org, args.session_id, args.member_id)
-    session = await schedule.get_session(ctx.conn, org, args.session_id)
+    booking = await domain.require_booking(ctx.scope, args.session_id, args.member_id)
+    session = await schedule.get_session(ctx.scope, args.session_id)
     found = ["booking_cancelled"]
     if booking["status"] == "booked" and session["waitlisted"]:
         found.append("waitlist_promoted")
@@ -72,7 +77,7 @@ async def _cancel_consequences(ctx: ToolContext, args: SessionMember) -> list[st
 
 
 async def _attendance_consequences(ctx: ToolContext, args: SessionMember) -> list[str]:
-    await domain.require_booking(ctx.conn, ctx.caller.org_id, args.session_id, args.member_id)
+    await domain.require_booking(ctx.scope, args.session_id, args.member_id)
     return ["attendance_recorded"]
 
 
@@ -80,83 +85,71 @@ class SessionArgs(Args):
     session_id: UUID
 
 
-@agent_tool(router=R, action="list", summary="A session's roster and waitlist (in order).")
+@bookings.read("list", "A session's roster and waitlist (in order).")
 async def roster(ctx: ToolContext, args: SessionArgs) -> dict[str, Any]:
-    session = await schedule.get_session(ctx.conn, ctx.caller.org_id, args.session_id)
-    people = await domain.roster(ctx.conn, ctx.caller.org_id, args.session_id)
+    session = await schedule.get_session(ctx.scope, args.session_id)
+    people = await domain.roster(ctx.scope, args.session_id)
     return {**schedule.session_out(session, ctx.tz), "roster": people}
 
 
-@agent_tool(
-    router=R,
-    action="book",
-    summary="Book a member (full: capacity_full, offer the waitlist; uses a credit if on credits).",
-    side_effects="write",
+@bookings.write(
+    "book",
+    "Book a member (full: capacity_full, offer the waitlist; uses a credit if on credits).",
     confirm="always",
     preview=_preview(_book_consequences),
-    audit=Audit("booking", "booking.created"),
     inverse=_CANCEL,
 )
-async def book(ctx: ToolContext, args: SessionMember) -> dict[str, Any]:
-    return await domain.book(ctx.conn, ctx.caller.org_id, args.session_id, args.member_id, ctx.now)
+async def book(ctx: ToolContext, args: SessionMember) -> Booking:
+    booking = await domain.book(ctx.scope, args.session_id, args.member_id, ctx.now)
+    return Booking.model_validate(booking)
 
 
-@agent_tool(
-    router=R,
-    action="join_waitlist",
-    summary="Waitlist a member on a full session.",
-    side_effects="write",
+@bookings.write(
+    "join_waitlist",
+    "Waitlist a member on a full session.",
     confirm="always",
     preview=_preview(_waitlist_consequences),
     audit=Audit("booking", "booking.waitlisted"),
     inverse=_CANCEL,
 )
-async def join_waitlist(ctx: ToolContext, args: SessionMember) -> dict[str, Any]:
-    return await domain.join_waitlist(
-        ctx.conn, ctx.caller.org_id, args.session_id, args.member_id, ctx.now
-    )
+async def join_waitlist(ctx: ToolContext, args: SessionMember) -> Booking:
+    booking = await domain.join_waitlist(ctx.scope, args.session_id, args.member_id, ctx.now)
+    return Booking.model_validate(booking)
 
 
-@agent_tool(
-    router=R,
-    action="cancel",
-    summary="Cancel a booking/waitlist entry; refunds its credit; first waitlisted gets the spot.",
-    side_effects="write",
+@bookings.write(
+    "cancel",
+    "Cancel a booking/waitlist entry; refunds its credit; first waitlisted gets the spot.",
     confirm="always",
     preview=_preview(_cancel_consequences),
-    audit=Audit("booking", "booking.cancelled"),
 )
 async def cancel(ctx: ToolContext, args: SessionMember) -> dict[str, Any]:
-    return await domain.cancel(ctx.conn, ctx.caller.org_id, args.session_id, args.member_id)
+    return await domain.cancel(ctx.scope, args.session_id, args.member_id)
 
 
-@agent_tool(
-    router=R,
-    action="check_in",
-    summary="Check a booked member in (from 1h before start).",
-    side_effects="write",
+@bookings.write(
+    "check_in",
+    "Check a booked member in (from 1h before start).",
     confirm="always",
     preview=_preview(_attendance_consequences),
     audit=Audit("booking", "booking.checked_in"),
 )
 async def check_in(ctx: ToolContext, args: SessionMember) -> dict[str, Any]:
     return await domain.record_attendance(
-        ctx.conn, ctx.caller.org_id, args.session_id, args.member_id, "checked_in", ctx.now
+        ctx.scope, args.session_id, args.member_id, "checked_in", ctx.now
     )
 
 
-@agent_tool(
-    router=R,
-    action="mark_no_show",
-    summary="Mark a booked member absent (after start).",
-    side_effects="write",
+@bookings.write(
+    "mark_no_show",
+    "Mark a booked member absent (after start).",
     confirm="always",
     preview=_preview(_attendance_consequences),
     audit=Audit("booking", "booking.no_show"),
 )
 async def mark_no_show(ctx: ToolContext, args: SessionMember) -> dict[str, Any]:
     return await domain.record_attendance(
-        ctx.conn, ctx.caller.org_id, args.session_id, args.member_id, "no_show", ctx.now
+        ctx.scope, args.session_id, args.member_id, "no_show", ctx.now
     )
 
 
@@ -164,11 +157,9 @@ class MemberArgs(Args):
     member_id: UUID
 
 
-@agent_tool(
-    router=R, action="credits", summary="A member's credit balance (null = unlimited), history."
-)
+@bookings.read("credits", "A member's credit balance (null = unlimited), history.")
 async def credits(ctx: ToolContext, args: MemberArgs) -> dict[str, Any]:
-    return await domain.credit_history(ctx.conn, ctx.caller.org_id, args.member_id)
+    return await domain.credit_history(ctx.scope, args.member_id)
 
 
 class AdjustArgs(MemberArgs):
@@ -183,31 +174,33 @@ class AdjustArgs(MemberArgs):
         return value
 
 
+class CreditChange(Output):
+    member_id: UUID
+    delta: int
+
+
 async def _adjust_preview(ctx: ToolContext, args: AdjustArgs) -> Confirmation:
-    balance = await domain.credit_balance(ctx.conn, ctx.caller.org_id, args.member_id) or 0
+    balance = await domain.credit_balance(ctx.scope, args.member_id) or 0
     return Confirmation(
         consequences=["credits_changed"],
         changes=[{"field": "credits", "old": balance, "new": balance + args.delta}],
     )
 
 
-@agent_tool(
-    router=R,
-    action="adjust_credits",
-    summary="Add (+) or remove (-) class credits.",
+@bookings.write(
+    "adjust_credits",
+    "Add (+) or remove (-) class credits.",
     roles=MANAGERS,
-    side_effects="write",
     confirm="always",
     preview=_adjust_preview,
     target=EntityTarget("member", "member_id"),
     audit=Audit("member_credits", "member_credits.adjusted"),
     inverse=Inverse(
-        R,
         "adjust_credits",
-        lambda out: {"memberId": out["memberId"], "delta": -out["delta"], "reason": "Undo"},
+        CreditChange,
+        lambda out: AdjustArgs(member_id=out.member_id, delta=-out.delta, reason="Undo"),
     ),
 )
-async def adjust_credits(ctx: ToolContext, args: AdjustArgs) -> dict[str, Any]:
-    return await domain.adjust_credits(
-        ctx.conn, ctx.caller.org_id, args.member_id, args.delta, args.reason
-    )
+async def adjust_credits(ctx: ToolContext, args: AdjustArgs) -> CreditChange:
+    change = await domain.adjust_credits(ctx.scope, args.member_id, args.delta, args.reason)
+    return CreditChange.model_validate(change)

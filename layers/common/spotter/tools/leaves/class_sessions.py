@@ -15,8 +15,8 @@ from spotter.domain.errors import DomainError
 from spotter.i18n.dates import format_local_date
 from spotter.tools.args import Args
 from spotter.tools.cards import Confirmation
-from spotter.tools.catalog import agent_tool, describe_router
 from spotter.tools.context import ToolContext
+from spotter.tools.router import Router
 from spotter.tools.schedule_args import (
     Capacity,
     Days,
@@ -27,14 +27,14 @@ from spotter.tools.schedule_args import (
     card,
     session_labels,
 )
-from spotter.tools.spec import MANAGERS, Audit, Inverse
+from spotter.tools.spec import MANAGERS, STAFF, Audit, Identified, Inverse, Output
 
-R = "class_sessions"
-describe_router(
-    R,
+class_sessions = Router(
+    "class_sessions",
     "Class sessions. Dates/times are the gym's local time; days: {first, last?} inclusive,"
     " ≤31. New sessions are drafts until published. A session runs its class type's daily"
     " programming unless set_workouts overrides.",
+    roles=MANAGERS,
 )
 
 Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
@@ -46,12 +46,27 @@ def _ids(values: list[UUID]) -> list[str]:
 
 
 async def _session(ctx: ToolContext, session_id: UUID | str) -> dict[str, Any]:
-    row = await domain.get_session(ctx.conn, ctx.caller.org_id, UUID(str(session_id)))
+    row = await domain.get_session(ctx.scope, UUID(str(session_id)))
     return domain.session_out(row, ctx.tz)
 
 
-def _undo_sessions(action: str) -> Inverse:
-    return Inverse(R, action, lambda out: {"sessionIds": out["sessionIds"]})
+class ChangedSessions(Output):
+    session_ids: list[UUID]
+
+
+class Rescheduled(Identified):
+    previous: dict[str, Any]  # the slot it had: {day, start, minutes}
+
+
+class CoachesSet(Identified):
+    previous_coach_ids: list[UUID]
+
+
+def _undo_sessions(action: str) -> Inverse[ChangedSessions]:
+    return Inverse(action, ChangedSessions, lambda out: SessionsArgs(session_ids=out.session_ids))
+
+
+_DELETE_CREATED = Inverse("delete", Identified, lambda out: SessionsArgs(session_ids=[out.id]))
 
 
 # --- reads ------------------------------------------------------------------------------------
@@ -63,11 +78,10 @@ class ListArgs(Args):
     status: Literal["draft", "published", "cancelled"] | None = None
 
 
-@agent_tool(router=R, action="list", summary="Sessions in a date range.")
+@class_sessions.read("list", "Sessions in a date range.", roles=STAFF)
 async def list_sessions(ctx: ToolContext, args: ListArgs) -> dict[str, Any]:
     rows = await domain.list_sessions(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         ctx.tz,
         args.days.first,
         args.days.end,
@@ -81,10 +95,10 @@ class SessionArgs(Args):
     session_id: UUID
 
 
-@agent_tool(router=R, action="get", summary="One session, its workouts and their source.")
+@class_sessions.read("get", "One session, its workouts and their source.", roles=STAFF)
 async def get_session(ctx: ToolContext, args: SessionArgs) -> dict[str, Any]:
-    row = await domain.get_session(ctx.conn, ctx.caller.org_id, args.session_id)
-    effective = await programming.effective_workouts(ctx.conn, ctx.caller.org_id, row, ctx.tz)
+    row = await domain.get_session(ctx.scope, args.session_id)
+    effective = await programming.effective_workouts(ctx.scope, row, ctx.tz)
     return {**domain.session_out(row, ctx.tz), **effective}
 
 
@@ -92,12 +106,10 @@ class RangeArgs(Args):
     days: Days
 
 
-@agent_tool(
-    router=R, action="check", summary="Problems in a range: drafts, no coach, coach overlaps."
-)
+@class_sessions.read("check", "Problems in a range: drafts, no coach, coach overlaps.", roles=STAFF)
 async def check_sessions(ctx: ToolContext, args: RangeArgs) -> dict[str, Any]:
     days = args.days
-    found = await domain.problems(ctx.conn, ctx.caller.org_id, ctx.tz, days.first, days.end)
+    found = await domain.problems(ctx.scope, ctx.tz, days.first, days.end)
     return {"problems": found}
 
 
@@ -116,27 +128,20 @@ class CreateArgs(Details):
     slot: Slot
 
 
-@agent_tool(
-    router=R,
-    action="create",
-    summary="Create a draft session (defaults from its class type).",
-    roles=MANAGERS,
-    side_effects="write",
-    audit=Audit("class_session", "class_session.created"),
-    inverse=Inverse(R, "delete", lambda out: {"sessionIds": [out["id"]]}),
+@class_sessions.write(
+    "create",
+    "Create a draft session (defaults from its class type).",
+    inverse=_DELETE_CREATED,
 )
-async def create_session(ctx: ToolContext, args: CreateArgs) -> dict[str, Any]:
+async def create_session(ctx: ToolContext, args: CreateArgs) -> Identified:
     draft = await _draft(ctx, args, args.slot.day, args.slot)
-    created, _ = await domain.create_sessions(
-        ctx.conn, ctx.caller.org_id, [draft], skip_duplicates=False
-    )
-    return await _session(ctx, created[0])
+    created, _ = await domain.create_sessions(ctx.scope, [draft], skip_duplicates=False)
+    return Identified.model_validate(await _session(ctx, created[0]))
 
 
 async def _draft(ctx: ToolContext, details: Details, day: date, slot: Slot) -> domain.SessionDraft:
     return await domain.draft_for(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         ctx.tz,
         details.class_type_id,
         day,
@@ -157,16 +162,13 @@ class CreateManyArgs(Details):
     minutes: Minutes | None = None
 
 
-@agent_tool(
-    router=R,
-    action="create_many",
-    summary="Create drafts on chosen weekdays of a range at each time; existing ones skipped.",
-    roles=MANAGERS,
-    side_effects="write",
+@class_sessions.write(
+    "create_many",
+    "Create drafts on chosen weekdays of a range at each time; existing ones skipped.",
     audit=Audit("class_session", "class_session.created_many"),
     inverse=_undo_sessions("delete"),
 )
-async def create_many(ctx: ToolContext, args: CreateManyArgs) -> dict[str, Any]:
+async def create_many(ctx: ToolContext, args: CreateManyArgs) -> ChangedSessions:
     domain.local_day_bounds(args.days.first, args.days.end, ctx.tz)  # refuses a bad range
     wanted = set(args.weekdays or _WEEKDAYS)
     drafts = []
@@ -177,10 +179,8 @@ async def create_many(ctx: ToolContext, args: CreateManyArgs) -> dict[str, Any]:
                 slot = Slot(day=day, start=at, minutes=args.minutes)
                 drafts.append(await _draft(ctx, args, day, slot))
         day += timedelta(days=1)
-    created, skipped = await domain.create_sessions(
-        ctx.conn, ctx.caller.org_id, drafts, skip_duplicates=True
-    )
-    return {"sessionIds": _ids(created), "skipped": skipped}
+    created, skipped = await domain.create_sessions(ctx.scope, drafts, skip_duplicates=True)
+    return ChangedSessions.model_validate({"sessionIds": _ids(created), "skipped": skipped})
 
 
 class ReplicateDayArgs(Args):
@@ -189,24 +189,20 @@ class ReplicateDayArgs(Args):
     class_type_id: UUID | None = None
 
 
-@agent_tool(
-    router=R,
-    action="replicate_day",
-    summary="Copy a day's sessions (coaches too) to other dates as drafts.",
-    roles=MANAGERS,
-    side_effects="write",
+@class_sessions.write(
+    "replicate_day",
+    "Copy a day's sessions (coaches too) to other dates as drafts.",
     audit=Audit("class_session", "class_session.replicated"),
     inverse=_undo_sessions("delete"),
 )
-async def replicate_day(ctx: ToolContext, args: ReplicateDayArgs) -> dict[str, Any]:
+async def replicate_day(ctx: ToolContext, args: ReplicateDayArgs) -> ChangedSessions:
     created, skipped = await domain.copy_days(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         ctx.tz,
         [(args.source, target) for target in args.targets],
         args.class_type_id,
     )
-    return {"sessionIds": _ids(created), "skipped": skipped}
+    return ChangedSessions.model_validate({"sessionIds": _ids(created), "skipped": skipped})
 
 
 class CopyWeekArgs(Args):
@@ -215,17 +211,13 @@ class CopyWeekArgs(Args):
     class_type_id: UUID | None = None
 
 
-@agent_tool(
-    router=R,
-    action="copy_week",
-    summary="Copy the 7 days from sourceStart to targetStart (a whole number of weeks apart)"
-    " as drafts.",
-    roles=MANAGERS,
-    side_effects="write",
+@class_sessions.write(
+    "copy_week",
+    "Copy the 7 days from sourceStart to targetStart (a whole number of weeks apart) as drafts.",
     audit=Audit("class_session", "class_session.week_copied"),
     inverse=_undo_sessions("delete"),
 )
-async def copy_week(ctx: ToolContext, args: CopyWeekArgs) -> dict[str, Any]:
+async def copy_week(ctx: ToolContext, args: CopyWeekArgs) -> ChangedSessions:
     offset = (args.target_start - args.source_start).days
     if offset == 0 or offset % 7:
         raise DomainError("invalid_args", "targetStart must be whole weeks from sourceStart.")
@@ -233,10 +225,8 @@ async def copy_week(ctx: ToolContext, args: CopyWeekArgs) -> dict[str, Any]:
         (args.source_start + timedelta(days=i), args.target_start + timedelta(days=i))
         for i in range(7)
     ]
-    created, skipped = await domain.copy_days(
-        ctx.conn, ctx.caller.org_id, ctx.tz, pairs, args.class_type_id
-    )
-    return {"sessionIds": _ids(created), "skipped": skipped}
+    created, skipped = await domain.copy_days(ctx.scope, ctx.tz, pairs, args.class_type_id)
+    return ChangedSessions.model_validate({"sessionIds": _ids(created), "skipped": skipped})
 
 
 class DuplicateArgs(Args):
@@ -244,17 +234,14 @@ class DuplicateArgs(Args):
     slot: Slot
 
 
-@agent_tool(
-    router=R,
-    action="duplicate",
-    summary="Copy one session to another slot as a draft.",
-    roles=MANAGERS,
-    side_effects="write",
+@class_sessions.write(
+    "duplicate",
+    "Copy one session to another slot as a draft.",
     audit=Audit("class_session", "class_session.created"),
-    inverse=Inverse(R, "delete", lambda out: {"sessionIds": [out["id"]]}),
+    inverse=_DELETE_CREATED,
 )
-async def duplicate(ctx: ToolContext, args: DuplicateArgs) -> dict[str, Any]:
-    row = await domain.get_session(ctx.conn, ctx.caller.org_id, args.session_id)
+async def duplicate(ctx: ToolContext, args: DuplicateArgs) -> Identified:
+    row = await domain.get_session(ctx.scope, args.session_id)
     details = Details(
         class_type_id=row["class_type_id"],
         capacity=row["own_capacity"],
@@ -266,10 +253,8 @@ async def duplicate(ctx: ToolContext, args: DuplicateArgs) -> dict[str, Any]:
         update={"minutes": domain.minutes_of(row)}
     )  # fmt: skip
     draft = await _draft(ctx, details, slot.day, slot)
-    created, _ = await domain.create_sessions(
-        ctx.conn, ctx.caller.org_id, [draft], skip_duplicates=False
-    )
-    return await _session(ctx, created[0])
+    created, _ = await domain.create_sessions(ctx.scope, [draft], skip_duplicates=False)
+    return Identified.model_validate(await _session(ctx, created[0]))
 
 
 # --- status -----------------------------------------------------------------------------------
@@ -280,25 +265,21 @@ class SessionsArgs(Args):
 
 
 async def _publish_preview(ctx: ToolContext, args: SessionsArgs) -> Confirmation:
-    rows = await domain.get_sessions(ctx.conn, ctx.caller.org_id, args.session_ids)
+    rows = await domain.get_sessions(ctx.scope, args.session_ids)
     drafts = [r["id"] for r in rows if r["status"] == "draft"]
     return card(await session_labels(ctx, args.session_ids), len(drafts), "members_can_book")
 
 
-@agent_tool(
-    router=R,
-    action="publish",
-    summary="Publish drafts so members can book.",
-    roles=MANAGERS,
-    side_effects="write",
+@class_sessions.write(
+    "publish",
+    "Publish drafts so members can book.",
     confirm="always",
     preview=_publish_preview,
-    audit=Audit("class_session", "class_session.published"),
     inverse=_undo_sessions("unpublish"),
 )
-async def publish(ctx: ToolContext, args: SessionsArgs) -> dict[str, Any]:
-    changed = await domain.set_status(ctx.conn, ctx.caller.org_id, args.session_ids, "published")
-    return {"sessionIds": _ids(changed)}
+async def publish(ctx: ToolContext, args: SessionsArgs) -> ChangedSessions:
+    changed = await domain.set_status(ctx.scope, args.session_ids, "published")
+    return ChangedSessions.model_validate({"sessionIds": _ids(changed)})
 
 
 class PublishRangeArgs(RangeArgs):
@@ -307,46 +288,39 @@ class PublishRangeArgs(RangeArgs):
 
 async def _publish_range_preview(ctx: ToolContext, args: PublishRangeArgs) -> Confirmation:
     ids = await domain.draft_ids_in_range(
-        ctx.conn, ctx.caller.org_id, ctx.tz, args.days.first, args.days.end, args.class_type_id
+        ctx.scope, ctx.tz, args.days.first, args.days.end, args.class_type_id
     )
     if not ids:
         raise DomainError("conflict", "There are no drafts in that range.")
     return card(await session_labels(ctx, ids), len(ids), "members_can_book")
 
 
-@agent_tool(
-    router=R,
-    action="publish_range",
-    summary="Publish every draft in a date range.",
-    roles=MANAGERS,
-    side_effects="write",
+@class_sessions.write(
+    "publish_range",
+    "Publish every draft in a date range.",
     confirm="always",
     preview=_publish_range_preview,
     audit=Audit("class_session", "class_session.published"),
     inverse=_undo_sessions("unpublish"),
 )
-async def publish_range(ctx: ToolContext, args: PublishRangeArgs) -> dict[str, Any]:
+async def publish_range(ctx: ToolContext, args: PublishRangeArgs) -> ChangedSessions:
     ids = await domain.draft_ids_in_range(
-        ctx.conn, ctx.caller.org_id, ctx.tz, args.days.first, args.days.end, args.class_type_id
+        ctx.scope, ctx.tz, args.days.first, args.days.end, args.class_type_id
     )
     if not ids:
         raise DomainError("conflict", "There are no drafts in that range.")
-    changed = await domain.set_status(ctx.conn, ctx.caller.org_id, ids, "published")
-    return {"sessionIds": _ids(changed)}
+    changed = await domain.set_status(ctx.scope, ids, "published")
+    return ChangedSessions.model_validate({"sessionIds": _ids(changed)})
 
 
-@agent_tool(
-    router=R,
-    action="unpublish",
-    summary="Back to draft (only sessions without bookings).",
-    roles=MANAGERS,
-    side_effects="write",
-    audit=Audit("class_session", "class_session.unpublished"),
+@class_sessions.write(
+    "unpublish",
+    "Back to draft (only sessions without bookings).",
     inverse=_undo_sessions("publish"),
 )
-async def unpublish(ctx: ToolContext, args: SessionsArgs) -> dict[str, Any]:
-    changed = await domain.set_status(ctx.conn, ctx.caller.org_id, args.session_ids, "draft")
-    return {"sessionIds": _ids(changed)}
+async def unpublish(ctx: ToolContext, args: SessionsArgs) -> ChangedSessions:
+    changed = await domain.set_status(ctx.scope, args.session_ids, "draft")
+    return ChangedSessions.model_validate({"sessionIds": _ids(changed)})
 
 
 class CancelArgs(SessionsArgs):
@@ -354,7 +328,7 @@ class CancelArgs(SessionsArgs):
 
 
 async def _cancel_preview(ctx: ToolContext, args: CancelArgs) -> Confirmation:
-    rows = await domain.cancellable(ctx.conn, ctx.caller.org_id, args.session_ids, ctx.now)
+    rows = await domain.cancellable(ctx.scope, args.session_ids, ctx.now)
     affected = sum(r["booked"] + r["waitlisted"] for r in rows)
     consequences = ["session_cancelled"]
     if affected:
@@ -362,22 +336,17 @@ async def _cancel_preview(ctx: ToolContext, args: CancelArgs) -> Confirmation:
     return card(await session_labels(ctx, args.session_ids), affected, *consequences)
 
 
-@agent_tool(
-    router=R,
-    action="cancel",
-    summary="Cancel sessions; their bookings and waitlists are cancelled, credits refunded.",
-    roles=MANAGERS,
-    side_effects="write",
+@class_sessions.write(
+    "cancel",
+    "Cancel sessions; their bookings and waitlists are cancelled, credits refunded.",
     confirm="destructive",
     preview=_cancel_preview,
-    audit=Audit("class_session", "class_session.cancelled"),
 )
 async def cancel(ctx: ToolContext, args: CancelArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
-    await domain.mark_cancelled(ctx.conn, org, args.session_ids, args.reason, ctx.now)
+    await domain.mark_cancelled(ctx.scope, args.session_ids, args.reason, ctx.now)
     released = 0
     for session_id in args.session_ids:
-        released += await booking_domain.cancel_all(ctx.conn, org, session_id)
+        released += await booking_domain.cancel_all(ctx.scope, session_id)
     return {"sessionIds": _ids(args.session_ids), "bookingsCancelled": released}
 
 
@@ -387,34 +356,22 @@ async def _delete_preview(ctx: ToolContext, args: SessionsArgs) -> Confirmation:
     )
 
 
-@agent_tool(
-    router=R,
-    action="delete",
-    summary="Delete sessions nobody booked (else cancel).",
-    roles=MANAGERS,
-    side_effects="write",
+@class_sessions.write(
+    "delete",
+    "Delete sessions nobody booked (else cancel).",
     confirm="destructive",
     preview=_delete_preview,
-    audit=Audit("class_session", "class_session.deleted"),
     inverse=_undo_sessions("restore"),
 )
-async def delete(ctx: ToolContext, args: SessionsArgs) -> dict[str, Any]:
-    removed = await domain.soft_delete(ctx.conn, ctx.caller.org_id, args.session_ids)
-    return {"sessionIds": _ids(removed)}
+async def delete(ctx: ToolContext, args: SessionsArgs) -> ChangedSessions:
+    removed = await domain.soft_delete(ctx.scope, args.session_ids)
+    return ChangedSessions.model_validate({"sessionIds": _ids(removed)})
 
 
-@agent_tool(
-    router=R,
-    action="restore",
-    summary="Bring back deleted sessions.",
-    roles=MANAGERS,
-    side_effects="write",
-    audit=Audit("class_session", "class_session.restored"),
-    inverse=_undo_sessions("delete"),
-)
-async def restore(ctx: ToolContext, args: SessionsArgs) -> dict[str, Any]:
-    restored = await domain.restore(ctx.conn, ctx.caller.org_id, args.session_ids)
-    return {"sessionIds": _ids(restored)}
+@class_sessions.write("restore", "Bring back deleted sessions.", inverse=_undo_sessions("delete"))
+async def restore(ctx: ToolContext, args: SessionsArgs) -> ChangedSessions:
+    restored = await domain.restore(ctx.scope, args.session_ids)
+    return ChangedSessions.model_validate({"sessionIds": _ids(restored)})
 
 
 # --- changing one session ---------------------------------------------------------------------
@@ -426,11 +383,9 @@ class RescheduleArgs(Args):
 
 
 async def _reschedule_preview(ctx: ToolContext, args: RescheduleArgs) -> Confirmation:
-    row = await domain.get_session(ctx.conn, ctx.caller.org_id, args.session_id)
+    row = await domain.get_session(ctx.scope, args.session_id)
     minutes = args.slot.minutes or domain.minutes_of(row)
-    await domain.plan_move(
-        ctx.conn, ctx.caller.org_id, ctx.tz, row, args.slot.day, args.slot.start, minutes
-    )
+    await domain.plan_move(ctx.scope, ctx.tz, row, args.slot.day, args.slot.start, minutes)
     day, start = domain.local_parts(row["starts_at"], ctx.tz)
     locale = ctx.caller.locale
     booked = row["booked"] + row["waitlisted"]
@@ -448,25 +403,26 @@ async def _reschedule_preview(ctx: ToolContext, args: RescheduleArgs) -> Confirm
     )
 
 
-@agent_tool(
-    router=R,
-    action="reschedule",
-    summary="Move a session to another slot; its bookings move with it.",
-    roles=MANAGERS,
-    side_effects="write",
+@class_sessions.write(
+    "reschedule",
+    "Move a session to another slot; its bookings move with it.",
     confirm="destructive",
     preview=_reschedule_preview,
-    audit=Audit("class_session", "class_session.rescheduled"),
-    inverse=Inverse(R, "reschedule", lambda out: {"sessionId": out["id"], "slot": out["previous"]}),
+    inverse=Inverse(
+        "reschedule",
+        Rescheduled,
+        lambda out: RescheduleArgs(session_id=out.id, slot=Slot.model_validate(out.previous)),
+    ),
 )
-async def reschedule(ctx: ToolContext, args: RescheduleArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
-    row = await domain.get_session(ctx.conn, org, args.session_id)
+async def reschedule(ctx: ToolContext, args: RescheduleArgs) -> Rescheduled:
+    row = await domain.get_session(ctx.scope, args.session_id)
     minutes = args.slot.minutes or domain.minutes_of(row)
     previous = await domain.move(
-        ctx.conn, org, ctx.tz, args.session_id, args.slot.day, args.slot.start, minutes
+        ctx.scope, ctx.tz, args.session_id, args.slot.day, args.slot.start, minutes
     )
-    return {**await _session(ctx, args.session_id), "previous": previous}
+    return Rescheduled.model_validate(
+        {**await _session(ctx, args.session_id), "previous": previous}
+    )
 
 
 class UpdateArgs(Args):
@@ -476,25 +432,18 @@ class UpdateArgs(Args):
     notes: str | None = Field(None, max_length=500)
 
 
-@agent_tool(
-    router=R,
-    action="update",
-    summary="Change capacity, location or notes; added spots go to the waitlist.",
-    roles=MANAGERS,
-    side_effects="write",
-    audit=Audit("class_session", "class_session.updated"),
+@class_sessions.write(
+    "update", "Change capacity, location or notes; added spots go to the waitlist."
 )
 async def update(ctx: ToolContext, args: UpdateArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
     await domain.update_details(
-        ctx.conn,
-        org,
+        ctx.scope,
         args.session_id,
         capacity=args.capacity,
         location=args.location,
         notes=args.notes,
     )
-    promoted = await booking_domain.fill_from_waitlist(ctx.conn, org, args.session_id)
+    promoted = await booking_domain.fill_from_waitlist(ctx.scope, args.session_id)
     return {**await _session(ctx, args.session_id), "promoted": promoted}
 
 
@@ -503,21 +452,21 @@ class SetCoachesArgs(Args):
     coach_ids: list[UUID] = Field(max_length=5)
 
 
-@agent_tool(
-    router=R,
-    action="set_coaches",
-    summary="Replace a session's coaches ([] = none).",
-    side_effects="write",
-    audit=Audit("class_session", "class_session.coaches_set"),
+@class_sessions.write(
+    "set_coaches",
+    "Replace a session's coaches ([] = none).",
+    roles=STAFF,
     inverse=Inverse(
-        R, "set_coaches", lambda out: {"sessionId": out["id"], "coachIds": out["previousCoachIds"]}
+        "set_coaches",
+        CoachesSet,
+        lambda out: SetCoachesArgs(session_id=out.id, coach_ids=out.previous_coach_ids),
     ),
 )
-async def set_coaches(ctx: ToolContext, args: SetCoachesArgs) -> dict[str, Any]:
-    previous = await domain.replace_coaches(
-        ctx.conn, ctx.caller.org_id, args.session_id, args.coach_ids
+async def set_coaches(ctx: ToolContext, args: SetCoachesArgs) -> CoachesSet:
+    previous = await domain.replace_coaches(ctx.scope, args.session_id, args.coach_ids)
+    return CoachesSet.model_validate(
+        {**await _session(ctx, args.session_id), "previousCoachIds": previous}
     )
-    return {**await _session(ctx, args.session_id), "previousCoachIds": previous}
 
 
 class SubstituteArgs(RangeArgs):
@@ -525,18 +474,10 @@ class SubstituteArgs(RangeArgs):
     to_coach_id: UUID
 
 
-@agent_tool(
-    router=R,
-    action="substitute_coach",
-    summary="Give one coach's sessions in a range to another.",
-    roles=MANAGERS,
-    side_effects="write",
-    audit=Audit("class_session", "class_session.coach_substituted"),
-)
+@class_sessions.write("substitute_coach", "Give one coach's sessions in a range to another.")
 async def substitute_coach(ctx: ToolContext, args: SubstituteArgs) -> dict[str, Any]:
     moved = await domain.substitute_coach(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         ctx.tz,
         args.from_coach_id,
         args.to_coach_id,
@@ -554,32 +495,24 @@ class SetWorkoutsArgs(Args):
     workout_ids: WorkoutIds
 
 
-@agent_tool(
-    router=R,
-    action="set_workouts",
-    summary="Give a session its own workouts, overriding daily programming ([] = none).",
-    side_effects="write",
-    audit=Audit("class_session", "class_session.workouts_set"),
+@class_sessions.write(
+    "set_workouts",
+    "Give a session its own workouts, overriding daily programming ([] = none).",
+    roles=STAFF,
 )
 async def set_workouts(ctx: ToolContext, args: SetWorkoutsArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
-    await domain.get_session(ctx.conn, org, args.session_id, lock=True)
-    await programming.check_workouts(ctx.conn, org, args.workout_ids)
-    await programming.set_session_override(ctx.conn, org, args.session_id, args.workout_ids)
+    await domain.get_session(ctx.scope, args.session_id, lock=True)
+    await programming.check_workouts(ctx.scope, args.workout_ids)
+    await programming.set_session_override(ctx.scope, args.session_id, args.workout_ids)
     return await get_session(ctx, SessionArgs(session_id=args.session_id))
 
 
-@agent_tool(
-    router=R,
-    action="clear_workouts",
-    summary="Drop a session's override; it inherits daily programming again.",
-    side_effects="write",
-    audit=Audit("class_session", "class_session.workouts_cleared"),
+@class_sessions.write(
+    "clear_workouts", "Drop a session's override; it inherits daily programming again.", roles=STAFF
 )
 async def clear_workouts(ctx: ToolContext, args: SessionArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
-    await domain.get_session(ctx.conn, org, args.session_id, lock=True)
-    await programming.set_session_override(ctx.conn, org, args.session_id, None)
+    await domain.get_session(ctx.scope, args.session_id, lock=True)
+    await programming.set_session_override(ctx.scope, args.session_id, None)
     return await get_session(ctx, args)
 
 
@@ -590,9 +523,7 @@ class SetDayWorkoutsArgs(Args):
 
 
 async def _day_sessions(ctx: ToolContext, args: SetDayWorkoutsArgs) -> list[dict[str, Any]]:
-    rows = await programming.sessions_on_day(
-        ctx.conn, ctx.caller.org_id, ctx.tz, args.class_type_id, args.day
-    )
+    rows = await programming.sessions_on_day(ctx.scope, ctx.tz, args.class_type_id, args.day)
     if not rows:
         raise DomainError("conflict", f"No sessions on {args.day}.")
     return rows
@@ -605,19 +536,16 @@ async def _set_day_preview(ctx: ToolContext, args: SetDayWorkoutsArgs) -> Confir
     )
 
 
-@agent_tool(
-    router=R,
-    action="set_day_workouts",
-    summary="Set the same workouts on every session of a day (optionally one class type).",
-    side_effects="write",
+@class_sessions.write(
+    "set_day_workouts",
+    "Set the same workouts on every session of a day (optionally one class type).",
+    roles=STAFF,
     confirm="always",
     preview=_set_day_preview,
-    audit=Audit("class_session", "class_session.day_workouts_set"),
 )
 async def set_day_workouts(ctx: ToolContext, args: SetDayWorkoutsArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
-    await programming.check_workouts(ctx.conn, org, args.workout_ids)
+    await programming.check_workouts(ctx.scope, args.workout_ids)
     rows = await _day_sessions(ctx, args)
     for row in rows:
-        await programming.set_session_override(ctx.conn, org, row["id"], args.workout_ids)
+        await programming.set_session_override(ctx.scope, row["id"], args.workout_ids)
     return {"sessionIds": [str(r["id"]) for r in rows]}

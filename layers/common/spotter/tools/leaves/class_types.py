@@ -8,12 +8,14 @@ from pydantic import Field
 
 from spotter.domain import schedule as domain
 from spotter.tools.args import Args
-from spotter.tools.catalog import agent_tool, describe_router
 from spotter.tools.context import ToolContext
+from spotter.tools.router import Router
 from spotter.tools.schedule_args import Capacity, Minutes
-from spotter.tools.spec import MANAGERS, Audit, NameTarget
+from spotter.tools.spec import MANAGERS, NameTarget
 
-describe_router("class_types", "Class types: the kinds of class sessions are made of.")
+class_types = Router(
+    "class_types", "Class types: the kinds of class sessions are made of.", roles=MANAGERS
+)
 
 
 class CreateArgs(Args):
@@ -24,19 +26,14 @@ class CreateArgs(Args):
     description: str | None = Field(None, max_length=500)
 
 
-@agent_tool(
-    router="class_types",
-    action="create",
-    summary="Create a class type (60 min, unlimited capacity unless given).",
-    roles=MANAGERS,
-    side_effects="write",
+@class_types.write(
+    "create",
+    "Create a class type (60 min, unlimited capacity unless given).",
     target=NameTarget(("name",)),
-    audit=Audit("class_type", "class_type.created"),
 )
 async def create_class_type(ctx: ToolContext, args: CreateArgs) -> dict[str, Any]:
     row = await domain.create_class_type(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         name=args.name,
         minutes=args.minutes,
         capacity=args.capacity,

@@ -12,16 +12,17 @@ from spotter.domain import program_templates as domain
 from spotter.domain import programs
 from spotter.tools.args import Args
 from spotter.tools.cards import Confirmation
-from spotter.tools.catalog import agent_tool, describe_router
 from spotter.tools.context import ToolContext
-from spotter.tools.previews import entity_namer
-from spotter.tools.spec import Audit, EntityTarget, Inverse, id_inverse
+from spotter.tools.entities import entity_namer
+from spotter.tools.router import Router
+from spotter.tools.spec import Audit, EntityTarget, Identified, Inverse
 
-ROUTER = "program_templates"
 GATE = "program_templates"
 
-describe_router(
-    ROUTER, "Program templates: reusable days (offset from day 0 -> workout) applied to programs."
+program_templates = Router(
+    "program_templates",
+    "Program templates: reusable days (offset from day 0 -> workout) applied to programs.",
+    feature_gate=GATE,
 )
 
 Name = Annotated[str, Field(min_length=1, max_length=120)]
@@ -29,7 +30,7 @@ Name = Annotated[str, Field(min_length=1, max_length=120)]
 
 @entity_namer("program_template")
 async def _template_namer(ctx: ToolContext, template_id: UUID) -> str:
-    return await domain.template_name(ctx.conn, ctx.caller.org_id, template_id)
+    return await domain.template_name(ctx.scope, template_id)
 
 
 class TemplateDay(Args):
@@ -58,8 +59,12 @@ def _days(days: list[TemplateDay]) -> list[domain.Day]:
     return [domain.Day(d.day_offset, d.title, d.description, d.parts) for d in days]
 
 
-def _day_input(day: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in day.items() if v is not None}
+class DaysSet(Identified):
+    previous_days: list[TemplateDay]
+
+
+class DayChanged(Identified):
+    day: TemplateDay
 
 
 class TemplateId(Args):
@@ -70,14 +75,14 @@ class ListArgs(Args):
     query: str | None = None
 
 
-@agent_tool(router=ROUTER, action="list", summary="List templates.", feature_gate=GATE)
+@program_templates.read("list", "List templates.")
 async def list_templates(ctx: ToolContext, args: ListArgs) -> dict[str, Any]:
-    return {"templates": await domain.list_templates(ctx.conn, ctx.caller.org_id, args.query)}
+    return {"templates": await domain.list_templates(ctx.scope, args.query)}
 
 
-@agent_tool(router=ROUTER, action="get", summary="A template with its days.", feature_gate=GATE)
+@program_templates.read("get", "A template with its days.")
 async def get_template(ctx: ToolContext, args: TemplateId) -> dict[str, Any]:
-    return await domain.template_out(ctx.conn, ctx.caller.org_id, args.template_id)
+    return await domain.template_out(ctx.scope, args.template_id)
 
 
 class CreateArgs(Args):
@@ -96,29 +101,22 @@ class CreateArgs(Args):
         return self
 
 
-_DELETE = id_inverse(ROUTER, "delete", key="templateId")
+_DELETE = Inverse("delete", Identified, lambda out: TemplateId(template_id=out.id))
 
 
-@agent_tool(
-    router=ROUTER,
-    action="create",
-    summary="Create a template from days, or from a program's workouts in span.",
-    side_effects="write",
-    audit=Audit("program_template", "program_template.created"),
-    inverse=_DELETE,
-    feature_gate=GATE,
+@program_templates.write(
+    "create", "Create a template from days, or from a program's workouts in span.", inverse=_DELETE
 )
-async def create_template(ctx: ToolContext, args: CreateArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
+async def create_template(ctx: ToolContext, args: CreateArgs) -> Identified:
     days = _days(args.days)
     if args.from_program_id is not None and args.span is not None:
         days = await domain.days_from_program(
-            ctx.conn, org, args.from_program_id, args.span.starts_on, args.span.ends_on
+            ctx.scope, args.from_program_id, args.span.starts_on, args.span.ends_on
         )
     template_id = await domain.create_template(
-        ctx.conn, org, name=args.name, description=args.description, days=days
+        ctx.scope, name=args.name, description=args.description, days=days
     )
-    return await domain.template_out(ctx.conn, org, template_id)
+    return Identified.model_validate(await domain.template_out(ctx.scope, template_id))
 
 
 class UpdateArgs(TemplateId):
@@ -126,20 +124,12 @@ class UpdateArgs(TemplateId):
     description: str | None = None
 
 
-@agent_tool(
-    router=ROUTER,
-    action="update",
-    summary="Rename or redescribe.",
-    side_effects="write",
-    audit=Audit("program_template", "program_template.updated"),
-    feature_gate=GATE,
-)
+@program_templates.write("update", "Rename or redescribe.")
 async def update_template(ctx: ToolContext, args: UpdateArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
     await domain.update_template(
-        ctx.conn, org, args.template_id, name=args.name, description=args.description
+        ctx.scope, args.template_id, name=args.name, description=args.description
     )
-    return await domain.template_out(ctx.conn, org, args.template_id)
+    return await domain.template_out(ctx.scope, args.template_id)
 
 
 class SetDaysArgs(TemplateId):
@@ -147,7 +137,7 @@ class SetDaysArgs(TemplateId):
 
 
 async def _set_days_preview(ctx: ToolContext, args: SetDaysArgs) -> Confirmation:
-    old = await domain.list_days(ctx.conn, ctx.caller.org_id, args.template_id)
+    old = await domain.list_days(ctx.scope, args.template_id)
     old_titles = {d.day_offset: d.title for d in old}
     new_titles = {d.day_offset: d.title for d in args.days}
     changes = [
@@ -162,118 +152,90 @@ async def _set_days_preview(ctx: ToolContext, args: SetDaysArgs) -> Confirmation
     )
 
 
-@agent_tool(
-    router=ROUTER,
-    action="set_days",
-    summary="Replace all days.",
-    side_effects="write",
+@program_templates.write(
+    "set_days",
+    "Replace all days.",
     confirm="always",
     preview=_set_days_preview,
     target=EntityTarget("program_template", "template_id"),
-    audit=Audit("program_template", "program_template.days_set"),
     inverse=Inverse(
-        ROUTER,
-        "set_days",
-        lambda out: {
-            "templateId": out["id"],
-            "days": [_day_input(d) for d in out["previousDays"]],
-        },
+        "set_days", DaysSet, lambda out: SetDaysArgs(template_id=out.id, days=out.previous_days)
     ),
-    feature_gate=GATE,
 )
-async def set_days(ctx: ToolContext, args: SetDaysArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
-    await domain.get_template(ctx.conn, org, args.template_id)
-    previous = await domain.set_days(ctx.conn, org, args.template_id, _days(args.days))
-    out = await domain.template_out(ctx.conn, org, args.template_id)
-    return {**out, "previousDays": [domain.day_out(d) for d in previous]}
+async def set_days(ctx: ToolContext, args: SetDaysArgs) -> DaysSet:
+    await domain.get_template(ctx.scope, args.template_id)
+    previous = await domain.set_days(ctx.scope, args.template_id, _days(args.days))
+    out = await domain.template_out(ctx.scope, args.template_id)
+    return DaysSet.model_validate({**out, "previousDays": [domain.day_out(d) for d in previous]})
 
 
 class AddDayArgs(TemplateId):
     day: TemplateDay
 
 
-@agent_tool(
-    router=ROUTER,
-    action="add_day",
-    summary="Add a day (its offset must be free).",
-    side_effects="write",
-    audit=Audit("program_template", "program_template.day_added"),
+@program_templates.write(
+    "add_day",
+    "Add a day (its offset must be free).",
     inverse=Inverse(
-        ROUTER,
         "remove_day",
-        lambda out: {"templateId": out["id"], "dayOffset": out["day"]["dayOffset"]},
+        DayChanged,
+        lambda out: RemoveDayArgs(template_id=out.id, day_offset=out.day.day_offset),
     ),
-    feature_gate=GATE,
 )
-async def add_day(ctx: ToolContext, args: AddDayArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
+async def add_day(ctx: ToolContext, args: AddDayArgs) -> DayChanged:
     day = _days([args.day])[0]
-    await domain.add_day(ctx.conn, org, args.template_id, day)
-    return {
-        **await domain.template_out(ctx.conn, org, args.template_id),
-        "day": domain.day_out(day),
-    }
+    await domain.add_day(ctx.scope, args.template_id, day)
+    return DayChanged.model_validate(
+        {
+            **await domain.template_out(ctx.scope, args.template_id),
+            "day": domain.day_out(day),
+        }
+    )
 
 
 class RemoveDayArgs(TemplateId):
     day_offset: int = Field(ge=0, le=365)
 
 
-@agent_tool(
-    router=ROUTER,
-    action="remove_day",
-    summary="Remove a day.",
-    side_effects="write",
-    audit=Audit("program_template", "program_template.day_removed"),
-    inverse=Inverse(
-        ROUTER, "add_day", lambda out: {"templateId": out["id"], "day": _day_input(out["day"])}
-    ),
-    feature_gate=GATE,
+@program_templates.write(
+    "remove_day",
+    "Remove a day.",
+    inverse=Inverse("add_day", DayChanged, lambda out: AddDayArgs(template_id=out.id, day=out.day)),
 )
-async def remove_day(ctx: ToolContext, args: RemoveDayArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
-    removed = await domain.remove_day(ctx.conn, org, args.template_id, args.day_offset)
-    out = await domain.template_out(ctx.conn, org, args.template_id)
-    return {**out, "day": domain.day_out(removed)}
+async def remove_day(ctx: ToolContext, args: RemoveDayArgs) -> DayChanged:
+    removed = await domain.remove_day(ctx.scope, args.template_id, args.day_offset)
+    out = await domain.template_out(ctx.scope, args.template_id)
+    return DayChanged.model_validate({**out, "day": domain.day_out(removed)})
 
 
 class DuplicateArgs(TemplateId):
     name: Name
 
 
-@agent_tool(
-    router=ROUTER,
-    action="duplicate",
-    summary="Copy a template under a new name.",
-    side_effects="write",
+@program_templates.write(
+    "duplicate",
+    "Copy a template under a new name.",
     audit=Audit("program_template", "program_template.created"),
     inverse=_DELETE,
-    feature_gate=GATE,
 )
-async def duplicate_template(ctx: ToolContext, args: DuplicateArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
-    source = await domain.get_template(ctx.conn, org, args.template_id)
-    days = await domain.list_days(ctx.conn, org, args.template_id)
+async def duplicate_template(ctx: ToolContext, args: DuplicateArgs) -> Identified:
+    source = await domain.get_template(ctx.scope, args.template_id)
+    days = await domain.list_days(ctx.scope, args.template_id)
     new_id = await domain.create_template(
-        ctx.conn, org, name=args.name, description=source["description"], days=days
+        ctx.scope, name=args.name, description=source["description"], days=days
     )
-    return await domain.template_out(ctx.conn, org, new_id)
+    return Identified.model_validate(await domain.template_out(ctx.scope, new_id))
 
 
-@agent_tool(
-    router=ROUTER,
-    action="delete",
-    summary="Delete a template (workouts it wrote stay).",
-    side_effects="write",
+@program_templates.write(
+    "delete",
+    "Delete a template (workouts it wrote stay).",
     confirm="destructive",
     target=EntityTarget("program_template", "template_id"),
     consequences=("template_deleted",),
-    audit=Audit("program_template", "program_template.deleted"),
-    feature_gate=GATE,
 )
 async def delete_template(ctx: ToolContext, args: TemplateId) -> dict[str, Any]:
-    await domain.delete_template(ctx.conn, ctx.caller.org_id, args.template_id)
+    await domain.delete_template(ctx.scope, args.template_id)
     return {"id": str(args.template_id), "deleted": True}
 
 
@@ -283,12 +245,11 @@ class ApplyArgs(TemplateId):
 
 
 async def _apply_preview(ctx: ToolContext, args: ApplyArgs) -> Confirmation:
-    org = ctx.caller.org_id
     plan = await domain.plan_application(
-        ctx.conn, org, args.template_id, args.program_id, args.starts_on
+        ctx.scope, args.template_id, args.program_id, args.starts_on
     )
-    template = await domain.template_name(ctx.conn, org, args.template_id)
-    program = (await programs.get_program(ctx.conn, org, args.program_id))["name"]
+    template = await domain.template_name(ctx.scope, args.template_id)
+    program = (await programs.get_program(ctx.scope, args.program_id))["name"]
     changes = [
         {
             "field": p.on.isoformat(),
@@ -307,25 +268,23 @@ async def _apply_preview(ctx: ToolContext, args: ApplyArgs) -> Confirmation:
     )
 
 
-@agent_tool(
-    router=ROUTER,
-    action="apply",
-    summary="Write the template's workouts into a program from startsOn (replaces those days').",
-    side_effects="write",
+@program_templates.write(
+    "apply",
+    "Write the template's workouts into a program from startsOn (replaces those days').",
     confirm="always",
     preview=_apply_preview,
     audit=Audit("program_template", "program_template.applied"),
-    inverse=id_inverse(ROUTER, "unapply", key="applicationId"),
-    feature_gate=GATE,
+    inverse=Inverse("unapply", Identified, lambda out: UnapplyArgs(application_id=out.id)),
 )
-async def apply_template(ctx: ToolContext, args: ApplyArgs) -> dict[str, Any]:
-    return await domain.apply_template(
-        ctx.conn,
-        ctx.caller.org_id,
-        args.template_id,
-        args.program_id,
-        args.starts_on,
-        user_id=ctx.caller.user_id,
+async def apply_template(ctx: ToolContext, args: ApplyArgs) -> Identified:
+    return Identified.model_validate(
+        await domain.apply_template(
+            ctx.scope,
+            args.template_id,
+            args.program_id,
+            args.starts_on,
+            user_id=ctx.caller.user_id,
+        )
     )
 
 
@@ -334,25 +293,21 @@ class UnapplyArgs(Args):
 
 
 async def _unapply_preview(ctx: ToolContext, args: UnapplyArgs) -> Confirmation:
-    org = ctx.caller.org_id
-    application = await domain.get_application(ctx.conn, org, args.application_id)
+    application = await domain.get_application(ctx.scope, args.application_id)
     return Confirmation(
         target=f"{application['template_name']} → {application['program_name']}",
-        affected_count=await domain.live_written_count(ctx.conn, org, application),
+        affected_count=await domain.live_written_count(ctx.scope, application),
         consequences=["removes_applied_workouts"]
         + (["restores_replaced_workouts"] if application["replaced_workout_ids"] else []),
     )
 
 
-@agent_tool(
-    router=ROUTER,
-    action="unapply",
-    summary="Undo an apply: remove its workouts, restore those it replaced.",
-    side_effects="write",
+@program_templates.write(
+    "unapply",
+    "Undo an apply: remove its workouts, restore those it replaced.",
     confirm="destructive",
     preview=_unapply_preview,
     audit=Audit("program_template", "program_template.unapplied"),
-    feature_gate=GATE,
 )
 async def unapply_template(ctx: ToolContext, args: UnapplyArgs) -> dict[str, Any]:
-    return await domain.undo_application(ctx.conn, ctx.caller.org_id, args.application_id)
+    return await domain.undo_application(ctx.scope, args.application_id)

@@ -10,11 +10,11 @@ from pydantic import Field
 from spotter.domain import programs as domain
 from spotter.tools.args import Args
 from spotter.tools.cards import Confirmation
-from spotter.tools.catalog import agent_tool, describe_router
 from spotter.tools.context import ToolContext
-from spotter.tools.spec import MANAGERS, Audit, EntityTarget, NameTarget, id_inverse
+from spotter.tools.router import Router
+from spotter.tools.spec import MANAGERS, STAFF, EntityTarget, Identified, Inverse, NameTarget
 
-describe_router("programs", "Programs: named tracks that workouts belong to.")
+programs = Router("programs", "Programs: named tracks that workouts belong to.", roles=MANAGERS)
 
 Name = Annotated[str, Field(min_length=1, max_length=120)]
 
@@ -24,10 +24,10 @@ class ListArgs(Args):
     include_archived: bool = False
 
 
-@agent_tool(router="programs", action="list", summary="List programs (active unless asked).")
+@programs.read("list", "List programs (active unless asked).", roles=STAFF)
 async def list_programs(ctx: ToolContext, args: ListArgs) -> dict[str, Any]:
     rows = await domain.list_programs(
-        ctx.conn, ctx.caller.org_id, include_archived=args.include_archived, query=args.query
+        ctx.scope, include_archived=args.include_archived, query=args.query
     )
     return {"programs": [domain.program_out(r) for r in rows]}
 
@@ -37,22 +37,16 @@ class CreateArgs(Args):
     description: str | None = None
 
 
-@agent_tool(
-    router="programs",
-    action="create",
-    summary="Create a program.",
-    roles=MANAGERS,
-    side_effects="write",
-    audit=Audit("program", "program.created"),
-    inverse=id_inverse("programs", "archive", key="programId"),
-    target=NameTarget(("name",)),
+@programs.write(
+    "create",
+    "Create a program.",
     quick_action=True,
+    inverse=Inverse("archive", Identified, lambda out: ArchiveArgs(program_id=out.id)),
+    target=NameTarget(("name",)),
 )
-async def create_program(ctx: ToolContext, args: CreateArgs) -> dict[str, Any]:
-    row = await domain.create_program(
-        ctx.conn, ctx.caller.org_id, name=args.name, description=args.description
-    )
-    return domain.program_out(row)
+async def create_program(ctx: ToolContext, args: CreateArgs) -> Identified:
+    row = await domain.create_program(ctx.scope, name=args.name, description=args.description)
+    return Identified.model_validate(domain.program_out(row))
 
 
 class UpdateArgs(Args):
@@ -61,17 +55,10 @@ class UpdateArgs(Args):
     description: str | None = None
 
 
-@agent_tool(
-    router="programs",
-    action="update",
-    summary="Rename a program or change its description.",
-    roles=MANAGERS,
-    side_effects="write",
-    audit=Audit("program", "program.updated"),
-)
+@programs.write("update", "Rename a program or change its description.")
 async def update_program(ctx: ToolContext, args: UpdateArgs) -> dict[str, Any]:
     row = await domain.update_program(
-        ctx.conn, ctx.caller.org_id, args.program_id, name=args.name, description=args.description
+        ctx.scope, args.program_id, name=args.name, description=args.description
     )
     return domain.program_out(row)
 
@@ -82,7 +69,7 @@ class ArchiveArgs(Args):
 
 async def _archive_preview(ctx: ToolContext, args: ArchiveArgs) -> Confirmation:
     upcoming = await domain.count_upcoming_workouts(
-        ctx.conn, ctx.caller.org_id, args.program_id, ctx.local_now.date()
+        ctx.scope, args.program_id, ctx.local_now.date()
     )
     return Confirmation(
         affected_count=upcoming,
@@ -91,17 +78,13 @@ async def _archive_preview(ctx: ToolContext, args: ArchiveArgs) -> Confirmation:
     )
 
 
-@agent_tool(
-    router="programs",
-    action="archive",
-    summary="Archive a program; its upcoming workouts stop showing.",
-    roles=MANAGERS,
-    side_effects="write",
+@programs.write(
+    "archive",
+    "Archive a program; its upcoming workouts stop showing.",
     confirm="destructive",
     preview=_archive_preview,
     target=EntityTarget("program", "program_id"),
-    audit=Audit("program", "program.archived"),
 )
 async def archive_program(ctx: ToolContext, args: ArchiveArgs) -> dict[str, Any]:
-    row = await domain.set_program_status(ctx.conn, ctx.caller.org_id, args.program_id, "archived")
+    row = await domain.set_program_status(ctx.scope, args.program_id, "archived")
     return domain.program_out(row)

@@ -9,15 +9,24 @@ from uuid import UUID
 
 from pydantic import Field, model_validator
 
-from spotter.domain import bookings, exercises, people, programming, programs, schedule, workouts
-from spotter.domain.errors import DomainError
+from spotter.domain import (
+    bookings,
+    exercises,
+    organizations,
+    people,
+    programming,
+    programs,
+    schedule,
+    workouts,
+)
 from spotter.tiers import tier
 from spotter.tools.args import Args, NoArgs
-from spotter.tools.catalog import agent_tool, describe_router
 from spotter.tools.context import ToolContext
+from spotter.tools.errors import NeedsUser
+from spotter.tools.router import Router
 from spotter.tools.schedule_args import Days
 
-describe_router("read", "Look-ups; nothing changes. Ids come from here.")
+read = Router("read", "Look-ups; nothing changes. Ids come from here.", quick_action=True)
 
 Query = Annotated[str, Field(min_length=1, max_length=100)]
 Label = Annotated[str, Field(min_length=1, max_length=120)]
@@ -44,32 +53,20 @@ class PickArgs(Args):
         return self
 
 
-@agent_tool(
-    router="read",
-    action="ask_user_to_pick",
-    summary="Ask the user to pick one of 2-8 candidates when several fit; waits for the pick.",
+@read.read(
+    "ask_user_to_pick",
+    "Ask the user to pick one of 2-8 candidates when several fit; waits for the pick.",
+    quick_action=False,
     kind="user_picker",
 )
 async def ask_user_to_pick(ctx: ToolContext, args: PickArgs) -> dict[str, Any]:
     # The orchestrator suspends on a picker and never runs it; the runner refuses it too.
-    raise DomainError("needs_user", "read.ask_user_to_pick waits for the user; it never runs.")
+    raise NeedsUser("read.ask_user_to_pick")
 
 
-@agent_tool(
-    router="read",
-    action="org",
-    summary="The gym: name, timezone, tier, features, now.",
-    quick_action=True,
-)
+@read.read("org", "The gym: name, timezone, tier, features, now.")
 async def org(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
-    cur = await ctx.conn.execute(
-        "SELECT name, timezone, default_locale, platform_tier, org_type, day_grain_programming,"
-        " feature_flags FROM organizations WHERE id = %s",
-        (ctx.caller.org_id,),
-    )
-    row = await cur.fetchone()
-    if row is None:
-        raise DomainError("not_found", "No such organization.")
+    row = await organizations.get_organization(ctx.scope)
     flags = {name for name, on in (row["feature_flags"] or {}).items() if on}
     local = ctx.local_now
     return {
@@ -93,11 +90,8 @@ class FindMembersArgs(Args):
     limit: Annotated[int, Field(ge=1, le=50)] = 10
 
 
-@agent_tool(
-    router="read",
-    action="find_members",
-    summary="Find people by name or email (typo-tolerant); active only unless asked.",
-    quick_action=True,
+@read.read(
+    "find_members", "Find people by name or email (typo-tolerant); active only unless asked."
 )
 async def find_members(ctx: ToolContext, args: FindMembersArgs) -> dict[str, Any]:
     if args.role is None:
@@ -105,8 +99,7 @@ async def find_members(ctx: ToolContext, args: FindMembersArgs) -> dict[str, Any
     else:
         roles = people.STAFF_ROLES if args.role == "staff" else (args.role,)
     rows = await people.find_people(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         query=args.query,
         roles=roles,
         include_inactive=args.include_inactive,
@@ -119,17 +112,15 @@ class MemberArgs(Args):
     membership_id: UUID
 
 
-@agent_tool(
-    router="read", action="member", summary="One person by membershipId.", quick_action=True
-)
+@read.read("member", "One person by membershipId.")
 async def member(ctx: ToolContext, args: MemberArgs) -> dict[str, Any]:
-    row = await people.get_person(ctx.conn, ctx.caller.org_id, args.membership_id)
+    row = await people.get_person(ctx.scope, args.membership_id)
     return people.person_out(row) | {"since": row["created_at"].date().isoformat()}
 
 
-@agent_tool(router="read", action="coaches", summary="Active staff who coach.", quick_action=True)
+@read.read("coaches", "Active staff who coach.")
 async def coaches(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
-    rows = await people.list_coaches(ctx.conn, ctx.caller.org_id)
+    rows = await people.list_coaches(ctx.scope)
     return {"coaches": [people.person_out(r) for r in rows]}
 
 
@@ -138,21 +129,16 @@ class ProgramsArgs(Args):
     include_archived: bool = False
 
 
-@agent_tool(
-    router="read",
-    action="programs",
-    summary="Programs, with their count of upcoming workouts.",
-    quick_action=True,
-)
+@read.read("programs", "Programs, with their count of upcoming workouts.")
 async def read_programs(ctx: ToolContext, args: ProgramsArgs) -> dict[str, Any]:
-    org_id, today = ctx.caller.org_id, ctx.local_now.date()
+    today = ctx.local_now.date()
     rows = await programs.list_programs(
-        ctx.conn, org_id, include_archived=args.include_archived, query=args.query
+        ctx.scope, include_archived=args.include_archived, query=args.query
     )
     return {
         "programs": [
             programs.program_out(r)
-            | {"upcoming": await programs.count_upcoming_workouts(ctx.conn, org_id, r["id"], today)}
+            | {"upcoming": await programs.count_upcoming_workouts(ctx.scope, r["id"], today)}
             for r in rows
         ]
     }
@@ -166,16 +152,10 @@ class WorkoutsArgs(Args):
     limit: Annotated[int, Field(ge=1, le=100)] = 30
 
 
-@agent_tool(
-    router="read",
-    action="workouts",
-    summary="Workouts by date range, program or title, newest first.",
-    quick_action=True,
-)
+@read.read("workouts", "Workouts by date range, program or title, newest first.")
 async def read_workouts(ctx: ToolContext, args: WorkoutsArgs) -> dict[str, Any]:
     rows = await workouts.list_workouts(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         program_id=args.program_id,
         date_from=args.from_,
         date_to=args.to,
@@ -191,15 +171,10 @@ class ExercisesArgs(Args):
     limit: Annotated[int, Field(ge=1, le=50)] = 20
 
 
-@agent_tool(
-    router="read",
-    action="exercises",
-    summary="Search the exercise library by name or alias (DU, T2B, Hebrew names).",
-    quick_action=True,
-)
+@read.read("exercises", "Search the exercise library by name or alias (DU, T2B, Hebrew names).")
 async def read_exercises(ctx: ToolContext, args: ExercisesArgs) -> dict[str, Any]:
     rows = await exercises.search_exercises(
-        ctx.conn, ctx.caller.org_id, query=args.query, category=args.category, limit=args.limit
+        ctx.scope, query=args.query, category=args.category, limit=args.limit
     )
     return {"exercises": [exercises.exercise_out(r) for r in rows]}
 
@@ -212,16 +187,12 @@ class ScheduleArgs(Args):
     class_type_id: UUID | None = None
 
 
-@agent_tool(
-    router="read",
-    action="schedule",
-    summary="Sessions in a local date range: class, time, coaches, booked/capacity, status.",
-    quick_action=True,
+@read.read(
+    "schedule", "Sessions in a local date range: class, time, coaches, booked/capacity, status."
 )
 async def read_schedule(ctx: ToolContext, args: ScheduleArgs) -> dict[str, Any]:
     rows = await schedule.list_sessions(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         ctx.tz,
         args.days.first,
         args.days.end,
@@ -230,11 +201,9 @@ async def read_schedule(ctx: ToolContext, args: ScheduleArgs) -> dict[str, Any]:
     return {"timezone": ctx.tz.key, "sessions": [schedule.session_out(r, ctx.tz) for r in rows]}
 
 
-@agent_tool(
-    router="read", action="class_types", summary="The gym's class types.", quick_action=True
-)
+@read.read("class_types", "The gym's class types.")
 async def read_class_types(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
-    rows = await schedule.list_class_types(ctx.conn, ctx.caller.org_id)
+    rows = await schedule.list_class_types(ctx.scope)
     return {"classTypes": [schedule.class_type_out(r) for r in rows]}
 
 
@@ -242,17 +211,11 @@ class SessionArgs(Args):
     session_id: UUID
 
 
-@agent_tool(
-    router="read",
-    action="session",
-    summary="One session with roster and workouts.",
-    quick_action=True,
-)
+@read.read("session", "One session with roster and workouts.")
 async def read_session(ctx: ToolContext, args: SessionArgs) -> dict[str, Any]:
-    org = ctx.caller.org_id
-    row = await schedule.get_session(ctx.conn, org, args.session_id)
+    row = await schedule.get_session(ctx.scope, args.session_id)
     return {
         **schedule.session_out(row, ctx.tz),
-        **await programming.effective_workouts(ctx.conn, org, row, ctx.tz),
-        "roster": await bookings.roster(ctx.conn, org, args.session_id),
+        **await programming.effective_workouts(ctx.scope, row, ctx.tz),
+        "roster": await bookings.roster(ctx.scope, args.session_id),
     }

@@ -17,12 +17,12 @@ from pydantic.json_schema import SkipJsonSchema
 from spotter.domain import workouts as domain
 from spotter.domain.workout_parser import parse_workout
 from spotter.tools.args import Args
-from spotter.tools.catalog import agent_tool, describe_router
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import ToolArgsError
-from spotter.tools.spec import Audit, EntityTarget, id_inverse
+from spotter.tools.router import Router
+from spotter.tools.spec import EntityTarget, Identified, Inverse
 
-describe_router(
+workouts = Router(
     "workouts",
     "Workouts. Parts (Warm-up, Lift...) hold sections (format, rounds, times in seconds) of"
     " movements; loads/distances/calories/heights are text like '60/40kg', '200m', '15/12'.",
@@ -100,9 +100,7 @@ def _parts_json(parts: list[Part]) -> list[dict[str, Any]]:
 
 async def _resolved_parts(ctx: ToolContext, parts: list[Part]) -> domain.Resolved:
     """Parts with library ids attached by exact name or alias (alias matches are warned of)."""
-    return await domain.resolve_movements(
-        ctx.conn, ctx.caller.org_id, _parts_json(parts), fuzzy=False
-    )
+    return await domain.resolve_movements(ctx.scope, _parts_json(parts), fuzzy=False)
 
 
 def _matching(resolved: domain.Resolved) -> dict[str, Any]:
@@ -119,37 +117,30 @@ class CreateArgs(Args):
     date: dt.date | None = None
 
 
-@agent_tool(
-    router="workouts",
-    action="create",
-    summary="Create a workout (title required; description = the brief). Add parts with"
-    " set_sections.",
-    side_effects="write",
-    audit=Audit("workout", "workout.created"),
-    inverse=id_inverse("workouts", "delete", key="workoutId"),
+@workouts.write(
+    "create",
+    "Create a workout (title required; description = the brief). Add parts with set_sections.",
+    inverse=Inverse("delete", Identified, lambda out: WorkoutArgs(workout_id=out.id)),
 )
-async def create_workout(ctx: ToolContext, args: CreateArgs) -> dict[str, Any]:
+async def create_workout(ctx: ToolContext, args: CreateArgs) -> Identified:
     row = await domain.create_workout(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         created_by=ctx.caller.user_id,
         title=args.title,
         description=args.description,
         program_id=args.program_id,
         scheduled_on=args.date,
     )
-    return domain.workout_out(row)
+    return Identified.model_validate(domain.workout_out(row))
 
 
 class WorkoutArgs(Args):
     workout_id: UUID
 
 
-@agent_tool(router="workouts", action="get", summary="One workout with its parts.")
+@workouts.read("get", "One workout with its parts.")
 async def get_workout(ctx: ToolContext, args: WorkoutArgs) -> dict[str, Any]:
-    return domain.workout_out(
-        await domain.get_workout(ctx.conn, ctx.caller.org_id, args.workout_id)
-    )
+    return domain.workout_out(await domain.get_workout(ctx.scope, args.workout_id))
 
 
 class ListArgs(Args):
@@ -159,13 +150,10 @@ class ListArgs(Args):
     limit: Annotated[int, Field(ge=1, le=100)] = 30
 
 
-@agent_tool(
-    router="workouts", action="list", summary="A program's (or all) workouts in a date range."
-)
+@workouts.read("list", "A program's (or all) workouts in a date range.")
 async def list_workouts(ctx: ToolContext, args: ListArgs) -> dict[str, Any]:
     rows = await domain.list_workouts(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         program_id=args.program_id,
         date_from=args.from_,
         date_to=args.to,
@@ -182,17 +170,10 @@ class UpdateArgs(Args):
     date: dt.date | None = None
 
 
-@agent_tool(
-    router="workouts",
-    action="update",
-    summary="Change a workout's title, brief, program or date.",
-    side_effects="write",
-    audit=Audit("workout", "workout.updated"),
-)
+@workouts.write("update", "Change a workout's title, brief, program or date.")
 async def update_workout(ctx: ToolContext, args: UpdateArgs) -> dict[str, Any]:
     row = await domain.update_workout(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         args.workout_id,
         title=args.title,
         description=args.description,
@@ -209,34 +190,23 @@ class SetSectionsArgs(Args):
     scores: SkipJsonSchema[list[Any] | None] = None
 
 
-@agent_tool(
-    router="workouts",
-    action="set_sections",
-    summary="Replace a workout's parts.",
-    side_effects="write",
-    audit=Audit("workout", "workout.sections_set"),
-)
+@workouts.write("set_sections", "Replace a workout's parts.")
 async def set_sections(ctx: ToolContext, args: SetSectionsArgs) -> dict[str, Any]:
     _refuse_hand_authored(args.source_text, args.scores, args.parts)
     resolved = await _resolved_parts(ctx, args.parts)
-    row = await domain.update_workout(
-        ctx.conn, ctx.caller.org_id, args.workout_id, parts=resolved.parts
-    )
+    row = await domain.update_workout(ctx.scope, args.workout_id, parts=resolved.parts)
     return domain.workout_out(row) | _matching(resolved)
 
 
-@agent_tool(
-    router="workouts",
-    action="delete",
-    summary="Delete a workout (soft; it leaves programs and schedules).",
-    side_effects="write",
+@workouts.write(
+    "delete",
+    "Delete a workout (soft; it leaves programs and schedules).",
     confirm="destructive",
     target=EntityTarget("workout", "workout_id"),
     consequences=("workout_removed",),
-    audit=Audit("workout", "workout.deleted"),
 )
 async def delete_workout(ctx: ToolContext, args: WorkoutArgs) -> dict[str, Any]:
-    row = await domain.soft_delete_workout(ctx.conn, ctx.caller.org_id, args.workout_id)
+    row = await domain.soft_delete_workout(ctx.scope, args.workout_id)
     return {"id": str(row["id"]), "title": row["title"], "deleted": True}
 
 
@@ -271,13 +241,10 @@ def _not_saved(
     }
 
 
-@agent_tool(
-    router="workouts",
-    action="parse",
-    summary="Coach text, verbatim -> ONE workout for a date; saved only with save.programId and"
+@workouts.write(
+    "parse",
+    "Coach text, verbatim -> ONE workout for a date; saved only with save.programId and"
     " every movement resolved (retry with save.resolutions).",
-    side_effects="write",
-    audit=Audit("workout", "workout.parsed"),
     day_grain_only=True,
 )
 async def parse(ctx: ToolContext, args: ParseArgs) -> dict[str, Any]:
@@ -288,12 +255,13 @@ async def parse(ctx: ToolContext, args: ParseArgs) -> dict[str, Any]:
         domain.Resolution(r.movement_key, r.mention, r.exercise_id)
         for r in (args.save.resolutions if args.save else [])
     ]
-    resolved = await domain.resolve_movements(
-        ctx.conn, ctx.caller.org_id, parsed["parts"], resolutions=resolutions
-    )
+    resolved = await domain.resolve_movements(ctx.scope, parsed["parts"], resolutions=resolutions)
     unresolved = domain.unresolved_out(resolved)
     domain.strip_candidates(parsed["parts"])
     warnings = list(resolved.warnings)
+    if parsed["unread"]:
+        # kept as notes, so nothing is lost; told so the coach can rephrase or confirm
+        warnings.append({"code": "unread_lines", "lines": parsed["unread"]})
     title = args.title or parsed["title"]
     if title is None:
         title = f"Workout {args.date.isoformat()}"
@@ -306,8 +274,7 @@ async def parse(ctx: ToolContext, args: ParseArgs) -> dict[str, Any]:
         return _not_saved(preview, reasons, unresolved, warnings)
     domain.strip_keys(parsed["parts"])
     day = await domain.upsert_day(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         created_by=ctx.caller.user_id,
         program_id=args.save.program_id,
         scheduled_on=args.date,
@@ -333,20 +300,16 @@ class UpsertArgs(Args):
     scores: SkipJsonSchema[list[Any] | None] = None
 
 
-@agent_tool(
-    router="workouts",
-    action="upsert",
-    summary="Build or replace a program's ONE workout for a date, without coach text.",
-    side_effects="write",
-    audit=Audit("workout", "workout.upserted"),
+@workouts.write(
+    "upsert",
+    "Build or replace a program's ONE workout for a date, without coach text.",
     day_grain_only=True,
 )
 async def upsert(ctx: ToolContext, args: UpsertArgs) -> dict[str, Any]:
     _refuse_hand_authored(args.source_text, args.scores, args.parts)
     resolved = await _resolved_parts(ctx, args.parts)
     day = await domain.upsert_day(
-        ctx.conn,
-        ctx.caller.org_id,
+        ctx.scope,
         created_by=ctx.caller.user_id,
         program_id=args.program_id,
         scheduled_on=args.date,

@@ -1,0 +1,148 @@
+"""Settling a message: once every call of an assistant message has a final status, its results
+go back to the model as ONE tool_result turn, in the message's tool order.
+
+A new user message answers the tail message first (`answer_for_new_message`): what may not run
+any more is closed, and the results its rows recorded are appended. Also the abandoned-claim
+sweep: close stale running rows (never re-run them) and settle the messages that thereby became
+complete, so the conversation replays validly afterwards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from uuid import UUID
+
+from psycopg.types.json import Jsonb
+
+from spotter.agent.approvals.claims import close_abandoned, orgs_with_abandoned_claims
+from spotter.agent.call_record import FINAL_STATUSES, settled_outcomes
+from spotter.agent.transcript import INTERRUPTED, StoredMessage, append_message, tool_result_block
+from spotter.db import Conn, Database
+from spotter.observability import log_event
+
+if TYPE_CHECKING:
+    # a type only: the sweep function imports this module without a run
+    from spotter.agent.state import RunState
+SUPERSEDED = {
+    "code": "superseded",
+    "message": "The user sent a new message instead of answering; this call did not run and"
+    " never will. Ask again if it is still wanted.",
+}
+
+
+async def settle_message(conn: Conn, org_id: UUID, message_id: UUID) -> bool:
+    """Append the merged tool_result turn if the message is complete and has none yet."""
+    # Lock the message first, then read its calls in a NEW statement: under READ COMMITTED a
+    # statement that waited for the lock would still read the calls as of before the wait, and
+    # two settlers (a resolution and the sweep) could each see the other's call unfinished.
+    cur = await conn.execute(
+        "SELECT conversation_id, run_id FROM ai_messages"
+        " WHERE id = %s AND organization_id = %s FOR UPDATE",
+        (message_id, org_id),
+    )
+    message = await cur.fetchone()
+    if message is None:
+        return False
+    cur = await conn.execute(
+        "SELECT tool_use_id, status, output, error FROM ai_tool_executions"
+        " WHERE organization_id = %s AND message_id = %s ORDER BY position",
+        (org_id, message_id),
+    )
+    rows = await cur.fetchall()
+    if not rows or any(r["status"] not in FINAL_STATUSES for r in rows):
+        return False
+    conversation_id, run_id = message["conversation_id"], message["run_id"]
+    first_id = rows[0]["tool_use_id"]
+    cur = await conn.execute(
+        "SELECT 1 FROM ai_messages WHERE organization_id = %s AND conversation_id = %s"
+        " AND role = 'tool_result' AND content @> %s",
+        (org_id, conversation_id, Jsonb([{"tool_use_id": first_id}])),
+    )
+    if await cur.fetchone() is not None:
+        return False
+    blocks = [
+        tool_result_block(
+            r["tool_use_id"],
+            r["status"] == "succeeded",
+            r["output"] if r["status"] == "succeeded" else r["error"],
+        )
+        for r in rows
+    ]
+    await append_message(
+        conn, org_id, conversation_id, run_id=run_id, role="tool_result", content=blocks
+    )
+    return True
+
+
+async def close_and_settle(conn: Conn, org_id: UUID, *, message_id: UUID | None = None) -> int:
+    """Close abandoned claims (of one message, or the org's) and settle what they completed."""
+    closed = await close_abandoned(conn, org_id, message_id=message_id)
+    for closed_message in closed:
+        await settle_message(conn, org_id, closed_message)
+    return len(closed)
+
+
+async def close_for_new_message(conn: Conn, org_id: UUID, message_id: UUID) -> None:
+    """Before a new user turn answers the tail message: its stale claims are closed, and every
+    call still pending (an approval or pick the user typed past, a held sibling) is closed as
+    `superseded`, so it can never run later. A call running under a live claim is left alone
+    (its result is recorded on its row; the turn appended now says it has none)."""
+    await close_abandoned(conn, org_id, message_id=message_id)
+    await conn.execute(
+        "UPDATE ai_tool_executions SET status = 'failed', error = %s,"
+        " finished_at = clock_timestamp()"
+        " WHERE organization_id = %s AND message_id = %s AND status = 'pending'",
+        (Jsonb(SUPERSEDED), org_id, message_id),
+    )
+
+
+async def answer_for_new_message(
+    conn: Conn, state: RunState, stored: list[StoredMessage]
+) -> list[StoredMessage]:
+    """The last assistant turn has no results — a suspended run the user typed past, or a run
+    cut off between its calls and their results: close what may not run any more
+    (`close_for_new_message`), then append the results its execution rows recorded (or an
+    `interrupted` error), so the stored history is valid from here on — appended, never
+    rewritten. The one way a message is answered before a new user turn."""
+    if not stored or stored[-1].role != "assistant":
+        return []
+    ids = [b["id"] for b in stored[-1].content if b.get("type") == "tool_use"]
+    if not ids:
+        return []
+    await close_for_new_message(conn, state.caller.org_id, stored[-1].id)
+    known = await settled_outcomes(conn, state.caller, state.conversation_id, ids)
+    content = [
+        tool_result_block(tid, *known[tid])
+        if tid in known
+        else tool_result_block(tid, False, INTERRUPTED)
+        for tid in ids
+    ]
+    state.telemetry.emit(
+        "agent.replay.repaired_tail", orphans=len(ids), recovered=len(known), **state.ids
+    )
+    appended = await append_message(
+        conn, state.caller.org_id, state.conversation_id, run_id=state.run_id,
+        role="tool_result", content=content,
+    )  # fmt: skip
+    return [
+        StoredMessage(appended.id, appended.ordinal, "tool_result", content, None, state.run_id)
+    ]
+
+
+@dataclass(frozen=True)
+class SweepReport:
+    orgs: int
+    messages_closed: int
+
+
+async def sweep(db: Database) -> SweepReport:
+    """Idempotent, and safe beside itself and live resolutions: every close is a conditional
+    update on a stale claim, every settle locks the message row first."""
+    orgs = await orgs_with_abandoned_claims(db)
+    closed = 0
+    for org_id in orgs:
+        async with db.org_tx(org_id) as conn:
+            closed += await close_and_settle(conn, org_id)
+    log_event("sweep.done", orgs=len(orgs), messages_closed=closed)
+    return SweepReport(orgs=len(orgs), messages_closed=closed)

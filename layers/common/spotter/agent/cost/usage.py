@@ -1,0 +1,128 @@
+"""Usage of a run: each model call priced at its own model's rates, summed, and recorded per day.
+
+`ai_usage_daily` is upserted with SQL increments keyed on (org, UTC day, user), so concurrent
+runs of one person never lose each other's tokens or cost.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
+
+from spotter.agent import events as ev
+from spotter.agent.cost.budget import utc_today
+from spotter.agent.cost.pricing import CallTokens, cost_usd_micros
+from spotter.db import Conn
+
+if TYPE_CHECKING:
+    from anthropic.types import Usage as ProviderUsage
+
+
+def call_tokens(usage: ProviderUsage) -> CallTokens:
+    writes = usage.cache_creation_input_tokens or 0
+    split = usage.cache_creation
+    write_1h = split.ephemeral_1h_input_tokens if split else 0
+    # Without the split the API wrote 5-minute entries (the only TTL we ask for).
+    write_5m = split.ephemeral_5m_input_tokens if split else writes
+    return CallTokens(
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        cache_read_tokens=usage.cache_read_input_tokens or 0,
+        cache_write_5m_tokens=write_5m,
+        cache_write_1h_tokens=write_1h,
+    )
+
+
+@dataclass(frozen=True)
+class CallUsage:
+    model: str
+    tokens: CallTokens
+    cost_usd_micros: int
+
+    @classmethod
+    def of(cls, model: str, usage: ProviderUsage) -> CallUsage:
+        tokens = call_tokens(usage)
+        return cls(model, tokens, cost_usd_micros(model, tokens))
+
+    def as_json(self) -> dict[str, Any]:
+        t = self.tokens
+        return {
+            "model": self.model,
+            "inputTokens": t.input_tokens,
+            "outputTokens": t.output_tokens,
+            "cacheReadTokens": t.cache_read_tokens,
+            "cacheWrite5mTokens": t.cache_write_5m_tokens,
+            "cacheWrite1hTokens": t.cache_write_1h_tokens,
+            "costUsdMicros": self.cost_usd_micros,
+        }
+
+
+@dataclass
+class RunUsage:
+    calls: list[CallUsage] = field(default_factory=list)
+    recorded: bool = False  # written to `ai_usage_daily`: a run records its usage once
+
+    @property
+    def unrecorded_cost_usd_micros(self) -> int:
+        return 0 if self.recorded else self.cost_usd_micros
+
+    def add(self, call: CallUsage) -> None:
+        self.calls.append(call)
+
+    def _sum(self, name: str) -> int:
+        return sum(getattr(c.tokens, name) for c in self.calls)
+
+    @property
+    def cost_usd_micros(self) -> int:
+        return sum(c.cost_usd_micros for c in self.calls)
+
+    @property
+    def cache_hit_ratio(self) -> float | None:
+        """cacheRead / (cacheRead + input): healthy at 0.85-0.95 in steady state."""
+        read, fresh = self._sum("cache_read_tokens"), self._sum("input_tokens")
+        return round(read / (read + fresh), 4) if read + fresh else None
+
+    def event(self) -> ev.Usage:
+        return ev.Usage(
+            input_tokens=self._sum("input_tokens"),
+            output_tokens=self._sum("output_tokens"),
+            cache_read_tokens=self._sum("cache_read_tokens"),
+            cache_write_tokens=self._sum("cache_write_5m_tokens")
+            + self._sum("cache_write_1h_tokens"),
+            cost_usd_micros=self.cost_usd_micros,
+        )
+
+    async def record_once(self, conn: Conn, org_id: UUID, user_id: UUID, now: datetime) -> None:
+        """Record the run's usage unless it was already (or nothing was spent)."""
+        if self.calls and not self.recorded:
+            await self.record(conn, org_id, user_id, now)
+            self.recorded = True
+
+    async def record(self, conn: Conn, org_id: UUID, user_id: UUID, now: datetime) -> None:
+        """Add this run to today's (UTC) row with SQL increments: one statement, no read."""
+        await conn.execute(
+            "INSERT INTO ai_usage_daily AS d (organization_id, user_id, day, input_tokens,"
+            " output_tokens, cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens,"
+            " cost_usd_micros, turns) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, 1)"
+            " ON CONFLICT (organization_id, day, user_id) DO UPDATE SET"
+            " input_tokens = d.input_tokens + EXCLUDED.input_tokens,"
+            " output_tokens = d.output_tokens + EXCLUDED.output_tokens,"
+            " cache_read_tokens = d.cache_read_tokens + EXCLUDED.cache_read_tokens,"
+            " cache_write_5m_tokens = d.cache_write_5m_tokens + EXCLUDED.cache_write_5m_tokens,"
+            " cache_write_1h_tokens = d.cache_write_1h_tokens + EXCLUDED.cache_write_1h_tokens,"
+            " cost_usd_micros = d.cost_usd_micros + EXCLUDED.cost_usd_micros,"
+            " turns = d.turns + 1, updated_at = now()",
+            (
+                org_id,
+                user_id,
+                utc_today(now),
+                self._sum("input_tokens"),
+                self._sum("output_tokens"),
+                self._sum("cache_read_tokens"),
+                self._sum("cache_write_5m_tokens"),
+                self._sum("cache_write_1h_tokens"),
+                self.cost_usd_micros,
+            ),
+        )

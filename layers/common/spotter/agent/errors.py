@@ -1,0 +1,117 @@
+"""The agent's errors, each under `SpotterError` with its code fixed on the class, and the one
+function that maps any failure of a run to the spec's stable codes (`agent.errors.<code>`).
+
+A `SpotterError` is a refusal (the request cannot be served as asked: a foreign conversation,
+a decided call, an undo that is not available); anything else is a fault.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, ClassVar
+
+from spotter.errors import ErrorCode, SpotterError
+
+if TYPE_CHECKING:
+    import anthropic
+
+
+class _CodedError(SpotterError):
+    """A `SpotterError` whose code is its class's; the message may be left to the class."""
+
+    code: ErrorCode
+    default_message: ClassVar[str] = ""
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(type(self).code, message or self.default_message)
+
+
+class DecisionError(_CodedError):
+    """A confirm / confirm-batch / pick batch refused as a whole: nothing is claimed or run."""
+
+    status = 409
+
+
+class ToolExecutionNotFound(DecisionError):
+    code: ErrorCode = "tool_execution_not_found"
+    status = 404
+    default_message = "No such tool call in this conversation."
+
+
+class ToolAlreadyResolved(DecisionError):
+    code: ErrorCode = "tool_already_resolved"
+    default_message = "That call was already handled."
+
+
+class ToolNotAwaitingApproval(DecisionError):
+    code: ErrorCode = "tool_not_awaiting_approval"
+    default_message = "That call is not waiting for this kind of decision."
+
+
+class ConfirmBatchMixedMessages(DecisionError):
+    code: ErrorCode = "confirm_batch_mixed_messages"
+    status = 400
+    default_message = "Decisions must belong to one assistant message."
+
+
+class InvalidPick(DecisionError):
+    code: ErrorCode = "invalid_pick"
+    status = 400
+    default_message = "That choice is not one of the options."
+
+
+class UndoRefused(_CodedError):
+    """An undo refused before its stream starts (422, as JSON)."""
+
+    status = 422
+
+
+class UndoNotAvailable(UndoRefused):
+    code: ErrorCode = "undo_not_available"
+    default_message = "Only a succeeded call with an inverse undoes."
+
+
+class UndoAlreadyDone(UndoRefused):
+    code: ErrorCode = "undo_already_done"
+    default_message = "This call was already undone."
+
+
+def is_refusal(exc: BaseException) -> bool:
+    """Not a server fault: logged with its code, never sent to Sentry."""
+    return isinstance(exc, SpotterError) and exc.status < 500
+
+
+def classify(exc: BaseException) -> ErrorCode:
+    if isinstance(exc, asyncio.CancelledError):
+        return "aborted"
+    if isinstance(exc, SpotterError):
+        return exc.code
+    # the SDK is loaded by whatever raised its errors; importing it here only then keeps the
+    # sweep and reads functions (which classify nothing from it) free of it
+    import anthropic
+
+    from spotter.providers.anthropic import ProviderNotConfigured
+
+    if isinstance(exc, ProviderNotConfigured):
+        return "provider_not_configured"
+    if isinstance(exc, anthropic.APIStatusError):
+        return _by_status(exc)
+    if isinstance(exc, anthropic.APIConnectionError):  # includes timeouts
+        return "provider_unavailable"
+    return "internal"
+
+
+def _by_status(exc: anthropic.APIStatusError) -> ErrorCode:
+    status = exc.status_code
+    body = exc.body if isinstance(exc.body, dict) else {}
+    error = body.get("error")
+    kind = error.get("type") if isinstance(error, dict) else None
+    if status == 529 or kind == "overloaded_error":
+        return "provider_overloaded"
+    if status in (401, 403):
+        return "provider_unauthorized"
+    if status == 429:
+        return "provider_rate_limited"
+    if status >= 500:
+        return "provider_unavailable"
+    return "provider_invalid_request"

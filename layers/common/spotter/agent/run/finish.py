@@ -1,0 +1,123 @@
+"""The end of every run — send, resume, resolve: one path for its failure, usage and `done`.
+
+`finish_run` relays a run's body (events; the `RunState` once the run has a conversation; its
+last item a `RunEnded`), turns anything it raises into the run's code (a refusal — a
+`SpotterError` such as a foreign conversation — is logged with its code at info level and never
+reaches Sentry; a fault is `agent.turn_failed`), records the usage not yet recorded (shielded
+from a client that left), emits `agent.turn.finished`, says `error?` + `done`, and after `done`
+flushes analytics and refreshes the embeddings of records a write changed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncGenerator, AsyncIterator
+
+import anyio
+
+from spotter.agent import events as ev
+from spotter.agent.errors import classify, is_refusal
+from spotter.agent.rag.refresh import refresh_after_run
+from spotter.agent.run.steps import ModelRunStarted, RunEnded
+from spotter.agent.state import RunStart, RunState
+from spotter.agent.telemetry import SOFT_TERMINAL
+from spotter.db import Conn
+from spotter.errors import ErrorCode
+from spotter.i18n import error_message
+
+RunBody = AsyncGenerator[ev.AgentEvent | RunState | ModelRunStarted | RunEnded, None]
+
+
+async def record_usage(conn: Conn, start: RunStart) -> None:
+    """The run's usage, once (in the caller's transaction: the last turn's, when it ends well)."""
+    await start.usage.record_once(conn, start.caller.org_id, start.caller.user_id, start.now)
+
+
+async def finish_run(
+    start: RunStart, body: RunBody, *, model_run: bool
+) -> AsyncIterator[ev.AgentEvent]:
+    """Relay `body` and end it; `model_run`: whether the body asks the model from its start (a
+    send) or only after `ModelRunStarted` (a resolution)."""
+    state: RunState | None = None
+    end = RunEnded()
+    try:
+        async for item in body:
+            if isinstance(item, RunState):
+                state = item
+            elif isinstance(item, ModelRunStarted):
+                model_run = True
+            elif isinstance(item, RunEnded):
+                end = item
+            else:
+                yield item
+    except Exception as exc:
+        code = classify(exc)
+        ids = state.ids if state else start.ids()
+        if is_refusal(exc):
+            # the request cannot be served as asked: not a server fault, never sent to Sentry
+            start.telemetry.emit("agent.request_refused", code=code, **ids)
+        else:
+            start.telemetry.failure(exc, code, **ids)
+        end = RunEnded(code)
+    finally:
+        await body.aclose()  # a client that left closes the body's own generators now
+        await _record_unrecorded_usage(start)
+    if end.model_run is not None:
+        model_run = end.model_run
+    for event in _last_events(start, state, end, model_run=model_run):
+        yield event
+    # after `done` reached the client, so analytics never delays the answer
+    await start.telemetry.flush()
+    if state is not None:
+        await refresh_search_index(state)
+
+
+async def _record_unrecorded_usage(start: RunStart) -> None:
+    """Tokens spent by a run that did not reach its normal recording (an error, a disconnect)
+    are recorded anyway; a cancelled scope must not stop this."""
+    if start.usage.recorded or not start.usage.calls:
+        return
+    with anyio.CancelScope(shield=True):
+        async with start.deps.db.org_tx(start.caller.org_id) as conn:
+            await record_usage(conn, start)
+
+
+def _last_events(
+    start: RunStart, state: RunState | None, end: RunEnded, *, model_run: bool
+) -> list[ev.AgentEvent]:
+    conversation_id = str(state.conversation_id) if state else None
+    if not model_run:
+        # nothing was asked of the model: zero usage, no turn event
+        return [*_error(start, end.code, end.message), ev.Done(conversation_id=conversation_id)]
+    usage = start.usage.event()
+    ids = state.ids if state else start.ids()
+    if end.code in SOFT_TERMINAL:
+        start.telemetry.terminal_error(end.code, **ids)
+    start.telemetry.emit(
+        "agent.turn.finished",
+        code=end.code,
+        model_calls=len(start.usage.calls),
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        cache_read_tokens=usage.cache_read_tokens,
+        cache_write_tokens=usage.cache_write_tokens,
+        cost_usd_micros=usage.cost_usd_micros,
+        cache_hit_ratio=start.usage.cache_hit_ratio,
+        duration_ms=round((time.perf_counter() - start.started) * 1000, 2),
+        **ids,
+    )
+    done = ev.Done(conversation_id=conversation_id, usage=usage)
+    return [*_error(start, end.code, end.message), done]
+
+
+def _error(start: RunStart, code: ErrorCode | None, message: str | None) -> list[ev.AgentEvent]:
+    if code is None:
+        return []
+    text = message or error_message(code, start.caller.locale)
+    return [ev.Error(code=code, message=text, trace_id=start.trace_id)]
+
+
+async def refresh_search_index(state: RunState) -> None:
+    """After `done`: a run whose writes changed searchable records re-embeds them (best effort)."""
+    if state.wrote_records and state.deps.embedder is not None:
+        await refresh_after_run(state.deps.db, state.caller.org_id, state.deps.embedder)

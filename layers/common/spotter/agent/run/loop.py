@@ -1,0 +1,127 @@
+"""The model loop: at most MAX_TURNS round trips, each one model turn that says what happened.
+
+A turn streams one call (`run.model_turn`), stores the reply (`message_done`), and returns its
+step: no tool calls → `NextStepFinalOutput`; a cut-off reply → `run.truncation`; tool calls →
+the batch (`run.tool_batch`): its results go back (`NextStepRunAgain`) or a call waits for a
+person (`NextStepInterruption`). A resumed run checks the spend cap before every call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from contextlib import aclosing
+from typing import Any
+from uuid import UUID
+
+from spotter.agent import events as ev
+from spotter.agent.cost import usage_snapshot
+from spotter.agent.run.finish import record_usage
+from spotter.agent.run.model_turn import ModelReply, stream_reply
+from spotter.agent.run.steps import (
+    BatchStep,
+    BatchSuspended,
+    NextStepFinalOutput,
+    NextStepInterruption,
+    NextStepRunAgain,
+    NextStepStop,
+    RunEnded,
+    TurnStep,
+)
+from spotter.agent.run.tool_batch import plan_calls, run_tool_calls
+from spotter.agent.run.truncation import answer_truncated
+from spotter.agent.state import RunState
+
+MAX_TURNS = 6
+
+
+async def drive_model_loop(state: RunState) -> AsyncGenerator[ev.AgentEvent | RunEnded, None]:
+    """Model turns until one ends the run; the last item is the run's end."""
+    for _ in range(MAX_TURNS):
+        step: TurnStep | None = None
+        async with aclosing(model_turn(state)) as turn:
+            async for item in turn:
+                if isinstance(item, TurnStep):
+                    step = item
+                else:
+                    yield item
+        match step:
+            case NextStepRunAgain():
+                continue
+            case NextStepStop(code=code):
+                yield RunEnded(code)
+                return
+            case NextStepFinalOutput() | NextStepInterruption():
+                yield RunEnded()
+                return
+            case None:
+                raise RuntimeError("a model turn ended without a step")
+    yield RunEnded("max_turns_reached")
+
+
+async def spend_cap_reached(state: RunState) -> bool:
+    """The budget rule (`cost.budget`) with this run's unrecorded calls counted."""
+    async with state.deps.db.org_tx(state.caller.org_id) as conn:
+        snapshot = await usage_snapshot(
+            conn, state.caller.org_id, state.caller.platform_tier, state.now
+        )
+    return snapshot.over_cap(state.usage.unrecorded_cost_usd_micros)
+
+
+async def model_turn(state: RunState) -> AsyncGenerator[ev.AgentEvent | TurnStep, None]:
+    if state.resumed and await spend_cap_reached(state):
+        # a resumed run never passed the send's pre-check: check before every call
+        yield NextStepStop("agent_budget_exceeded")
+        return
+    state.model_turns += 1
+    reply: ModelReply | None = None
+    # aclosing: a client that goes away closes the provider stream now, not at GC
+    async with aclosing(stream_reply(state)) as replies:
+        async for streamed in replies:
+            if isinstance(streamed, ModelReply):
+                reply = streamed
+            else:
+                yield streamed
+    if reply is None:
+        raise RuntimeError("the model stream ended without a reply")
+    tool_uses = reply.tool_uses
+    final = not tool_uses and not reply.truncated
+    message_id = await _store_reply(state, reply, record=final)
+    yield ev.MessageDone(message_id=str(message_id), stop_reason=reply.stop_reason)
+    if reply.truncated:
+        yield await answer_truncated(state, message_id, tool_uses)
+        return
+    if final:
+        yield NextStepFinalOutput()
+        return
+    batch: BatchStep | None = None
+    async with aclosing(run_tool_calls(state, message_id, plan_calls(state, tool_uses))) as calls:
+        async for settled in calls:
+            if isinstance(settled, BatchStep):
+                batch = settled
+            else:
+                yield settled
+    match batch:
+        case BatchSuspended():
+            yield NextStepInterruption()  # the user decides; resolving the message resumes
+        case None:
+            raise RuntimeError("a tool batch ended without a step")
+        case _:
+            await _store_results(state, batch.results)
+            yield NextStepRunAgain()
+
+
+async def _store_reply(state: RunState, reply: ModelReply, *, record: bool) -> UUID:
+    """Persist the assistant turn; when it ends the run, record usage in the same transaction."""
+    async with state.deps.db.org_tx(state.caller.org_id) as conn:
+        appended = await state.append(
+            conn, "assistant", reply.content, model=reply.model, stop_reason=reply.stop_reason,
+            usage=reply.usage.as_json(),
+        )  # fmt: skip
+        if record:
+            await record_usage(conn, state.start)
+    return appended.id
+
+
+async def _store_results(state: RunState, results: list[dict[str, Any]]) -> None:
+    async with state.deps.db.org_tx(state.caller.org_id) as conn:
+        await state.append(conn, "tool_result", results)

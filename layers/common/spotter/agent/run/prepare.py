@@ -1,0 +1,95 @@
+"""Before the model: the conversation, the budget pre-check, the user turn, a valid replay."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from spotter.agent.approvals import answer_for_new_message
+from spotter.agent.cost import UsageSnapshot, usage_snapshot
+from spotter.agent.prompting import build_turn_context, user_turn
+from spotter.agent.state import RunStart, RunState
+from spotter.agent.transcript import (
+    StoredMessage,
+    append_message,
+    block_types,
+    load_history,
+    repair_replay,
+    replay_messages,
+    start_conversation,
+    validate_replay,
+)
+
+
+@dataclass(frozen=True)
+class SendMessage:
+    text: str
+    pathname: str
+    selection: dict[str, Any] | None = None
+    conversation_id: UUID | None = None
+
+
+@dataclass(frozen=True)
+class Prepared:
+    state: RunState
+    new_conversation: bool
+    budget: UsageSnapshot
+    stored: list[StoredMessage] = field(default_factory=list)  # the history, new turn included
+
+
+async def prepare_run(start: RunStart, request: SendMessage, ambient: str = "") -> Prepared:
+    """One transaction: conversation row (new) or history (existing), budget, user turn (with
+    the ambient RAG section, found before, so the row is written once)."""
+    caller = start.caller
+    new = request.conversation_id is None
+    async with start.deps.db.org_tx(caller.org_id) as conn:
+        if request.conversation_id is None:
+            state = start.in_conversation(await start_conversation(conn, caller))
+            stored: list[StoredMessage] = []
+        else:
+            stored = await load_history(conn, caller, request.conversation_id)
+            state = start.in_conversation(request.conversation_id)
+        budget = await usage_snapshot(conn, caller.org_id, caller.platform_tier, start.now)
+        if budget.exceeded:
+            return Prepared(state, new, budget)
+        stored += await answer_for_new_message(conn, state, stored)
+        content = user_turn(
+            request.text,
+            build_turn_context(caller, start.now, request.pathname, request.selection, ambient),
+        )
+        page = {"pathname": request.pathname, "selection": request.selection}
+        appended = await append_message(
+            conn, caller.org_id, state.conversation_id, run_id=start.run_id, role="user",
+            content=content, page_context=page,
+        )  # fmt: skip
+        stored.append(
+            StoredMessage(appended.id, appended.ordinal, "user", content, None, start.run_id, page)
+        )
+    state.messages = valid_replay(state, stored)
+    return Prepared(state, new, budget, stored)
+
+
+def valid_replay(state: RunState, stored: list[StoredMessage]) -> list[dict[str, Any]]:
+    messages = replay_messages(stored, state.call)
+    check = validate_replay(messages)
+    if check.ok:
+        return messages
+    # Older damage cannot be fixed by appending; the repair is a pure function of the stored
+    # rows, so it replays byte-identically every run (the cached prefix survives).
+    state.telemetry.emit(
+        "agent.replay.violation",
+        level="warning",
+        orphans=sum(len(v.orphaned_tool_use_ids) for v in check.violations),
+        shape=block_types(messages),
+        **state.ids,
+    )
+    return repair_replay(messages, check)
+
+
+async def prepare_resume(state: RunState) -> None:
+    """A resumed run's history: the stored conversation (its tool results just settled) as a
+    valid replay. No user turn, no ambient retrieval: nothing new was said."""
+    async with state.deps.db.org_tx(state.caller.org_id) as conn:
+        stored = await load_history(conn, state.caller, state.conversation_id)
+    state.messages = valid_replay(state, stored)

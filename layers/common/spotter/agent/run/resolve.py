@@ -1,0 +1,83 @@
+"""Resolving a suspended message, streamed like a send: confirm, confirm-batch and pick.
+
+The decisions are applied (`approvals.resolution`); when this stream settled the message, the
+model loop runs once more over the settled history (`run.loop`, checking the spend cap before
+every call); either way the run ends through the one finish path (`run.finish`). A refused
+batch (a `DecisionError`, a conversation that is not the caller's) is an SSE `error` and `done`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import aclosing
+from uuid import UUID
+
+from spotter.agent import events as ev
+from spotter.agent.approvals import DecisionKind
+from spotter.agent.approvals.resolution import (
+    Decision,
+    ResolutionStep,
+    ResumeModel,
+    apply_decisions,
+)
+from spotter.agent.run.finish import RunBody, finish_run
+from spotter.agent.run.loop import drive_model_loop
+from spotter.agent.run.prepare import prepare_resume
+from spotter.agent.run.steps import ModelRunStarted, RunEnded
+from spotter.agent.state import AgentDeps, RunStart, RunState
+from spotter.auth.caller import Caller
+
+__all__ = ["Decision", "confirm", "confirm_batch", "pick", "resolve_message"]
+
+
+def confirm(
+    deps: AgentDeps, caller: Caller, conversation_id: UUID, tool_use_id: str, approved: bool
+) -> AsyncIterator[ev.AgentEvent]:
+    return resolve_message(
+        deps, caller, conversation_id, [Decision(tool_use_id, approved)], "confirm"
+    )
+
+
+def confirm_batch(
+    deps: AgentDeps, caller: Caller, conversation_id: UUID, decisions: Sequence[Decision]
+) -> AsyncIterator[ev.AgentEvent]:
+    return resolve_message(deps, caller, conversation_id, decisions, "confirm")
+
+
+def pick(
+    deps: AgentDeps, caller: Caller, conversation_id: UUID, tool_use_id: str, picked_id: str
+) -> AsyncIterator[ev.AgentEvent]:
+    return resolve_message(
+        deps, caller, conversation_id, [Decision(tool_use_id, picked_id=picked_id)], "pick"
+    )
+
+
+def resolve_message(
+    deps: AgentDeps,
+    caller: Caller,
+    conversation_id: UUID,
+    decisions: Sequence[Decision],
+    kind: DecisionKind,
+) -> AsyncIterator[ev.AgentEvent]:
+    start = RunStart.begin(deps, caller)
+    state = start.in_conversation(conversation_id, resumed=True)
+    return finish_run(start, _resolve(state, decisions, kind), model_run=False)
+
+
+async def _resolve(state: RunState, decisions: Sequence[Decision], kind: DecisionKind) -> RunBody:
+    yield state
+    step: ResolutionStep | None = None
+    async with aclosing(apply_decisions(state, decisions, kind)) as applied:
+        async for outcome in applied:
+            if isinstance(outcome, ResolutionStep):
+                step = outcome
+            else:
+                yield outcome
+    if not isinstance(step, ResumeModel):
+        yield RunEnded()  # nothing was asked of the model: zero usage
+        return
+    await prepare_resume(state)
+    yield ModelRunStarted()
+    async with aclosing(drive_model_loop(state)) as loop:
+        async for item in loop:
+            yield item

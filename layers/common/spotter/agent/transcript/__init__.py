@@ -1,0 +1,40 @@
+"""The conversation's log: appending turns (the one place that allocates ordinals), loading a
+conversation, what a stored user turn looks like, and replaying stored rows to the model
+(the projection after a compaction, slimming, alternation, validation and repair)."""
+
+from spotter.agent.transcript.history import StoredMessage, load_history, start_conversation
+from spotter.agent.transcript.message_log import Appended, MessageRole, append_message
+from spotter.agent.transcript.projection import latest_note, projection
+from spotter.agent.transcript.replay import (
+    INTERRUPTED,
+    api_role,
+    block_types,
+    canonical,
+    repair_replay,
+    replay_messages,
+    tool_result_block,
+    validate_replay,
+)
+from spotter.agent.transcript.turn_context import TURN_CONTEXT_TAG, is_turn_context, visible_text
+
+__all__ = [
+    "INTERRUPTED",
+    "TURN_CONTEXT_TAG",
+    "Appended",
+    "MessageRole",
+    "StoredMessage",
+    "api_role",
+    "append_message",
+    "block_types",
+    "canonical",
+    "is_turn_context",
+    "latest_note",
+    "load_history",
+    "projection",
+    "repair_replay",
+    "replay_messages",
+    "start_conversation",
+    "tool_result_block",
+    "validate_replay",
+    "visible_text",
+]

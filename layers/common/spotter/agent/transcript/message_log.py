@@ -1,0 +1,74 @@
+"""Appending to a conversation's message log: the one place that allocates ordinals.
+
+One statement: the conversation row's `next_ordinal` is incremented (which locks the row, so
+concurrent writers take turns and each gets the next free ordinal), `updated_at` is touched, and
+the message is inserted with the allocated ordinal. Rows are only ever appended.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+from uuid import UUID
+
+from psycopg.types.json import Jsonb
+
+from spotter.db import Conn
+from spotter.errors import NotFoundError
+
+# 'tool_result' and 'system_note' (a compaction summary) rows are user turns to the model
+MessageRole = Literal["user", "assistant", "tool_result", "system_note"]
+
+_APPEND_SQL = """
+WITH slot AS (
+  UPDATE ai_conversations SET next_ordinal = next_ordinal + 1, updated_at = now()
+   WHERE id = %(conversation)s AND organization_id = %(org)s
+  RETURNING next_ordinal - 1 AS ordinal
+)
+INSERT INTO ai_messages (organization_id, conversation_id, run_id, ordinal, role, content,
+                         page_context, model, stop_reason, usage)
+SELECT %(org)s, %(conversation)s, %(run)s, slot.ordinal, %(role)s, %(content)s,
+       %(page)s, %(model)s, %(stop)s, %(usage)s
+  FROM slot
+RETURNING id, ordinal
+"""
+
+
+@dataclass(frozen=True)
+class Appended:
+    id: UUID
+    ordinal: int
+
+
+async def append_message(
+    conn: Conn,
+    org_id: UUID,
+    conversation_id: UUID,
+    *,
+    run_id: UUID,
+    role: MessageRole,
+    content: Sequence[dict[str, Any]],
+    page_context: dict[str, Any] | None = None,
+    model: str | None = None,
+    stop_reason: str | None = None,
+    usage: dict[str, Any] | None = None,
+) -> Appended:
+    cur = await conn.execute(
+        _APPEND_SQL,
+        {
+            "conversation": conversation_id,
+            "org": org_id,
+            "run": run_id,
+            "role": role,
+            "content": Jsonb(list(content)),
+            "page": Jsonb(page_context) if page_context is not None else None,
+            "model": model,
+            "stop": stop_reason,
+            "usage": Jsonb(usage) if usage is not None else None,
+        },
+    )
+    row = await cur.fetchone()
+    if row is None:
+        raise NotFoundError("No such conversation.")
+    return Appended(row["id"], row["ordinal"])

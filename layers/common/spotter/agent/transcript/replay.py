@@ -1,0 +1,139 @@
+"""Replaying stored history to the model: thinking kept only where it may be, orphans repaired.
+
+Everything here is a pure function of the stored rows, so a replay is byte-identical run after
+run and the prompt cache written by one run is read by the next.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from spotter.agent.cost import ModelCall, base_model_id
+from spotter.agent.transcript.history import StoredMessage
+from spotter.agent.transcript.message_log import MessageRole
+from spotter.agent.transcript.projection import projection
+from spotter.agent.transcript.slimming import slim_for_replay
+
+THINKING_TYPES = frozenset({"thinking", "redacted_thinking"})
+INTERRUPTED = {
+    "code": "interrupted",
+    "message": "This call has no result: the conversation moved on before it completed. "
+    "Do not assume it ran; check before repeating it.",
+}
+
+
+def api_role(role: MessageRole) -> Literal["user", "assistant"]:
+    # tool_result and system_note rows are user turns to the model
+    return "assistant" if role == "assistant" else "user"
+
+
+def replay_messages(stored: list[StoredMessage], call: ModelCall) -> list[dict[str, Any]]:
+    """Stored rows as API messages: from the newest compaction summary on (the projection),
+    old runs slimmed, thinking blocks — signed by the model that wrote them — kept only when
+    this call thinks and the turn came from the same model, and roles alternating."""
+    rows = projection([m.as_row() for m in stored])
+    messages: list[dict[str, Any]] = []
+    for row, content in zip(rows, slim_for_replay(rows), strict=True):
+        if row["role"] == "assistant":
+            model = row["model"]
+            same_model = model is not None and base_model_id(model) == base_model_id(call.model)
+            if not (call.thinks and same_model):
+                content = [b for b in content if b.get("type") not in THINKING_TYPES]
+        messages.append({"role": api_role(row["role"]), "content": content})
+    return alternating(messages)
+
+
+def alternating(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Consecutive user turns become one user message, their blocks in stored order. They occur
+    when a run failed after its results were stored (a provider error, `max_turns_reached`,
+    `provider_output_truncated`) or a superseded call was answered, and the next user turn
+    follows. The provider renders consecutive user turns as one turn anyway, so the cached
+    prefix of earlier runs stays byte-identical block for block, and the roles alternate."""
+    merged: list[dict[str, Any]] = []
+    for message in messages:
+        if merged and message["role"] == "user" and merged[-1]["role"] == "user":
+            merged[-1] = {"role": "user", "content": [*merged[-1]["content"], *message["content"]]}
+        else:
+            merged.append(message)
+    return merged
+
+
+def canonical(value: Any) -> Any:
+    """Keys sorted at every depth. Postgres jsonb does not keep key order, so a turn fresh from
+    the model and the same turn read back from a row only serialize alike in a canonical form —
+    which the prompt cache needs, byte for byte."""
+    if isinstance(value, dict):
+        return {k: canonical(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [canonical(v) for v in value]
+    return value
+
+
+def tool_result_block(tool_use_id: str, ok: bool, payload: Any) -> dict[str, Any]:
+    block: dict[str, Any] = {
+        "type": "tool_result",
+        "tool_use_id": tool_use_id,
+        "content": json.dumps(payload, ensure_ascii=False, default=str),
+    }
+    if not ok:
+        block["is_error"] = True
+    return block
+
+
+@dataclass(frozen=True)
+class Violation:
+    message_index: int
+    orphaned_tool_use_ids: list[str]
+
+
+@dataclass(frozen=True)
+class ReplayCheck:
+    ok: bool
+    violations: list[Violation]
+
+
+def _tool_use_ids(message: dict[str, Any]) -> list[str]:
+    return [b["id"] for b in message["content"] if b.get("type") == "tool_use"]
+
+
+def _result_ids(message: dict[str, Any] | None) -> set[str]:
+    if message is None or message["role"] != "user":
+        return set()
+    return {b["tool_use_id"] for b in message["content"] if b.get("type") == "tool_result"}
+
+
+def validate_replay(messages: list[dict[str, Any]]) -> ReplayCheck:
+    """Every assistant tool_use must be answered by a tool_result in the very next message."""
+    violations = []
+    for i, message in enumerate(messages):
+        if message["role"] != "assistant":
+            continue
+        following = messages[i + 1] if i + 1 < len(messages) else None
+        answered = _result_ids(following)
+        orphans = [tid for tid in _tool_use_ids(message) if tid not in answered]
+        if orphans:
+            violations.append(Violation(i, orphans))
+    return ReplayCheck(not violations, violations)
+
+
+def repair_replay(messages: list[dict[str, Any]], check: ReplayCheck) -> list[dict[str, Any]]:
+    """Synthesize error tool_results for orphans, first in the next user turn (or a new one)."""
+    repaired = list(messages)
+    # back to front, so earlier indexes stay valid as turns are inserted
+    for violation in sorted(check.violations, key=lambda v: v.message_index, reverse=True):
+        blocks = [
+            tool_result_block(tid, False, INTERRUPTED) for tid in violation.orphaned_tool_use_ids
+        ]
+        nxt = violation.message_index + 1
+        if nxt < len(repaired) and repaired[nxt]["role"] == "user":
+            repaired[nxt] = {"role": "user", "content": blocks + list(repaired[nxt]["content"])}
+        else:
+            repaired.insert(nxt, {"role": "user", "content": blocks})
+    return repaired
+
+
+def block_types(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What may be logged of a history: roles and block types, never content."""
+    return [{"role": m["role"], "blocks": [b.get("type") for b in m["content"]]} for m in messages]

@@ -1,0 +1,74 @@
+"""Movement names to library exercises: exact before alias, abbreviations, plurals, ambiguity."""
+
+from __future__ import annotations
+
+import pytest
+
+from spotter.domain.movement_match import MovementIndex
+from tests.support.workout_metrics import seeded_index
+
+INDEX = seeded_index()
+
+
+@pytest.mark.parametrize(
+    ("written", "exercise"),
+    [
+        ("HSPU", "Handstand Push-up"),
+        ("T2B", "Toes-to-Bar"),
+        ("C2B", "Chest-to-Bar Pull-up"),
+        ("DU", "Double-Under"),
+        ("DUs", "Double-Under"),
+        ("KBS", "Kettlebell Swing"),
+        ("WB", "Wall Ball"),
+        ("C&J", "Clean and Jerk"),
+        ("S2OH", "Shoulder-to-Overhead"),
+        ("OHS", "Overhead Squat"),
+        ("BMU", "Bar Muscle-up"),
+        ("RMU", "Ring Muscle-up"),
+        ("GHD", "GHD Sit-up"),
+        ("box jump overs", "Box Jump Over"),
+        ("squats", "Air Squat"),
+        ("push presses", "Push Press"),
+        ("pullups", "Pull-up"),
+        ("strict T2B", "Toes-to-Bar"),
+        ("שכיבות סמיכה", "Push-up"),
+        ("דאבל אנדר", "Double-Under"),
+    ],
+)
+def test_community_names_reach_their_exercise(written: str, exercise: str) -> None:
+    match = INDEX.match(written)
+    assert match is not None and not match.ambiguous, written
+    assert match.rows[0]["name"] == exercise
+
+
+def test_a_library_name_is_exact_and_an_abbreviation_is_alias() -> None:
+    assert INDEX.match("Thrusters").kind == "exact"  # type: ignore[union-attr]
+    assert INDEX.match("HSPU").kind == "alias"  # type: ignore[union-attr]
+
+
+def test_an_exact_name_wins_over_another_exercise_alias() -> None:
+    index = MovementIndex.of(
+        [
+            {"id": 1, "name": "Jerk", "aliases": []},
+            {"id": 2, "name": "Split Jerk", "aliases": ["jerk"]},
+        ]
+    )
+    match = index.match("jerks")
+    assert match is not None and match.kind == "exact"
+    assert [r["id"] for r in match.rows] == [1]
+
+
+def test_an_alias_two_exercises_share_is_ambiguous_with_both() -> None:
+    index = MovementIndex.of(
+        [
+            {"id": 1, "name": "Kettlebell Swing", "aliases": ["swing"]},
+            {"id": 2, "name": "American Kettlebell Swing", "aliases": ["swing"]},
+        ]
+    )
+    match = index.match("swings")
+    assert match is not None and match.ambiguous
+    assert sorted(r["id"] for r in match.rows) == [1, 2]
+
+
+def test_an_unknown_name_matches_nothing() -> None:
+    assert INDEX.match("underwater basket weaving") is None
