@@ -49,9 +49,21 @@ async def _hold(ctx: ToolContext, args: HoldArgs) -> dict[str, Any]:
     return {"id": str(row["id"]), "name": args.label}
 
 
+class StallArgs(Args):
+    label: str
+
+
+async def _stall(ctx: ToolContext, args: StallArgs) -> dict[str, Any]:
+    """A read that blocks: a process killed here dies during a tool's execution."""
+    print(f"STALLING {args.label}", flush=True)
+    await asyncio.sleep(3600)
+    return {"label": args.label}
+
+
 def gate_catalog() -> ToolCatalog:
-    """The real catalog plus `gate.hold` and `gate.send`."""
+    """The real catalog plus `gate.hold`, `gate.send` and the read `gate.stall`."""
     gate = Router("gate", "Test tools that block until released.")
+    gate.read("stall", "Block (a read).")(_stall)
     for action, external in (("hold", False), ("send", True)):
         gate.write(
             action,
@@ -98,6 +110,10 @@ def ask(tool_use_id: str, *labels: str) -> ToolUse:
     candidates = [{"id": f"id_{label}", "label": label} for label in labels]
     args = {"kind": "program", "prompt": "Which one?", "candidates": candidates}
     return ToolUse("read", {"action": "ask_user_to_pick", "args": args}, id=tool_use_id)
+
+
+def stall(label: str, tool_use_id: str) -> ToolUse:
+    return ToolUse("gate", {"action": "stall", "args": {"label": label}}, id=tool_use_id)
 
 
 def hold(label: str, tool_use_id: str, *, external: bool = False) -> ToolUse:

@@ -26,6 +26,7 @@ ErrorCode = Literal[
     "provider_output_truncated",
     "provider_not_configured",
     "max_turns_reached",
+    "conversation_busy",
     "internal",
     # HTTP surface
     "missing_token",

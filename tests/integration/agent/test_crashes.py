@@ -64,6 +64,12 @@ def age_claims(url: str, conversation: uuid.UUID) -> None:
             " WHERE conversation_id = %s AND status = 'running'",
             (conversation,),
         )
+        # the run behind them is known dead by the same rule: its conversation lease expired
+        conn.execute(
+            "UPDATE ai_conversations SET live_run_claimed_at = live_run_claimed_at"
+            " - interval '3 minutes' WHERE id = %s AND live_run_id IS NOT NULL",
+            (conversation,),
+        )
 
 
 @pytest.mark.parametrize(("external", "code"), [(False, NOT_APPLIED), (True, OUTCOME_UNKNOWN)])
@@ -164,7 +170,7 @@ async def test_a_stale_claim_is_closed_when_its_message_is_next_resolved(
     assert program_status(clean_db, a) == "active" and program_status(clean_db, b) == "archived"
 
 
-async def test_a_live_claim_elsewhere_ends_the_stream_without_resuming(
+async def test_a_decision_while_another_resolution_is_live_is_busy_and_claims_nothing(
     db: Database, org: Org, owner: Caller, clean_db: str
 ) -> None:
     b = add_program(clean_db, org, "B")
@@ -180,15 +186,18 @@ async def test_a_live_claim_elsewhere_ends_the_stream_without_resuming(
         )
         await asyncio.wait_for(STARTED["Slow"].wait(), timeout=10)
         second = await collect(resolution.confirm(deps, owner, conversation, "t2", True))
-        assert [e.type for e in second] == ["tool_started", "tool_completed", "done"]
-        assert len(model.requests) == 1, "t1 runs under another stream's live claim"
-        model.script.append(Reply([Text("Both done.")]))
+        assert [e.type for e in second] == ["error", "done"]
+        assert of_type(second, ev.Error)[0].code == "conversation_busy"
+        assert rows(clean_db, conversation)["t2"] == ("pending", None), "nothing claimed"
         RELEASE["Slow"].set()
         events = await asyncio.wait_for(first, timeout=10)
     finally:
         STARTED.pop("Slow"), RELEASE.pop("Slow")
-    assert [e.type for e in events][-3:] == ["text_delta", "message_done", "done"]
-    assert len(model.requests) == 2, "the stream that finished last resumed the model, once"
+    assert not of_type(events, ev.Error) and len(model.requests) == 1, "t2 still waits"
+    model.script.append(Reply([Text("Both done.")]))
+    after = await collect(resolution.confirm(deps, owner, conversation, "t2", True))
+    assert [e.type for e in after][-3:] == ["text_delta", "message_done", "done"]
+    assert len(model.requests) == 2, "the message settled and resumed once"
     assert program_names(clean_db) == ["B", "Slow"]
 
 

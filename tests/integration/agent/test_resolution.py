@@ -305,7 +305,9 @@ async def test_a_storm_of_twenty_identical_decisions_runs_once(
     outcomes = await asyncio.gather(*(decide(pool) for pool in separate_pools))
     winners = [o for o in outcomes if error_code(o) is None]
     assert len(winners) == 1
-    assert all(error_code(o) == "tool_already_resolved" for o in outcomes if o not in winners)
+    # a loser arrives while the winner's run is live (busy) or after it (already resolved)
+    losers = {error_code(o) for o in outcomes if o not in winners}
+    assert losers <= {"tool_already_resolved", "conversation_busy"}
     assert program_names(clean_db).count("Held") == 1, "the held sibling ran once"
     if entry != "pick":
         assert audit_count(clean_db, "program.archived") == 1
@@ -336,7 +338,8 @@ async def test_overlapping_batches_never_run_a_call_twice_nor_deadlock(
             timeout=20,
         )
         codes = sorted([str(error_code(first)), str(error_code(second))])
-        assert codes == ["None", "tool_already_resolved"]
+        # the loser meets the winner's lease (busy) or, after it, the claimed call
+        assert codes[0] == "None" and codes[1] in {"conversation_busy", "tool_already_resolved"}
         ran = [t for t, s in statuses(clean_db, conversation).items() if s == "succeeded"]
         assert ran in (["t0", "t1"], ["t1", "t2"])
     assert audit_count(clean_db, "program.archived") == 10

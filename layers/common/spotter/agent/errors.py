@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from typing import TYPE_CHECKING, ClassVar
+from uuid import UUID
 
 from spotter.errors import ErrorCode, SpotterError
 
@@ -98,6 +99,10 @@ def classify(exc: BaseException) -> ErrorCode:
         return _by_status(exc)
     if isinstance(exc, anthropic.APIConnectionError):  # includes timeouts
         return "provider_unavailable"
+    from spotter.db.errors import is_unavailable
+
+    if is_unavailable(exc):
+        return "service_unavailable"
     return "internal"
 
 
@@ -115,3 +120,16 @@ def _by_status(exc: anthropic.APIStatusError) -> ErrorCode:
     if status >= 500:
         return "provider_unavailable"
     return "provider_invalid_request"
+
+
+class ConversationBusy(_CodedError):
+    """Another run of this conversation is live: this request writes nothing; `live_run_id`
+    names the run a client can follow instead."""
+
+    code: ErrorCode = "conversation_busy"
+    status = 409
+    default_message = "Another run of this conversation is still live."
+
+    def __init__(self, live_run_id: UUID) -> None:
+        super().__init__()
+        self.live_run_id = live_run_id

@@ -114,6 +114,7 @@ class Error(_Event):
     code: ErrorCode
     message: str
     trace_id: str
+    run_id: str | None = None  # conversation_busy: the live run, so a client can follow it
 
 
 AgentEvent = (

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from spotter.agent.cost import ModelCall, RunUsage, model_policy
+from spotter.agent.run_lease import refresh_lease
 from spotter.agent.telemetry import AgentTelemetry
 from spotter.agent.transcript import Appended, MessageRole, api_role, append_message
 from spotter.auth.caller import Caller
@@ -155,7 +156,9 @@ class RunState:
         stop_reason: str | None = None,
         usage: dict[str, Any] | None = None,
     ) -> Appended:
-        """Append a turn to the stored transcript and to what this run replays next."""
+        """Append a turn to the stored transcript and to what this run replays next, fenced on
+        the conversation's lease (a run presumed dead and replaced writes nothing more)."""
+        await refresh_lease(conn, self.caller.org_id, self.conversation_id, self.run_id)
         appended = await append_message(
             conn, self.caller.org_id, self.conversation_id, run_id=self.run_id, role=role,
             content=content, model=model, stop_reason=stop_reason, usage=usage,

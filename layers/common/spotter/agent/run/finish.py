@@ -16,13 +16,13 @@ from collections.abc import AsyncGenerator, AsyncIterator
 import anyio
 
 from spotter.agent import events as ev
-from spotter.agent.errors import classify, is_refusal
+from spotter.agent.errors import ConversationBusy, classify, is_refusal
 from spotter.agent.rag.refresh import refresh_after_run
 from spotter.agent.run.steps import ModelRunStarted, RunEnded
+from spotter.agent.run_lease import release_lease
 from spotter.agent.state import RunStart, RunState
 from spotter.agent.telemetry import SOFT_TERMINAL
 from spotter.db import Conn
-from spotter.errors import ErrorCode
 from spotter.i18n import error_message
 
 RunBody = AsyncGenerator[ev.AgentEvent | RunState | ModelRunStarted | RunEnded, None]
@@ -58,10 +58,13 @@ async def finish_run(
             start.telemetry.emit("agent.request_refused", code=code, **ids)
         else:
             start.telemetry.failure(exc, code, **ids)
-        end = RunEnded(code)
+        live = exc.live_run_id if isinstance(exc, ConversationBusy) else None
+        end = RunEnded(code, live_run_id=live)
     finally:
         await body.aclose()  # a client that left closes the body's own generators now
         await _record_unrecorded_usage(start)
+        if state is not None:
+            await _release(state)
     if end.model_run is not None:
         model_run = end.model_run
     for event in _last_events(start, state, end, model_run=model_run):
@@ -82,13 +85,20 @@ async def _record_unrecorded_usage(start: RunStart) -> None:
             await record_usage(conn, start)
 
 
+async def _release(state: RunState) -> None:
+    """Before `done`: the next send into this conversation is not refused as busy. Only the
+    holder's lease is cleared (a refused run's release changes nothing)."""
+    with anyio.CancelScope(shield=True):
+        await release_lease(state.deps.db, state.caller.org_id, state.conversation_id, state.run_id)
+
+
 def _last_events(
     start: RunStart, state: RunState | None, end: RunEnded, *, model_run: bool
 ) -> list[ev.AgentEvent]:
     conversation_id = str(state.conversation_id) if state else None
     if not model_run:
         # nothing was asked of the model: zero usage, no turn event
-        return [*_error(start, end.code, end.message), ev.Done(conversation_id=conversation_id)]
+        return [*_error(start, end), ev.Done(conversation_id=conversation_id)]
     usage = start.usage.event()
     ids = state.ids if state else start.ids()
     if end.code in SOFT_TERMINAL:
@@ -107,14 +117,15 @@ def _last_events(
         **ids,
     )
     done = ev.Done(conversation_id=conversation_id, usage=usage)
-    return [*_error(start, end.code, end.message), done]
+    return [*_error(start, end), done]
 
 
-def _error(start: RunStart, code: ErrorCode | None, message: str | None) -> list[ev.AgentEvent]:
-    if code is None:
+def _error(start: RunStart, end: RunEnded) -> list[ev.AgentEvent]:
+    if end.code is None:
         return []
-    text = message or error_message(code, start.caller.locale)
-    return [ev.Error(code=code, message=text, trace_id=start.trace_id)]
+    text = end.message or error_message(end.code, start.caller.locale)
+    live = str(end.live_run_id) if end.live_run_id else None
+    return [ev.Error(code=end.code, message=text, trace_id=start.trace_id, run_id=live)]
 
 
 async def refresh_search_index(state: RunState) -> None:

@@ -29,6 +29,7 @@ from spotter.agent.run.steps import (
 )
 from spotter.agent.run.tool_batch import plan_calls, run_tool_calls
 from spotter.agent.run.truncation import answer_truncated
+from spotter.agent.run_lease import refresh_lease
 from spotter.agent.state import RunState
 
 MAX_TURNS = 6
@@ -67,7 +68,14 @@ async def spend_cap_reached(state: RunState) -> bool:
     return snapshot.over_cap(state.usage.unrecorded_cost_usd_micros)
 
 
+async def _keep_lease(state: RunState) -> None:
+    """Before every model call: the run is alive (a long run never looks dead to a send)."""
+    async with state.deps.db.org_tx(state.caller.org_id) as conn:
+        await refresh_lease(conn, state.caller.org_id, state.conversation_id, state.run_id)
+
+
 async def model_turn(state: RunState) -> AsyncGenerator[ev.AgentEvent | TurnStep, None]:
+    await _keep_lease(state)
     if state.resumed and await spend_cap_reached(state):
         # a resumed run never passed the send's pre-check: check before every call
         yield NextStepStop("agent_budget_exceeded")

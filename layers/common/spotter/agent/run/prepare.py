@@ -9,6 +9,7 @@ from uuid import UUID
 from spotter.agent.approvals import answer_for_new_message
 from spotter.agent.cost import UsageSnapshot, usage_snapshot
 from spotter.agent.prompting import build_turn_context, user_turn
+from spotter.agent.run_lease import acquire_lease
 from spotter.agent.state import RunStart, RunState
 from spotter.agent.transcript import (
     StoredMessage,
@@ -39,8 +40,8 @@ class Prepared:
 
 
 async def prepare_run(start: RunStart, request: SendMessage, ambient: str = "") -> Prepared:
-    """One transaction: conversation row (new) or history (existing), budget, user turn (with
-    the ambient RAG section, found before, so the row is written once)."""
+    """One transaction: conversation row (new) or history (existing), the conversation's lease,
+    budget, user turn (with the ambient RAG section, found before, so the row is written once)."""
     caller = start.caller
     new = request.conversation_id is None
     async with start.deps.db.org_tx(caller.org_id) as conn:
@@ -50,6 +51,8 @@ async def prepare_run(start: RunStart, request: SendMessage, ambient: str = "") 
         else:
             stored = await load_history(conn, caller, request.conversation_id)
             state = start.in_conversation(request.conversation_id)
+        # before anything is written: a run already live in it makes this send a refusal
+        await acquire_lease(conn, caller, state.conversation_id, start.run_id)
         budget = await usage_snapshot(conn, caller.org_id, caller.platform_tier, start.now)
         if budget.exceeded:
             return Prepared(state, new, budget)

@@ -24,6 +24,7 @@ from spotter.agent.run.finish import RunBody, finish_run
 from spotter.agent.run.loop import drive_model_loop
 from spotter.agent.run.prepare import prepare_resume
 from spotter.agent.run.steps import ModelRunStarted, RunEnded
+from spotter.agent.run_lease import acquire_lease
 from spotter.agent.state import AgentDeps, RunStart, RunState
 from spotter.auth.caller import Caller
 
@@ -66,6 +67,9 @@ def resolve_message(
 
 async def _resolve(state: RunState, decisions: Sequence[Decision], kind: DecisionKind) -> RunBody:
     yield state
+    async with state.deps.db.org_tx(state.caller.org_id) as conn:
+        # one run per conversation: a live run makes this resolution a refusal, nothing claimed
+        await acquire_lease(conn, state.caller, state.conversation_id, state.run_id)
     step: ResolutionStep | None = None
     async with aclosing(apply_decisions(state, decisions, kind)) as applied:
         async for outcome in applied:

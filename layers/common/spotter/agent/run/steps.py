@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+from uuid import UUID
 
 from spotter.errors import ErrorCode
 
@@ -85,3 +86,4 @@ class RunEnded:
     code: ErrorCode | None = None
     message: str | None = None
     model_run: bool | None = None  # None: as the run went
+    live_run_id: UUID | None = None  # conversation_busy: the run that holds the conversation
