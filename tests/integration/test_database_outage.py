@@ -4,6 +4,7 @@ never 500); streams end with that code; the pool heals by itself when the server
 from __future__ import annotations
 
 import asyncio
+import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -23,10 +24,13 @@ ANSWER_WITHIN_SECONDS = 9.0
 
 
 @pytest.fixture
-def own_server(tmp_path: Path) -> Iterator[OwnServer]:
-    server = OwnServer(tmp_path / "pgdata")
-    yield server
-    server.start()  # the cleanup expects a running server
+def own_server() -> Iterator[OwnServer]:
+    # not under tmp_path: pytest resets /tmp/pytest-of-<user> to 0700 whenever any session
+    # starts (other worktrees' too), locking the server's own user out mid-test
+    with tempfile.TemporaryDirectory(prefix="spotter-outage-") as tmp:
+        server = OwnServer(Path(tmp) / "pgdata")
+        yield server
+        server.start()  # the cleanup expects a running server
 
 
 @pytest.fixture

@@ -18,19 +18,15 @@ import anyio
 from spotter.agent import events as ev
 from spotter.agent.errors import ConversationBusy, classify, is_refusal
 from spotter.agent.rag.refresh import refresh_after_run
+from spotter.agent.run.metering import record_unrecorded
 from spotter.agent.run.steps import ModelRunStarted, RunEnded
 from spotter.agent.run_lease import release_lease
 from spotter.agent.state import RunStart, RunState
 from spotter.agent.telemetry import SOFT_TERMINAL
-from spotter.db import Conn
+from spotter.db.errors import is_unavailable
 from spotter.i18n import error_message
 
 RunBody = AsyncGenerator[ev.AgentEvent | RunState | ModelRunStarted | RunEnded, None]
-
-
-async def record_usage(conn: Conn, start: RunStart) -> None:
-    """The run's usage, once (in the caller's transaction: the last turn's, when it ends well)."""
-    await start.usage.record_once(conn, start.caller.org_id, start.caller.user_id, start.now)
 
 
 async def finish_run(
@@ -62,9 +58,7 @@ async def finish_run(
         end = RunEnded(code, live_run_id=live)
     finally:
         await body.aclose()  # a client that left closes the body's own generators now
-        await _record_unrecorded_usage(start)
-        if state is not None:
-            await _release(state)
+        end = await _close(start, state, end)
     if end.model_run is not None:
         model_run = end.model_run
     for event in _last_events(start, state, end, model_run=model_run):
@@ -75,14 +69,20 @@ async def finish_run(
         await refresh_search_index(state)
 
 
-async def _record_unrecorded_usage(start: RunStart) -> None:
-    """Tokens spent by a run that did not reach its normal recording (an error, a disconnect)
-    are recorded anyway; a cancelled scope must not stop this."""
-    if start.usage.recorded or not start.usage.calls:
-        return
-    with anyio.CancelScope(shield=True):
-        async with start.deps.db.org_tx(start.caller.org_id) as conn:
-            await record_usage(conn, start)
+async def _close(start: RunStart, state: RunState | None, end: RunEnded) -> RunEnded:
+    """The finish path's own writes: usage no settle recorded, the conversation's lease. With
+    the database away they cannot be done; the stream still ends, with `service_unavailable`
+    (the lease expires by its rule, the holds by theirs) instead of dying without an event."""
+    try:
+        await record_unrecorded(start)
+        if state is not None:
+            await _release(state)
+    except Exception as exc:
+        if not is_unavailable(exc):
+            raise
+        if end.code is None or end.code == "internal":
+            return RunEnded(classify(exc), model_run=end.model_run)
+    return end
 
 
 async def _release(state: RunState) -> None:
