@@ -9,7 +9,7 @@ TOOLS := .venv-tools
 TOOLS_STAMP := $(TOOLS)/.installed
 export SAM_CLI_TELEMETRY := 0
 
-.PHONY: install tools dev test lint lint-imports lint-template typecheck build unit stop-db clean
+.PHONY: install tools dev test test-slow lint lint-imports lint-template typecheck build unit stop-db clean
 
 $(STAMP): pyproject.toml layers/common/requirements.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -49,6 +49,11 @@ lint-template: tools
 # The tests need the tools venv too: tests/deploy runs `sam build` (cached) and checks artifacts.
 test: lint typecheck lint-imports lint-template
 	$(BIN)/pytest -n 2
+
+# What `make test` leaves out for time (tests marked `slow`): schemathesis over the OpenAPI,
+# bounded per operation. CI runs both.
+test-slow: install
+	$(BIN)/pytest -m slow -q
 
 # Pure-logic tests only: no Postgres, no SAM; seconds, for the edit-run loop.
 unit: install

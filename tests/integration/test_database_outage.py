@@ -10,11 +10,20 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import httpx
+import psycopg
 import pytest
 
+from spotter.agent import events as ev
+from spotter.agent.approvals.claims import CLAIM_TTL
+from spotter.agent.run import SendMessage, send_message
+from spotter.auth import Caller
 from spotter.config import Settings
 from spotter.db import Database
 from spotter.http.app import create_app
+from spotter.providers.fake import Reply, ScriptedModel, Text
+from tests.support.agent import deps_for, run_turn
+from tests.support.callers import caller_for
+from tests.support.history import stored_history_violations
 from tests.support.outage import OwnServer
 from tests.support.tokens import TokenFactory
 from tests.support.world import Org, create_org
@@ -89,3 +98,51 @@ async def test_the_pool_recovers_by_itself_when_the_database_returns(
         await asyncio.sleep(0.5)
     assert statuses[-1] == 200, f"still failing after the restart: {statuses}"
     assert set(statuses) <= {200, 503}, "only ever 503 while healing, never 500"
+
+
+async def test_an_in_flight_stream_ends_with_service_unavailable_and_the_next_message_works(
+    settings: Settings, own_server: OwnServer, outage_org: Org
+) -> None:
+    db = await Database.open(own_server.url, max_size=2)
+    try:
+        caller = await caller_for(db, outage_org, "owner")
+        slow = Reply([Text("A long answer that the outage will interrupt. " * 6)], delay_s=0.05)
+        request = SendMessage("hello", "/dashboard")
+        events: list[ev.AgentEvent] = []
+        started = 0.0
+        async for event in send_message(deps_for(db, ScriptedModel([slow])), caller, request):
+            events.append(event)
+            if isinstance(event, ev.TextDelta) and not started:
+                await asyncio.to_thread(own_server.stop)  # Postgres goes away mid-run
+                started = time.monotonic()
+        elapsed = time.monotonic() - started
+        assert [e.code for e in events if isinstance(e, ev.Error)] == ["service_unavailable"]
+        assert isinstance(events[-1], ev.Done)
+        assert elapsed < ANSWER_WITHIN_SECONDS * 2, f"the stream ended {elapsed:.1f} s later"
+
+        await asyncio.to_thread(own_server.start)
+        conversation = next(e for e in events if isinstance(e, ev.ConversationStarted))
+        # the dead run's lease could not be released: it expires by the claims' rule
+        with psycopg.connect(own_server.url) as conn:
+            conn.execute(
+                "UPDATE ai_conversations SET live_run_claimed_at = live_run_claimed_at - %s",
+                (CLAIM_TTL,),
+            )
+        again = await _retry_until_up(db, caller, conversation.conversation_id)
+        assert not [e for e in again if isinstance(e, ev.Error)]
+        assert stored_history_violations(own_server.url) == {}
+    finally:
+        await db.close()
+
+
+async def _retry_until_up(db: Database, caller: Caller, conversation: str) -> list[ev.AgentEvent]:
+    deadline = time.monotonic() + 20
+    while True:
+        model = ScriptedModel([Reply([Text("Back again.")])])
+        events = await run_turn(
+            deps_for(db, model), caller, "still there?", conversation_id=conversation
+        )
+        codes = [e.code for e in events if isinstance(e, ev.Error)]
+        if codes != ["service_unavailable"] or time.monotonic() > deadline:
+            return events
+        await asyncio.sleep(0.5)
