@@ -2,7 +2,7 @@
 and whether every stored conversation is valid afterwards.
 
     .venv/bin/python bench/concurrent_conversations.py [--conversations 50 200] [--turns 2]
-        [--pool 10] [--event-delay 0.03]
+        [--pool 10] [--event-delay 0.03] [--orgs 1]
 
 The real orchestrator, one process (as one `uvicorn` serves the dev API), against a throwaway
 embedded Postgres, with the scripted model streaming through the real `anthropic` SDK at a
@@ -102,17 +102,24 @@ async def _ticker(samples: Samples, stop: asyncio.Event) -> None:
         samples.loop_lag.append(time.perf_counter() - before - 0.01)
 
 
-async def run(owner_url: str, n: int, turns: int, pool: int, event_delay: float) -> dict[str, Any]:
+async def run(
+    owner_url: str, n: int, turns: int, pool: int, event_delay: float, orgs: int
+) -> dict[str, Any]:
     with psycopg.connect(owner_url) as conn:
-        _, clerk_org, clerk_user = seed_owner(conn)
+        owners = [seed_owner(conn)[1:] for _ in range(orgs)]
     db = await Database.open(owner_url, max_size=pool)
     try:
-        caller = await resolve_caller(db, SessionClaims(clerk_user, clerk_org, None, None), "en")
+        callers = [
+            await resolve_caller(db, SessionClaims(user, org, None, None), "en")
+            for org, user in owners
+        ]
         deps = AgentDeps(db=db, client=pacing_model(event_delay).client(), settings=Settings())
         samples, stop = Samples(), asyncio.Event()
         ticker = asyncio.create_task(_ticker(samples, stop))
         cpu0, started = time.process_time(), time.perf_counter()
-        await asyncio.gather(*(_conversation(deps, caller, turns, samples) for _ in range(n)))
+        await asyncio.gather(
+            *(_conversation(deps, callers[i % orgs], turns, samples) for i in range(n))
+        )
         wall, cpu = time.perf_counter() - started, time.process_time() - cpu0
         stop.set()
         await ticker
@@ -143,7 +150,7 @@ async def run(owner_url: str, n: int, turns: int, pool: int, event_delay: float)
     }
 
 
-async def main(sizes: list[int], turns: int, pool: int, event_delay: float) -> None:
+async def main(sizes: list[int], turns: int, pool: int, event_delay: float, orgs: int) -> None:
     with tempfile.TemporaryDirectory(prefix="spotter-bench-pg-") as tmp:
         server = os.environ.get("DATABASE_URL") or start_server(
             Path(tmp) / "pgdata", throwaway=True
@@ -153,10 +160,11 @@ async def main(sizes: list[int], turns: int, pool: int, event_delay: float) -> N
         machine = platform.processor() or platform.machine()
         print(
             f"machine: {machine}, {os.cpu_count()} CPUs, Python {platform.python_version()};"
-            f" pool {pool}, {turns} sends per conversation, {event_delay * 1000:.0f} ms/event"
+            f" pool {pool}, {turns} sends per conversation, {event_delay * 1000:.0f} ms/event,"
+            f" {orgs} org(s)"
         )
         for n in sizes:
-            result = await run(owner_url, n, turns, pool, event_delay)
+            result = await run(owner_url, n, turns, pool, event_delay, orgs)
             print(
                 f"{n:>4} conversations: {result['sends_per_s']:.1f} sends/s;"
                 f" first event p50 {result['first_event_p50']:.2f} s p95"
@@ -178,5 +186,6 @@ if __name__ == "__main__":
     parser.add_argument("--turns", type=int, default=2)
     parser.add_argument("--pool", type=int, default=Settings().db_pool_max_size)
     parser.add_argument("--event-delay", type=float, default=0.03)
+    parser.add_argument("--orgs", type=int, default=1, help="conversations spread over N orgs")
     args = parser.parse_args()
-    asyncio.run(main(args.conversations, args.turns, args.pool, args.event_delay))
+    asyncio.run(main(args.conversations, args.turns, args.pool, args.event_delay, args.orgs))
