@@ -4,14 +4,17 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
+# The dev console's browser tests drive Debian's Chromium (Playwright's download is not used).
+CHROMIUM ?= /usr/bin/chromium
 # Deployment tools (SAM CLI, cfn-lint) live in their own venv: their pins would fight the app's.
 TOOLS := .venv-tools
 TOOLS_STAMP := $(TOOLS)/.installed
 export SAM_CLI_TELEMETRY := 0
 
-.PHONY: install tools dev test test-slow lint lint-imports lint-template typecheck build unit stop-db clean
+.PHONY: install tools dev test test-slow lint lint-imports lint-template typecheck build unit \
+	stop-db clean chromium build-CommonLayer build-ModelLayer build-EmbeddingLayer
 
-$(STAMP): pyproject.toml layers/common/requirements.txt
+$(STAMP): pyproject.toml layers/common/requirements.txt layers/model/requirements.txt layers/embedding/requirements.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
@@ -47,8 +50,12 @@ lint-template: tools
 	$(TOOLS)/bin/sam validate --lint
 
 # The tests need the tools venv too: tests/deploy runs `sam build` (cached) and checks artifacts.
-test: lint typecheck lint-imports lint-template
-	$(BIN)/pytest -n 2
+# The browser tests share one server and one Chromium: `loadgroup` keeps them on one worker.
+test: chromium lint typecheck lint-imports lint-template
+	CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n 2 --dist loadgroup
+
+chromium:
+	@test -x "$(CHROMIUM)" || { echo "make test needs Chromium at $(CHROMIUM) for the browser tests: apt-get install -y chromium (or CHROMIUM=/path/to/chromium make test)"; exit 1; }
 
 # What `make test` leaves out for time (tests marked `slow`): schemathesis over the OpenAPI,
 # bounded per operation. CI runs both.
@@ -62,6 +69,14 @@ unit: install
 # `sam build` without a container needs python3.12 on PATH: the interpreter find-python found.
 build: tools
 	PATH="$(dir $(PYTHON)):$$PATH" $(TOOLS)/bin/sam build
+
+# The layers' BuildMethod is makefile: `sam build` runs these in a copy of the layer's folder
+# (ContentUri), with ARTIFACTS_DIR the layer's build output. layers/build.py says what they do.
+LAYER_BUILD = "$(shell "$(ROOT)scripts/find-python")" "$(ROOT)layers/build.py" . "$(ARTIFACTS_DIR)"
+ROOT := $(dir $(abspath $(firstword $(MAKEFILE_LIST))))
+
+build-CommonLayer build-ModelLayer build-EmbeddingLayer:
+	$(LAYER_BUILD)
 
 stop-db: install
 	$(BIN)/spotter stop-db

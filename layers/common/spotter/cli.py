@@ -49,6 +49,24 @@ def _dev_token(settings: Settings, user: str, org: str, ttl: int) -> str:
     return mint_token(key, clerk_user_id=user, clerk_org_id=org, ttl_seconds=ttl)
 
 
+def _model_announcement(settings: Settings) -> str:
+    """Which model answers, chosen before the app starts: a real provider always wins; without
+    one the offline demo model is the default (SPOTTER_FAKE_MODEL=0 turns it off)."""
+    from spotter.providers.anthropic import provider_configured
+
+    if provider_configured(settings):
+        via = "Bedrock" if settings.model_provider == "bedrock" else "the Anthropic API"
+        return f"Model: {via}."
+    if "SPOTTER_FAKE_MODEL" not in os.environ:
+        os.environ["SPOTTER_FAKE_MODEL"] = "1"
+    if os.environ["SPOTTER_FAKE_MODEL"].strip().lower() in ("0", "false", "no", "off", ""):
+        return "Model: none (SPOTTER_FAKE_MODEL=0): sends answer `provider_not_configured`."
+    return (
+        "Model: the OFFLINE DEMO MODEL (no ANTHROPIC_API_KEY, no MODEL_PROVIDER=bedrock).\n"
+        "It knows the console's suggested prompts; set ANTHROPIC_API_KEY and restart for real."
+    )
+
+
 def cmd_dev(settings: Settings, host: str, port: int) -> None:
     import uvicorn
 
@@ -66,7 +84,8 @@ def cmd_dev(settings: Settings, host: str, port: int) -> None:
         os.environ["CLERK_ISSUER"] = DEV_ISSUER
     base = f"http://{host}:{port}"
     print(f"\nSpotter dev server on {base}   (health: {base}/healthz)")
-    print("Get a dev token for a demo user (owner, admin, coach, member):")
+    print(f"Dev console: {base}/   (pick a demo user; no login)")
+    print("Or get a dev token for a demo user (owner, admin, coach, member):")
     for person in DEMO_STAFF:
         print(f"  .venv/bin/spotter dev-token --user {person.clerk_user_id}   # {person.role}")
     print("Day-grain demo gym (workouts.parse reads a coach's pasted day):")
@@ -80,14 +99,10 @@ def cmd_dev(settings: Settings, host: str, port: int) -> None:
         f'  curl -H "Authorization: Bearer $(.venv/bin/spotter dev-token --user '
         f'{DEMO_STAFF[0].clerk_user_id} --org {DEMO_CLERK_ORG_ID})" {base}/agent/usage\n'
     )
-    configured = settings.anthropic_api_key or settings.model_provider == "bedrock"
-    if not (configured or settings.spotter_fake_model):
-        print(
-            "No model provider is configured: sends answer `provider_not_configured`. Set\n"
-            "ANTHROPIC_API_KEY, or run `SPOTTER_FAKE_MODEL=1 make dev` for an offline echo model.\n"
-        )
+    print(_model_announcement(settings) + "\n")
     get_settings.cache_clear()
-    uvicorn.run("spotter.http.app:create_app", factory=True, host=host, port=port)
+    # the dev app: the API plus the console and its token endpoint (never mounted in Lambda)
+    uvicorn.run("spotter.devconsole.app:create_dev_app", factory=True, host=host, port=port)
 
 
 async def _sweep(settings: Settings) -> str:

@@ -55,7 +55,8 @@ class Settings(BaseSettings):
     # messages past the last summary). Clamped up to 32k and below the context window - 16k;
     # never rejected (spotter.agent.compaction.context_size.effective_threshold).
     compaction_threshold_tokens: int = 150_000
-    # Dev only: answer with the scripted fake model instead of a provider (refused in production).
+    # Dev only: with no key and no Bedrock, answer with the offline demo model (providers/demo.py);
+    # `spotter dev` turns it on when no provider is configured. Refused in production.
     spotter_fake_model: bool = False
 
     # Observability beyond the JSON log: Sentry breadcrumbs and soft-terminal reports; PostHog

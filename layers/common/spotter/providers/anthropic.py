@@ -1,4 +1,5 @@
-"""The one way to build the model client: the Anthropic API, Bedrock, or (dev only) the fake."""
+"""The one way to build the model client: the Anthropic API, Bedrock, or (dev only) the offline
+demo model. A configured provider always wins over the demo model."""
 
 from __future__ import annotations
 
@@ -13,13 +14,27 @@ class ProviderNotConfigured(RuntimeError):
     """No key, no Bedrock, no fake: sending a message cannot reach any model."""
 
 
-def build_client(settings: Settings) -> ModelClient:
-    if settings.spotter_fake_model:
-        if settings.environment == "production":
-            raise ProviderNotConfigured("SPOTTER_FAKE_MODEL is refused in production")
-        from spotter.providers.fake import echo_model
+def provider_configured(settings: Settings) -> bool:
+    """A real model is reachable: an API key, or Bedrock (credentials from the AWS chain)."""
+    return bool(settings.anthropic_api_key) or settings.model_provider == "bedrock"
 
-        return echo_model().client()
+
+def uses_demo_model(settings: Settings) -> bool:
+    """The offline demo model answers: asked for, outside production, and no real provider."""
+    return (
+        settings.spotter_fake_model
+        and settings.environment != "production"
+        and not provider_configured(settings)
+    )
+
+
+def build_client(settings: Settings) -> ModelClient:
+    if settings.spotter_fake_model and settings.environment == "production":
+        raise ProviderNotConfigured("SPOTTER_FAKE_MODEL is refused in production")
+    if uses_demo_model(settings):
+        from spotter.providers.demo import demo_model
+
+        return demo_model().client()
     if settings.model_provider == "bedrock":
         region = settings.aws_bedrock_region or settings.aws_region
         if not region:

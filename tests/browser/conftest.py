@@ -1,0 +1,151 @@
+"""The dev console in a real browser: one dev server per session, one headless Chromium for the
+browser module (the tests are one xdist group, so one worker runs them all, in a row).
+
+The server is `create_dev_app` (what `spotter dev` serves) on its own database, migrated and
+seeded with the demo gym, answering with the offline demo model through the real `anthropic`
+SDK. Chromium is Debian's (`/usr/bin/chromium`, or $CHROMIUM): Playwright's own browser
+download is not used. Each test gets a fresh browser context (no shared storage) and leaves a
+screenshot of its end state under test-artifacts/console/.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+
+from spotter.auth.devkeys import DEV_ISSUER, ensure_dev_key, public_pem
+from spotter.config import Settings
+from spotter.db.migrate import migrate
+from spotter.db.server import ensure_database
+from spotter.devconsole.app import create_dev_app
+from spotter.seed.demo import DEMO_CLERK_ORG_ID, seed_demo
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "console"
+TIMEOUT_MS = 15_000
+
+
+@pytest.fixture(scope="session")
+def console_db(pg_server_url: str) -> str:
+    """The demo gym in a database of its own: other tests truncate theirs between tests."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    url = ensure_database(pg_server_url, f"spotter_console_{worker}", recreate=True)
+    asyncio.run(migrate(url))
+    asyncio.run(seed_demo(url))
+    return url
+
+
+@pytest.fixture(scope="session")
+def console_url(console_db: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    data_dir = tmp_path_factory.mktemp("console-data")
+    settings = Settings(
+        environment="dev",
+        database_url=console_db,
+        app_database_url=None,
+        data_dir=data_dir,
+        clerk_jwt_key=public_pem(ensure_dev_key(data_dir)),
+        clerk_issuer=DEV_ISSUER,
+        clerk_jwks_url=None,
+        clerk_authorized_parties="",
+        anthropic_api_key=None,
+        model_provider="anthropic",
+        spotter_fake_model=True,
+        voyage_api_key=None,
+        sentry_dsn=None,
+        posthog_api_key=None,
+    )
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(create_dev_app(settings), log_level="warning", lifespan="on")
+    )
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the dev console server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def playwright(console_url: str) -> Iterator[Playwright]:
+    # Playwright's sync API keeps an event loop running in this thread while it lives: start it
+    # after the server (whose database fixtures use asyncio.run) and stop it with this module,
+    # before the worker's other tests set up theirs
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(
+            f"the browser tests need Chromium at {CHROMIUM}: apt-get install -y chromium",
+            pytrace=False,
+        )
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
+def open_console(
+    browser: Browser, console_url: str, *, role: str = "owner", locale: str = "en"
+) -> Page:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.add_init_script(
+        f"localStorage.setItem('spotter.role', '{role}');"
+        f"localStorage.setItem('spotter.locale', '{locale}');"
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(console_url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+@pytest.fixture
+def console(browser: Browser, console_url: str, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """The console as the demo owner, the sheet open; its end state is screenshotted."""
+    page = open_console(browser, console_url)
+    page.get_by_test_id("launcher").click()
+    yield page
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"))
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()
+
+
+@pytest.fixture
+def demo_org(console_db: str) -> str:
+    with psycopg.connect(console_db) as conn:
+        row = conn.execute(
+            "SELECT id FROM organizations WHERE clerk_org_id = %s", (DEMO_CLERK_ORG_ID,)
+        ).fetchone()
+    assert row is not None
+    return str(row[0])

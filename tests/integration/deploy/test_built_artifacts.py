@@ -1,0 +1,348 @@
+"""Each function runs on its built artifacts alone, and fits 150 MB unzipped.
+
+Every probe is `python3.12 -S` (no site-packages) with PYTHONPATH = the function's built code and
+its layers' python/ dirs, nothing else, as Lambda assembles /var/task and /opt/python. What a
+layer left out (layers/*/requirements.lock `# excluded:`, layers/*/prune.txt) is absent there,
+so a path that imported it would fail here: the probes run each function's real work (a reads
+event, a sweep, the migrations, a streamed message through the fake model, an embedding through
+the real voyageai client against the fake Voyage server). Sizes and import times: docs/deploy.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import socket
+import subprocess
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+from spotter.db.server import ensure_database
+from tests.conftest import _worker
+from tests.integration.deploy.conftest import ROOT, BuiltFunction, find_python
+from tests.support.events import as_http, load_event, with_bearer
+from tests.support.fake_voyage import fake_voyage_server
+from tests.support.tokens import TEST_ISSUER, TEST_PARTY, TokenFactory
+from tests.support.world import Org
+
+# Our part of a function, unzipped: its code and our layers. The Web Adapter layer (about 5 MB)
+# comes on top for the streaming functions; test_sam_build checks Lambda's 250 MiB with it.
+FUNCTION_BUDGET = 150_000_000
+STREAMING = ("SendFunction", "ConfirmFunction", "PickFunction", "UndoFunction")
+LIGHT = ("ReadsFunction", "SweepFunction", "MigrationFunction")
+PYTHON = find_python()
+
+
+def _size(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file() and not f.is_symlink())
+
+
+def _env(function: BuiltFunction, **extra: str) -> dict[str, str]:
+    """The probe's environment: no secret ARNs (no AWS here), nothing of the test venv."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.endswith("_SECRET_ARN") and k not in ("VIRTUAL_ENV", "PYTHONHOME")
+    }
+    # Lambda cannot write bytecode into /opt or /var/task; nor may a probe into the artifacts.
+    return {**env, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": function.pythonpath, **extra}
+
+
+def _probe(function: BuiltFunction, code: str, stdin: str = "", **env: str) -> str:
+    result = subprocess.run(
+        [PYTHON, "-S", "-c", code],
+        cwd=function.code,
+        env=_env(function, **env),
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def _distributions(function: BuiltFunction) -> dict[str, Path]:
+    """Every distribution the function's layers install: normalized name → its .dist-info."""
+    found = {}
+    for python in function.layers.values():
+        for info in python.glob("*.dist-info"):
+            name = re.search(r"^Name: (.+)$", (info / "METADATA").read_text(), re.M)
+            assert name, info
+            found[canonicalize_name(name.group(1).strip())] = info
+    return found
+
+
+def _excluded(function: BuiltFunction) -> set[str]:
+    """The `# excluded: <name>` lines of the function's layers' requirements.lock files."""
+    names = set()
+    for layer in function.layers:
+        lock = ROOT / "layers" / layer.removesuffix("Layer").lower() / "requirements.lock"
+        for match in re.finditer(r"^# excluded: (\S+)", lock.read_text(), re.M):
+            names.add(canonicalize_name(match.group(1)))
+    return names
+
+
+def _requires(info: Path, extras: Iterable[str] = ()) -> Iterator[Requirement]:
+    """The dependencies a distribution declares for Linux CPython 3.12 and these extras."""
+    for line in (info / "METADATA").read_text().splitlines():
+        if line.startswith("Requires-Dist:"):
+            requirement = Requirement(line.removeprefix("Requires-Dist:").strip())
+            marker = requirement.marker
+            if marker is None or any(marker.evaluate({"extra": e}) for e in {*extras, ""}):
+                yield requirement
+
+
+@pytest.mark.parametrize("name", [*STREAMING, *LIGHT])
+def test_each_function_is_at_most_150_mb_unzipped(
+    functions: dict[str, BuiltFunction], name: str
+) -> None:
+    function = functions[name]
+    total = _size(function.code) + sum(_size(p.parent) for p in function.layers.values())
+    assert total <= FUNCTION_BUDGET, f"{name}: {total:,} bytes"
+
+
+def test_only_the_streaming_functions_carry_the_model_and_embedding_layers(
+    functions: dict[str, BuiltFunction],
+) -> None:
+    for name in STREAMING:
+        assert list(functions[name].layers) == ["CommonLayer", "ModelLayer", "EmbeddingLayer"]
+    for name in LIGHT:
+        assert list(functions[name].layers) == ["CommonLayer"]
+
+
+@pytest.mark.parametrize("name", ["SendFunction", "ReadsFunction"])
+def test_a_functions_layers_never_ship_the_same_path(
+    functions: dict[str, BuiltFunction], name: str
+) -> None:
+    # Lambda extracts every layer into /opt: a path in two layers would silently overwrite.
+    seen: dict[str, str] = {}
+    for layer, python in functions[name].layers.items():
+        for entry in python.iterdir():
+            if entry.name == "bin":  # console scripts, never on sys.path
+                continue
+            assert entry.name not in seen, (entry.name, seen.get(entry.name), layer)
+            seen[entry.name] = layer
+
+
+@pytest.mark.parametrize("name", ["SendFunction", "ReadsFunction"])
+def test_every_declared_dependency_ships_or_is_excluded_with_a_reason(
+    functions: dict[str, BuiltFunction], name: str
+) -> None:
+    function = functions[name]
+    present = _distributions(function)
+    excluded = _excluded(function)
+    missing = set()
+    for dist, info in present.items():
+        for requirement in _requires(info):
+            dependency = canonicalize_name(requirement.name)
+            if dependency not in present and dependency not in excluded:
+                missing.add(f"{dist} needs {dependency}")
+    # What we chose, with its extras (psycopg[binary], pyjwt[crypto]), at the chosen versions.
+    for layer in function.layers:
+        chosen = ROOT / "layers" / layer.removesuffix("Layer").lower() / "requirements.txt"
+        for line in chosen.read_text().splitlines():
+            if not line.strip() or line.startswith("#"):
+                continue
+            requirement = Requirement(line)
+            info = present.get(canonicalize_name(requirement.name))
+            assert info is not None, f"{requirement} is not in {name}'s layers"
+            version = info.name.removesuffix(".dist-info").rsplit("-", 1)[1]
+            assert requirement.specifier.contains(version), (str(requirement), version)
+            for extra in _requires(info, requirement.extras):
+                if canonicalize_name(extra.name) not in {*present, *excluded}:
+                    missing.add(f"{requirement} needs {extra.name}")
+    assert not missing, sorted(missing)
+
+
+def test_excluded_distributions_are_left_out_of_every_layer(
+    functions: dict[str, BuiltFunction],
+) -> None:
+    send = functions["SendFunction"]
+    excluded = _excluded(send)
+    assert {"tokenizers", "hf-xet", "langsmith", "zstandard"} <= excluded
+    assert not excluded & set(_distributions(send))
+
+
+def test_reads_function_answers_an_event_on_its_built_artifacts(
+    functions: dict[str, BuiltFunction], tokens: TokenFactory, org: Org, clean_db: str
+) -> None:
+    token = tokens.token(org["coach"].clerk_user_id, org.clerk_org_id)
+    event = with_bearer(load_event("reads-usage"), token)
+    code = (
+        "import json, sys, app\n"
+        "class Context:\n"
+        "    function_name = 'spotter-reads'\n"
+        "    aws_request_id = 'c6af9ac6-7b61-11e6-9a41-93e8deadbeef'\n"
+        "response = app.handler(json.load(sys.stdin), Context())\n"
+        "print(response['statusCode'], 'spentUsdMicros' in json.loads(response['body']))\n"
+    )
+    out = _probe(
+        functions["ReadsFunction"],
+        code,
+        stdin=json.dumps(event),
+        DATABASE_URL=clean_db,
+        ENVIRONMENT="test",
+        CLERK_JWT_KEY=tokens.public_pem,
+        CLERK_ISSUER=TEST_ISSUER,
+        CLERK_AUTHORIZED_PARTIES=TEST_PARTY,
+    )
+    assert out == "200 True"
+
+
+def test_sweep_function_sweeps_on_its_built_artifacts(
+    functions: dict[str, BuiltFunction], org: Org, clean_db: str
+) -> None:
+    code = "import json, sys, app\nprint(json.dumps(app.handler(json.load(sys.stdin), None)))\n"
+    out = _probe(
+        functions["SweepFunction"],
+        code,
+        stdin=json.dumps(load_event("sweep-scheduled")),
+        DATABASE_URL=clean_db,
+        ENVIRONMENT="test",
+    )
+    # The handler's log lines come first (JSON, stdout); the handler's answer is the last line.
+    assert '"message":"sweep.done"' in out
+    assert json.loads(out.splitlines()[-1]) == {"orgs": 0, "messagesClosed": 0}
+
+
+def test_migration_function_migrates_an_empty_database_on_its_built_artifacts(
+    functions: dict[str, BuiltFunction], pg_server_url: str
+) -> None:
+    url = ensure_database(pg_server_url, f"spotter_artifacts_{_worker()}", recreate=True)
+    code = (
+        "import asyncio, json, sys, app\n"
+        "from spotter.db.migrate import migrate\n"
+        "print(json.dumps(asyncio.run(migrate(sys.stdin.read()))))\n"
+    )
+    applied = json.loads(_probe(functions["MigrationFunction"], code, stdin=url))
+    migrations = ROOT / "layers" / "common" / "spotter" / "db" / "migrations"
+    assert len(applied) == len(list(migrations.glob("*.sql")))
+
+
+def test_kept_aws_service_models_build_clients_and_pruned_ones_do_not(
+    functions: dict[str, BuiltFunction],
+) -> None:
+    rules = (ROOT / "layers" / "common" / "prune.txt").read_text()
+    kept = re.findall(r"^!botocore/data/([a-z0-9-]+)\s", rules, re.M)
+    assert "secretsmanager" in kept
+    code = (
+        "import sys, boto3, botocore.exceptions\n"
+        "for service in sys.argv[1:] or sys.stdin.read().split():\n"
+        "    boto3.client(service, region_name='eu-west-1')\n"
+        "try:\n"
+        "    boto3.client('s3', region_name='eu-west-1')\n"
+        "except botocore.exceptions.UnknownServiceError:\n"
+        "    print('s3 pruned')\n"
+    )
+    env = {"AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test"}
+    out = _probe(functions["SweepFunction"], code, stdin=" ".join(kept), **env)
+    assert out == "s3 pruned"
+
+
+async def test_embedding_runs_through_voyageai_on_the_streaming_layers(
+    functions: dict[str, BuiltFunction],
+) -> None:
+    code = (
+        "import asyncio, sys\n"
+        "from spotter.providers.embeddings import VoyageEmbedder\n"
+        "embedder = VoyageEmbedder.from_settings('test-key', base_url=sys.stdin.read())\n"
+        "vectors = asyncio.run(embedder.embed(['back squat', 'סקוואט'], 'query'))\n"
+        "print(len(vectors), len(vectors[0]), 'voyageai' in sys.modules)\n"
+    )
+    send = functions["SendFunction"]
+    async with fake_voyage_server() as (base_url, seen):
+        process = await asyncio.create_subprocess_exec(
+            PYTHON,
+            "-S",
+            "-c",
+            code,
+            cwd=send.code,
+            env=_env(send),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(process.communicate(base_url.encode()), 120)
+    assert process.returncode == 0, err.decode()
+    assert out.decode().split() == ["2", "1024", "True"]
+    assert [request["input"] for request in seen] == [["back squat", "סקוואט"]]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def interpreter_shim(tmp_path: Path) -> Path:
+    """A `python` for run.sh: python3.12 without site-packages, as /var/lang/bin/python."""
+    shim = tmp_path / "bin" / "python"
+    shim.parent.mkdir()
+    shim.write_text(f'#!/bin/sh\nexec "{PYTHON}" -S "$@"\n')
+    shim.chmod(0o755)
+    return shim.parent
+
+
+def test_streaming_function_streams_a_message_on_its_built_artifacts(
+    functions: dict[str, BuiltFunction],
+    interpreter_shim: Path,
+    tokens: TokenFactory,
+    org: Org,
+    owner_url: str,
+) -> None:
+    send = functions["SendFunction"]
+    port = _free_port()
+    env = _env(
+        send,
+        PATH=f"{interpreter_shim}{os.pathsep}{os.environ.get('PATH', '')}",
+        AWS_LWA_PORT=str(port),
+        DATABASE_URL=owner_url,
+        ENVIRONMENT="test",
+        SPOTTER_FAKE_MODEL="1",
+        CLERK_JWT_KEY=tokens.public_pem,
+        CLERK_ISSUER=TEST_ISSUER,
+        CLERK_AUTHORIZED_PARTIES=TEST_PARTY,
+    )
+    process = subprocess.Popen(
+        [str(send.code / "run.sh")],
+        cwd=send.code,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, process.stdout.read().decode() if process.stdout else ""
+            assert time.monotonic() < deadline, "/healthz not ready within 60 s"
+            try:
+                if httpx.get(f"{base_url}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        token = tokens.token(org["coach"].clerk_user_id, org.clerk_org_id)
+        request = as_http(with_bearer(load_event("send-message"), token))
+        with httpx.Client(base_url=base_url, timeout=30) as client:
+            response = client.request(
+                request.method, request.target, headers=request.headers, content=request.body
+            )
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    assert response.status_code == 200
+    kinds = re.findall(r"^event: (\S+)$", response.text, re.M)
+    assert "text_delta" in kinds
+    assert kinds[-1] == "done"
+    assert "error" not in kinds
