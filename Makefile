@@ -11,8 +11,8 @@ TOOLS := .venv-tools
 TOOLS_STAMP := $(TOOLS)/.installed
 export SAM_CLI_TELEMETRY := 0
 
-.PHONY: install tools dev test lint lint-imports lint-template typecheck build unit stop-db clean \
-	chromium build-CommonLayer build-ModelLayer build-EmbeddingLayer build-McpLayer
+.PHONY: install tools dev test test-slow lint lint-imports lint-template typecheck build unit \
+	stop-db clean chromium build-CommonLayer build-ModelLayer build-EmbeddingLayer build-McpLayer
 
 $(STAMP): pyproject.toml layers/common/requirements.txt layers/model/requirements.txt layers/embedding/requirements.txt layers/mcp/requirements.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -56,6 +56,11 @@ test: chromium lint typecheck lint-imports lint-template
 
 chromium:
 	@test -x "$(CHROMIUM)" || { echo "make test needs Chromium at $(CHROMIUM) for the browser tests: apt-get install -y chromium (or CHROMIUM=/path/to/chromium make test)"; exit 1; }
+
+# What `make test` leaves out for time (tests marked `slow`): schemathesis over the OpenAPI,
+# bounded per operation. CI runs both.
+test-slow: install
+	$(BIN)/pytest -m slow -q
 
 # Pure-logic tests only: no Postgres, no SAM; seconds, for the edit-run loop.
 unit: install

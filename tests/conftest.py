@@ -21,6 +21,7 @@ from spotter.db import Database
 from spotter.db.migrate import migrate
 from spotter.db.server import ensure_database, start_server
 from spotter.http.app import create_app
+from tests.support.history import stored_history_violations
 from tests.support.tokens import TEST_ISSUER, TEST_PARTY, TokenFactory
 from tests.support.world import Org, create_org
 
@@ -56,12 +57,17 @@ def _app_tables(owner_url: str) -> list[str]:
 
 
 @pytest.fixture
-def clean_db(owner_url: str) -> str:
-    """Every test starts from empty tables (the schema stays)."""
+def clean_db(owner_url: str, request: pytest.FixtureRequest) -> Iterator[str]:
+    """Every test starts from empty tables (the schema stays), and ends with every stored
+    conversation valid (tests/support/history.py) unless it is marked `damaged_history` (it
+    stores broken history on purpose, to test the repair)."""
     tables = _app_tables(owner_url)
     with psycopg.connect(owner_url) as conn:
         conn.execute("TRUNCATE " + ", ".join(f'"{t}"' for t in tables) + " CASCADE")
-    return owner_url
+    yield owner_url
+    if request.node.get_closest_marker("damaged_history") is None:
+        broken = stored_history_violations(owner_url)
+        assert not broken, f"the history invariant does not hold: {broken}"
 
 
 @pytest.fixture(scope="session")

@@ -24,9 +24,16 @@ def pending_message(
     conversation_id, message_id, run_id = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
     ids = [uuid.uuid4() for _ in range(calls)]
     with psycopg.connect(owner_url) as conn:
+        # a valid history: the user's turn (ordinal 0), then the assistant's calls (1)
         conn.execute(
-            "INSERT INTO ai_conversations (id, organization_id, user_id) VALUES (%s, %s, %s)",
+            "INSERT INTO ai_conversations (id, organization_id, user_id, next_ordinal)"
+            " VALUES (%s, %s, %s, 2)",
             (conversation_id, org.id, org["owner"].user_id),
+        )
+        conn.execute(
+            "INSERT INTO ai_messages (organization_id, conversation_id, run_id, ordinal, role,"
+            " content) VALUES (%s, %s, %s, 0, 'user', %s)",
+            (org.id, conversation_id, run_id, Jsonb([{"type": "text", "text": "please"}])),
         )
         blocks = [
             {

@@ -45,6 +45,8 @@ ErrorCode = Literal[
     "payload_too_large",
     "not_found",
     "not_implemented",
+    "method_not_allowed",
+    "service_unavailable",
 ]
 
 ERROR_CODES: frozenset[str] = frozenset(get_args(ErrorCode))

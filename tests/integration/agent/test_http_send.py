@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 
 import httpx
+import psycopg
 
+from spotter.i18n import error_message
 from spotter.providers.fake import Reply, ScriptedModel, Text, ToolUse, tool_reply
 from tests.support.agent import sse_payloads
 from tests.support.tokens import TokenFactory
@@ -64,3 +66,31 @@ async def test_members_cannot_send(
         "/agent/messages", json=body, headers=_auth(tokens, org, "member")
     )
     assert response.status_code == 403
+
+
+async def test_a_send_into_a_busy_conversation_is_an_sse_error_naming_the_live_run(
+    agent_client: httpx.AsyncClient,
+    model: ScriptedModel,
+    tokens: TokenFactory,
+    org: Org,
+    clean_db: str,
+) -> None:
+    model.script.append(Reply([Text("Hi.")]))
+    headers = _auth(tokens, org, "owner")
+    first = await agent_client.post(
+        "/agent/messages", json={"text": "hi", "pageContext": {"pathname": "/"}}, headers=headers
+    )
+    cid = sse_payloads(first.text)[0]["conversationId"]
+    live = "00000000-0000-4000-8000-000000000001"
+    with psycopg.connect(clean_db) as conn:
+        conn.execute(
+            "UPDATE ai_conversations SET live_run_id = %s, live_run_claimed_at = now()"
+            " WHERE id = %s",
+            (live, cid),
+        )
+    body = {"text": "again", "conversationId": cid, "pageContext": {"pathname": "/"}}
+    response = await agent_client.post("/agent/messages", json=body, headers=headers)
+    events = sse_payloads(response.text)
+    assert [e["type"] for e in events] == ["error", "done"]
+    assert events[0]["code"] == "conversation_busy" and events[0]["runId"] == live
+    assert events[0]["message"] == error_message("conversation_busy", "he")

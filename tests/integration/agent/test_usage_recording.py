@@ -24,7 +24,7 @@ async def test_concurrent_runs_lose_no_tokens_or_cost(
         usage.add(CallUsage("claude-haiku-4-5", CallTokens(input_tokens=i, output_tokens=1), 7))
         usage.add(CallUsage("claude-sonnet-5-5", CallTokens(cache_write_1h_tokens=2), 11))
         async with db.org_tx(org.id) as conn:
-            await usage.record(conn, org.id, user_id, now)
+            await usage.record_pending(conn, org.id, user_id, now)
 
     await asyncio.gather(*(one_run(i) for i in range(1, 21)))
     with psycopg.connect(clean_db) as conn:

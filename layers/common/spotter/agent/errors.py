@@ -110,6 +110,15 @@ def classify(exc: BaseException) -> ErrorCode:
         return _by_status(exc)
     if isinstance(exc, anthropic.APIConnectionError):  # includes timeouts
         return "provider_unavailable"
+    import httpx2
+
+    if isinstance(exc, httpx2.TransportError):
+        # a connection dropped or a read timed out mid-stream: the SDK passes these through
+        return "provider_unavailable"
+    from spotter.db.errors import is_unavailable
+
+    if is_unavailable(exc):
+        return "service_unavailable"
     return "internal"
 
 
@@ -122,9 +131,10 @@ def _by_status(exc: anthropic.APIStatusError) -> ErrorCode:
         return "provider_overloaded"
     if status in (401, 403):
         return "provider_unauthorized"
-    if status == 429:
+    if status == 429 or kind == "rate_limit_error":
         return "provider_rate_limited"
-    if status >= 500:
+    # a mid-stream `error` event arrives on a 200 response: its type says what it was
+    if status >= 500 or kind == "api_error":
         return "provider_unavailable"
     return "provider_invalid_request"
 
@@ -140,3 +150,11 @@ class ConversationBusy(_CodedError):
     def __init__(self, live_run_id: UUID) -> None:
         super().__init__()
         self.live_run_id = live_run_id
+
+
+class BudgetExhausted(_CodedError):
+    """A model call's upper-bound cost does not fit in what is left of today's budget."""
+
+    code: ErrorCode = "agent_budget_exceeded"
+    status = 402
+    default_message = "Today's AI budget does not cover another model call."

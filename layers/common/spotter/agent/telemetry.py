@@ -30,6 +30,8 @@ AgentEventName = Literal[
     "agent.tool.executed",
     "agent.turn.finished",
     "agent.turn_failed",
+    "agent.usage.unrecorded",
+    "agent.model_output.repaired",
 ]
 # what product analytics receives (the rest stays in logs and Sentry)
 ANALYTICS_EVENTS: frozenset[str] = frozenset(

@@ -23,13 +23,18 @@ APP_ROLE = "spotter_app"
 # used moments ago (the next transaction of the same request) is not: that would add a round
 # trip to every transaction of a turn.
 IDLE_BEFORE_CHECK_SECONDS = 5.0
+# Every wait on the database is bounded, so an outage answers 503 within seconds instead of
+# hanging a request (or a stream) for the pool's default 30 s per attempt.
+CONNECT_TIMEOUT_SECONDS = 3
+POOL_WAIT_SECONDS = 5.0
+STATEMENT_TIMEOUT = "15s"
 _returned_at: weakref.WeakKeyDictionary[Conn, float] = weakref.WeakKeyDictionary()
 
 
 async def _configure(conn: Conn) -> None:
     # Row-level security binds only non-superusers, so every pooled connection acts as the
     # app role whatever the login user is (a no-op when it already is spotter_app).
-    await conn.execute(f"SET ROLE {APP_ROLE}; SET statement_timeout = '30s'")
+    await conn.execute(f"SET ROLE {APP_ROLE}; SET statement_timeout = '{STATEMENT_TIMEOUT}'")
     _returned_at[conn] = time.monotonic()
 
 
@@ -50,19 +55,29 @@ class Database:
         self._pool = pool
 
     @classmethod
-    async def open(cls, url: str, *, max_size: int = 10) -> Database:
+    async def open(
+        cls, url: str, *, max_size: int = 10, wait_seconds: float = POOL_WAIT_SECONDS
+    ) -> Database:
         pool: AsyncConnectionPool[Conn] = AsyncConnectionPool(
             url,
             min_size=1,
             max_size=max_size,
             open=False,
             connection_class=AsyncConnection[dict[str, Any]],
-            kwargs={"autocommit": True, "row_factory": dict_row},
+            kwargs={
+                "autocommit": True,
+                "row_factory": dict_row,
+                "connect_timeout": CONNECT_TIMEOUT_SECONDS,
+            },
             configure=_configure,
             reset=_note_return,
             check=_check_if_idle,
+            timeout=wait_seconds,
+            # A refused reconnect is retried soon: the pool heals by itself when the server
+            # is back (psycopg_pool's default backs off for up to a minute).
+            reconnect_timeout=wait_seconds * 2,
         )
-        await pool.open(wait=True)
+        await pool.open(wait=True, timeout=wait_seconds * 2)
         return cls(pool)
 
     async def close(self) -> None:

@@ -9,14 +9,16 @@ from typing import TYPE_CHECKING, Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
 
 from spotter.auth import TokenVerifier
 from spotter.config import Settings, get_settings
 from spotter.db import Database
-from spotter.errors import SpotterError
+from spotter.db.errors import RETRY_AFTER_SECONDS, UNAVAILABLE_ERRORS
+from spotter.errors import ErrorCode, SpotterError
 from spotter.http.locale import resolve_locale
-from spotter.http.middleware import BodyLimitMiddleware, TraceIdMiddleware
+from spotter.http.middleware import BodyLimitMiddleware, NulPathMiddleware, TraceIdMiddleware
 from spotter.http.routes import router as reads_router
 from spotter.i18n import error_message
 from spotter.observability import current_trace_id, log_event
@@ -52,6 +54,36 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(_error_body(request, "invalid_request", problems), status_code=400)
 
 
+# The framework's own refusals (no route, wrong method, an unparseable body) in our shape.
+_FRAMEWORK_CODES: dict[int, ErrorCode] = {
+    400: "invalid_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+}
+
+
+async def _framework_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code = _FRAMEWORK_CODES.get(exc.status_code, "invalid_request")
+    log_event("http.error", code=code, status=exc.status_code, path=request.url.path)
+    # The framework's detail can quote the body; only our own sentence goes back.
+    return JSONResponse(
+        _error_body(request, code, None),
+        status_code=exc.status_code,
+        headers=dict(exc.headers or {}),
+    )
+
+
+async def _database_unavailable(request: Request, exc: Exception) -> JSONResponse:
+    log_event("http.error", code="service_unavailable", status=503, path=request.url.path)
+    return JSONResponse(
+        _error_body(request, "service_unavailable", None),
+        status_code=503,
+        headers={"retry-after": str(RETRY_AFTER_SECONDS)},
+    )
+
+
 def create_app(
     settings: Settings | None = None,
     *,
@@ -83,13 +115,25 @@ def create_app(
             finally:
                 await app.state.db.close()
 
-    app = FastAPI(title="Spotter", version="0.1.0", lifespan=lifespan)
+    # The schema and its viewer help in dev; in production they only describe the attack surface.
+    documented = settings.environment != "production"
+    app = FastAPI(
+        title="Spotter",
+        version="0.1.0",
+        lifespan=lifespan,
+        openapi_url="/openapi.json" if documented else None,
+        docs_url="/docs" if documented else None,
+        redoc_url="/redoc" if documented else None,
+    )
     app.state.settings = settings
     app.state.verifier = verifier
     if db is not None:
         app.state.db = db
     app.add_exception_handler(SpotterError, _spotter_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _framework_error)
+    for unavailable in UNAVAILABLE_ERRORS:
+        app.add_exception_handler(unavailable, _database_unavailable)
     app.include_router(reads_router)
     if streaming:
         from spotter.http.agent_routes import router as agent_router
@@ -109,5 +153,6 @@ def create_app(
 
     # Outermost first: the trace id exists before the body limit can refuse a request.
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(NulPathMiddleware)
     app.add_middleware(TraceIdMiddleware)
     return app

@@ -12,8 +12,32 @@ MAX_TEXT_CHARS = 20_000
 MAX_DECISIONS = 20
 
 
+def has_nul(value: Any) -> bool:
+    """Whether a NUL character hides anywhere in a JSON value, keys included: Postgres text and
+    jsonb cannot hold one, so such input is refused before anything is written."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 class _Body(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_nul(cls, data: Any) -> Any:
+        if has_nul(data):
+            raise ValueError("text must not contain NUL characters")
+        return data
 
 
 class PageContext(_Body):

@@ -127,3 +127,21 @@ class BodyLimitMiddleware:
             "payload_too_large",
             f"The body must be at most {self.max_bytes} bytes.",
         )
+
+
+class NulPathMiddleware:
+    """Refuse a path or query holding a NUL character (`/undo/a%00b`) with 400 before any route
+    runs: Postgres cannot compare against such text, so it would otherwise end as a 500."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and (
+            "\x00" in scope.get("path", "") or b"%00" in scope.get("query_string", b"")
+        ):
+            await send_json_error(
+                scope, send, 400, "invalid_request", "The path must not contain NUL characters."
+            )
+            return
+        await self.app(scope, receive, send)

@@ -14,7 +14,7 @@ import itertools
 import json
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import httpx2
 from anthropic import AsyncAnthropic
@@ -59,6 +59,15 @@ class Reply:
     usage: FakeUsage = FakeUsage()
     model: str | None = None  # the id the response names; the request's model when None
     delay_s: float = 0.0  # pause before each event: a slow model, for disconnects
+    # a fault mid-stream: after `fail_after` events, an `error` event (the API's way to report
+    # an overload or rate limit mid-stream) or a dropped connection / read timeout
+    fail_after: int | None = None
+    failure: MidStreamFailure = "overloaded_error"
+
+
+MidStreamFailure = Literal[
+    "overloaded_error", "rate_limit_error", "api_error", "connection_reset", "read_timeout"
+]
 
 
 @dataclass(frozen=True)
@@ -226,6 +235,8 @@ class _Transport(httpx2.AsyncBaseTransport):
                 self.model.events(step, body),
                 step.delay_s,
                 counted=self.model.lane(body) is None,  # the counters are the main script's
+                fail_after=step.fail_after,
+                failure=step.failure,
             ),
         )
 
@@ -240,16 +251,31 @@ class _EventStream(httpx2.AsyncByteStream):
         delay_s: float,
         *,
         counted: bool = True,
+        fail_after: int | None = None,
+        failure: MidStreamFailure = "overloaded_error",
     ) -> None:
         self.model, self.events, self.delay_s, self.counted = model, events, delay_s, counted
+        self.fail_after, self.failure = fail_after, failure
         self.finished = self.closed = False
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        for name, data in self.events:
+        for sent, (name, data) in enumerate(self.events):
+            if self.fail_after is not None and sent == self.fail_after:
+                for chunk in self._fail():
+                    yield chunk
+                return
             if self.delay_s:
                 await asyncio.sleep(self.delay_s)
             yield _sse(name, data)
         self.finished = True
+
+    def _fail(self) -> list[bytes]:
+        if self.failure == "connection_reset":
+            raise httpx2.ReadError("connection reset by peer")
+        if self.failure == "read_timeout":
+            raise httpx2.ReadTimeout("the model stopped sending")
+        error = {"type": self.failure, "message": "fake mid-stream error"}
+        return [_sse("error", {"type": "error", "error": error})]
 
     async def aclose(self) -> None:
         if self.closed or not self.counted:

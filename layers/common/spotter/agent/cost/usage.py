@@ -61,12 +61,19 @@ class CallUsage:
 
 @dataclass
 class RunUsage:
+    """The run's tallied calls, and how many of them are in `ai_usage_daily`: each call is
+    recorded as it completes (a run killed later keeps it), never twice."""
+
     calls: list[CallUsage] = field(default_factory=list)
-    recorded: bool = False  # written to `ai_usage_daily`: a run records its usage once
+    recorded_calls: int = 0  # calls[:recorded_calls] are in `ai_usage_daily`
+
+    @property
+    def recorded(self) -> bool:
+        return self.recorded_calls == len(self.calls)
 
     @property
     def unrecorded_cost_usd_micros(self) -> int:
-        return 0 if self.recorded else self.cost_usd_micros
+        return sum(c.cost_usd_micros for c in self.calls[self.recorded_calls :])
 
     def add(self, call: CallUsage) -> None:
         self.calls.append(call)
@@ -94,18 +101,21 @@ class RunUsage:
             cost_usd_micros=self.cost_usd_micros,
         )
 
-    async def record_once(self, conn: Conn, org_id: UUID, user_id: UUID, now: datetime) -> None:
-        """Record the run's usage unless it was already (or nothing was spent)."""
-        if self.calls and not self.recorded:
-            await self.record(conn, org_id, user_id, now)
-            self.recorded = True
+    async def record_pending(self, conn: Conn, org_id: UUID, user_id: UUID, now: datetime) -> int:
+        """Add the calls not yet recorded to today's (UTC) row with SQL increments (one
+        statement, no read); the run counts as one turn with its first recorded call. Returns the
+        new watermark: pass it to `mark_recorded` once the transaction committed."""
+        pending = self.calls[self.recorded_calls :]
+        if not pending:
+            return self.recorded_calls
 
-    async def record(self, conn: Conn, org_id: UUID, user_id: UUID, now: datetime) -> None:
-        """Add this run to today's (UTC) row with SQL increments: one statement, no read."""
+        def total(name: str) -> int:
+            return sum(getattr(c.tokens, name) for c in pending)
+
         await conn.execute(
             "INSERT INTO ai_usage_daily AS d (organization_id, user_id, day, input_tokens,"
             " output_tokens, cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens,"
-            " cost_usd_micros, turns) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, 1)"
+            " cost_usd_micros, turns) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
             " ON CONFLICT (organization_id, day, user_id) DO UPDATE SET"
             " input_tokens = d.input_tokens + EXCLUDED.input_tokens,"
             " output_tokens = d.output_tokens + EXCLUDED.output_tokens,"
@@ -113,16 +123,21 @@ class RunUsage:
             " cache_write_5m_tokens = d.cache_write_5m_tokens + EXCLUDED.cache_write_5m_tokens,"
             " cache_write_1h_tokens = d.cache_write_1h_tokens + EXCLUDED.cache_write_1h_tokens,"
             " cost_usd_micros = d.cost_usd_micros + EXCLUDED.cost_usd_micros,"
-            " turns = d.turns + 1, updated_at = now()",
+            " turns = d.turns + EXCLUDED.turns, updated_at = now()",
             (
                 org_id,
                 user_id,
                 utc_today(now),
-                self._sum("input_tokens"),
-                self._sum("output_tokens"),
-                self._sum("cache_read_tokens"),
-                self._sum("cache_write_5m_tokens"),
-                self._sum("cache_write_1h_tokens"),
-                self.cost_usd_micros,
+                total("input_tokens"),
+                total("output_tokens"),
+                total("cache_read_tokens"),
+                total("cache_write_5m_tokens"),
+                total("cache_write_1h_tokens"),
+                sum(c.cost_usd_micros for c in pending),
+                1 if self.recorded_calls == 0 else 0,
             ),
         )
+        return len(self.calls)
+
+    def mark_recorded(self, watermark: int) -> None:
+        self.recorded_calls = max(self.recorded_calls, watermark)

@@ -15,23 +15,17 @@ import sys
 import time
 from collections.abc import AsyncGenerator, AsyncIterator
 
-import anyio
-
 from spotter.agent import events as ev
 from spotter.agent.errors import ConversationBusy, classify, is_refusal
 from spotter.agent.rag.refresh import refresh_after_run
+from spotter.agent.run.metering import record_unrecorded
 from spotter.agent.run.steps import ModelRunStarted, RunEnded
 from spotter.agent.state import RunStart, RunState
 from spotter.agent.telemetry import SOFT_TERMINAL
-from spotter.db import Conn
+from spotter.db.errors import is_unavailable
 from spotter.i18n import error_message
 
 RunBody = AsyncGenerator[ev.AgentEvent | RunState | ModelRunStarted | RunEnded, None]
-
-
-async def record_usage(conn: Conn, start: RunStart) -> None:
-    """The run's usage, once (in the caller's transaction: the last turn's, when it ends well)."""
-    await start.usage.record_once(conn, start.caller.org_id, start.caller.user_id, start.now)
 
 
 async def finish_run(
@@ -74,7 +68,7 @@ async def finish_run(
     finally:
         log.ending = True
         await body.aclose()  # a client that left closes the body's own generators now
-        await _record_unrecorded_usage(start)
+        end = await _close(start, end)
         if sys.exc_info()[0] is not None:
             await log.close()  # leaving early (a consumer that closed us): persist what was seen
     if end.model_run is not None:
@@ -82,7 +76,7 @@ async def finish_run(
     last = _last_events(start, state, end, model_run=model_run)
     for event in last:
         log.record(event)
-    await log.close()  # persisted before the client sees `done`
+    await _persist(start)  # persisted (and the lease released) before the client sees `done`
     for event in last:
         yield event
     # after `done` reached the client, so analytics never delays the answer
@@ -91,14 +85,29 @@ async def finish_run(
         await refresh_search_index(state)
 
 
-async def _record_unrecorded_usage(start: RunStart) -> None:
-    """Tokens spent by a run that did not reach its normal recording (an error, a disconnect)
-    are recorded anyway; a cancelled scope must not stop this."""
-    if start.usage.recorded or not start.usage.calls:
-        return
-    with anyio.CancelScope(shield=True):
-        async with start.deps.db.org_tx(start.caller.org_id) as conn:
-            await record_usage(conn, start)
+async def _persist(start: RunStart) -> None:
+    """The run's last event batch, which also releases the lease. With the database gone the
+    client still gets its ending; the lease then expires by its rule."""
+    try:
+        await start.log.close()
+    except Exception as exc:
+        if not is_unavailable(exc):
+            raise
+
+
+async def _close(start: RunStart, end: RunEnded) -> RunEnded:
+    """The finish path's own write: usage no settle recorded (the lease is released with the
+    run's last event batch, `agent.stream`). With the database away it cannot be done; the
+    stream still ends, with `service_unavailable` (the lease and the holds expire by their
+    rules) instead of dying without an event."""
+    try:
+        await record_unrecorded(start)
+    except Exception as exc:
+        if not is_unavailable(exc):
+            raise
+        if end.code is None or end.code == "internal":
+            return RunEnded(classify(exc), model_run=end.model_run)
+    return end
 
 
 def _last_events(

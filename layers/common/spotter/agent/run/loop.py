@@ -3,7 +3,7 @@
 A turn streams one call (`run.model_turn`), stores the reply (`message_done`), and returns its
 step: no tool calls → `NextStepFinalOutput`; a cut-off reply → `run.truncation`; tool calls →
 the batch (`run.tool_batch`): its results go back (`NextStepRunAgain`) or a call waits for a
-person (`NextStepInterruption`). A resumed run checks the spend cap before every call.
+person (`NextStepInterruption`). Every call is reserved against the budget first.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ from typing import Any
 from uuid import UUID
 
 from spotter.agent import events as ev
-from spotter.agent.cost import usage_snapshot
-from spotter.agent.run.finish import record_usage
+from spotter.agent.errors import BudgetExhausted
 from spotter.agent.run.model_turn import ModelReply, stream_reply
 from spotter.agent.run.steps import (
     BatchStep,
@@ -59,15 +58,6 @@ async def drive_model_loop(state: RunState) -> AsyncGenerator[ev.AgentEvent | Ru
     yield RunEnded("max_turns_reached")
 
 
-async def spend_cap_reached(state: RunState) -> bool:
-    """The budget rule (`cost.budget`) with this run's unrecorded calls counted."""
-    async with state.deps.db.org_tx(state.caller.org_id) as conn:
-        snapshot = await usage_snapshot(
-            conn, state.caller.org_id, state.caller.platform_tier, state.now
-        )
-    return snapshot.over_cap(state.usage.unrecorded_cost_usd_micros)
-
-
 async def _keep_lease(state: RunState) -> None:
     """Before every model call: the run is alive (a long run never looks dead to a send)."""
     async with state.deps.db.org_tx(state.caller.org_id) as conn:
@@ -76,24 +66,25 @@ async def _keep_lease(state: RunState) -> None:
 
 async def model_turn(state: RunState) -> AsyncGenerator[ev.AgentEvent | TurnStep, None]:
     await _keep_lease(state)
-    if state.resumed and await spend_cap_reached(state):
-        # a resumed run never passed the send's pre-check: check before every call
+    reply: ModelReply | None = None
+    try:
+        # aclosing: a client that goes away closes the provider stream now, not at GC
+        async with aclosing(stream_reply(state)) as replies:
+            async for streamed in replies:
+                if isinstance(streamed, ModelReply):
+                    reply = streamed
+                else:
+                    yield streamed
+    except BudgetExhausted:
+        # every call of every run is reserved first (`run.metering`); this one did not fit
         yield NextStepStop("agent_budget_exceeded")
         return
     state.model_turns += 1
-    reply: ModelReply | None = None
-    # aclosing: a client that goes away closes the provider stream now, not at GC
-    async with aclosing(stream_reply(state)) as replies:
-        async for streamed in replies:
-            if isinstance(streamed, ModelReply):
-                reply = streamed
-            else:
-                yield streamed
     if reply is None:
         raise RuntimeError("the model stream ended without a reply")
     tool_uses = reply.tool_uses
     final = not tool_uses and not reply.truncated
-    message_id = await _store_reply(state, reply, record=final)
+    message_id = await _store_reply(state, reply)
     yield ev.MessageDone(message_id=str(message_id), stop_reason=reply.stop_reason)
     if reply.truncated:
         yield await answer_truncated(state, message_id, tool_uses)
@@ -102,7 +93,9 @@ async def model_turn(state: RunState) -> AsyncGenerator[ev.AgentEvent | TurnStep
         yield NextStepFinalOutput()
         return
     batch: BatchStep | None = None
-    async with aclosing(run_tool_calls(state, message_id, plan_calls(state, tool_uses))) as calls:
+    async with aclosing(
+        run_tool_calls(state, message_id, plan_calls(state, tool_uses, reply.refused))
+    ) as calls:
         async for settled in calls:
             if isinstance(settled, BatchStep):
                 batch = settled
@@ -118,15 +111,13 @@ async def model_turn(state: RunState) -> AsyncGenerator[ev.AgentEvent | TurnStep
             yield NextStepRunAgain()
 
 
-async def _store_reply(state: RunState, reply: ModelReply, *, record: bool) -> UUID:
-    """Persist the assistant turn; when it ends the run, record usage in the same transaction."""
+async def _store_reply(state: RunState, reply: ModelReply) -> UUID:
+    """Persist the assistant turn (its usage was recorded as the call ended)."""
     async with state.deps.db.org_tx(state.caller.org_id) as conn:
         appended = await state.append(
             conn, "assistant", reply.content, model=reply.model, stop_reason=reply.stop_reason,
             usage=reply.usage.as_json(),
         )  # fmt: skip
-        if record:
-            await record_usage(conn, state.start)
     return appended.id
 
 

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from anthropic.types import ContentBlock, Usage
+from anthropic.types import ContentBlock, Message, Usage
 
 from spotter.agent import events as ev
 from spotter.agent.cost import CallUsage
 from spotter.agent.prompting import system_blocks, with_cached_tail
+from spotter.agent.run.metering import metered_call
 from spotter.agent.state import RunState
-from spotter.agent.transcript import canonical
+from spotter.agent.transcript import canonical, storable_reply
 from spotter.tools.calls import PREVIEW_KEY
 
 CUT_OFF_TEXT = "(reply cut off)"
@@ -20,6 +21,14 @@ NO_REPLY_TEXT = "(no reply)"
 # A capped reply's last block is unfinished when it is one of these (thinking has no signature yet).
 _UNFINISHABLE = frozenset({"tool_use", "thinking", "redacted_thinking"})
 TRUNCATED_STOPS = frozenset({"max_tokens", "model_context_window_exceeded"})
+# The SDK parses tool input as it streams (jiter, ~200 levels at most) and raises this when it
+# cannot: the reply so far is kept and that call answered `invalid_args`, never the run ended.
+_UNPARSEABLE_INPUT = "Unable to parse tool parameter JSON"
+UNPARSEABLE_INPUT = {
+    "code": "invalid_args",
+    "message": "The tool input could not be parsed (malformed, or nested too deep); "
+    "send it well-formed and flat.",
+}
 
 
 @dataclass(frozen=True)
@@ -28,6 +37,7 @@ class ModelReply:
     stop_reason: str | None
     model: str
     usage: CallUsage
+    refused: dict[str, dict[str, Any]] = field(default_factory=dict)  # tool_use id → invalid_args
 
     @property
     def truncated(self) -> bool:
@@ -92,28 +102,60 @@ async def stream_reply(state: RunState) -> AsyncGenerator[ev.TextDelta | ModelRe
     disconnect) closes the provider stream; the tokens already reported are still counted."""
     reported: Usage | None = None
     finished = False
-    try:
-        async with state.deps.client.messages.stream(**build_request(state)) as stream:
-            async for event in stream:
-                if event.type == "text" and event.text:
-                    yield ev.TextDelta(delta=event.text)
-                elif event.type == "message_start":
-                    reported = event.message.usage
-                elif event.type == "message_delta" and reported is not None:
-                    reported = reported.model_copy(
-                        update={"output_tokens": event.usage.output_tokens}
-                    )
-            final = await stream.get_final_message()
-        finished = True
-    finally:
-        if not finished and reported is not None:
-            state.usage.add(CallUsage.of(state.call.model, reported))
+    unparsed: str | None = None  # the tool_use whose input the SDK could not parse
+    final: Message
+    request = build_request(state)
+    # held before the call, recorded (and the hold dropped) as soon as the call ends, however
+    async with metered_call(state, request):
+        try:
+            async with state.deps.client.messages.stream(**request) as stream:
+                try:
+                    async for event in stream:
+                        if event.type == "text" and event.text:
+                            yield ev.TextDelta(delta=event.text)
+                        elif event.type == "message_start":
+                            reported = event.message.usage
+                        elif event.type == "message_delta" and reported is not None:
+                            reported = reported.model_copy(
+                                update={"output_tokens": event.usage.output_tokens}
+                            )
+                    final = await stream.get_final_message()
+                except ValueError as exc:
+                    if _UNPARSEABLE_INPUT not in str(exc):
+                        raise
+                    final, unparsed = _cut_at_unparseable(stream.current_message_snapshot)
+            finished = True
+        finally:
+            if not finished and reported is not None:
+                state.usage.add(CallUsage.of(state.call.model, reported))
+        usage = CallUsage.of(state.call.model, final.usage)
+        state.usage.add(usage)
     content = [b for b in (stored_block(block) for block in final.content) if b is not None]
-    reply = ModelReply(
-        content=finished_content(content, final.stop_reason),
+    # NUL characters and absurdly deep tool inputs are stored repaired, never fatal
+    if unparsed is not None:
+        content = [{**b, "input": {}} if b.get("id") == unparsed else b for b in content]
+    storable = storable_reply(finished_content(content, final.stop_reason))
+    refused = storable.refused | ({unparsed: UNPARSEABLE_INPUT} if unparsed else {})
+    if storable.repaired:
+        state.telemetry.emit(
+            "agent.model_output.repaired",
+            level="warning",
+            blocks=storable.repaired,
+            refused_calls=len(storable.refused),
+            **state.ids,
+        )
+    yield ModelReply(
+        content=storable.content,
         stop_reason=final.stop_reason,
         model=final.model,
-        usage=CallUsage.of(state.call.model, final.usage),
+        usage=usage,
+        refused=refused,
     )
-    state.usage.add(reply.usage)
-    yield reply
+
+
+def _cut_at_unparseable(snapshot: Message) -> tuple[Message, str | None]:
+    """The reply as far as it streamed, ending at the call whose input failed to parse (the
+    rest of the stream is dropped); that call's id, to be answered `invalid_args`."""
+    last = snapshot.content[-1] if snapshot.content else None
+    unparsed = last.id if last is not None and last.type == "tool_use" else None
+    return snapshot.model_copy(update={"stop_reason": "tool_use"}), unparsed

@@ -23,13 +23,18 @@ from typing import Any
 from spotter.agent import events as ev
 from spotter.agent.cost import model_policy
 from spotter.agent.prompting import CACHE_5M
-from spotter.agent.run.finish import record_usage
 from spotter.agent.run.model_turn import stored_tool_use
 from spotter.agent.run.side_calls import reply_text, side_call
 from spotter.agent.run.steps import BatchResults, BatchStep, LaneAnswered, LaneDeclined, LaneStep
 from spotter.agent.run.tool_batch import plan_calls, run_tool_calls
 from spotter.agent.state import RunState
-from spotter.agent.transcript import MessageRole, StoredMessage, is_turn_context, visible_text
+from spotter.agent.transcript import (
+    MessageRole,
+    StoredMessage,
+    is_turn_context,
+    storable_reply,
+    visible_text,
+)
 from spotter.observability import log_event
 
 QUICK_ROUTE_MAX_CHARS = 280  # longer messages are rarely one-step; they go straight to the loop
@@ -81,12 +86,10 @@ def _user(text: str) -> list[dict[str, Any]]:
 
 async def _store(
     state: RunState, role: MessageRole, content: list[dict[str, Any]], *,
-    model: str | None = None, stop_reason: str | None = None, final: bool = False,
+    model: str | None = None, stop_reason: str | None = None,
 ) -> Any:  # fmt: skip
     async with state.deps.db.org_tx(state.caller.org_id) as conn:
         appended = await state.append(conn, role, content, model=model, stop_reason=stop_reason)
-        if final:
-            await record_usage(conn, state.start)
     return appended.id
 
 
@@ -104,10 +107,8 @@ async def _answer(
         raise ValueError("empty quick answer")
     yield ev.TextDelta(delta=text)
     model = model_policy(state.deps.settings)["spotterQuickAnswer"].model
-    content = [{"type": "text", "text": text}]
-    message_id = await _store(
-        state, "assistant", content, model=model, stop_reason="end_turn", final=True
-    )
+    content = storable_reply([{"type": "text", "text": text}]).content
+    message_id = await _store(state, "assistant", content, model=model, stop_reason="end_turn")
     yield ev.MessageDone(message_id=str(message_id), stop_reason="end_turn")
 
 
@@ -160,7 +161,7 @@ async def try_quick_lane(
 async def _act(
     state: RunState, routed: str, tool_uses: list[dict[str, Any]]
 ) -> AsyncGenerator[ev.AgentEvent | LaneStep, None]:
-    [planned] = plan_calls(state, tool_uses)
+    [planned] = plan_calls(state, tool_uses, storable_reply(tool_uses).refused)
     if planned.spec is None or planned.refusal is not None:
         yield LaneDeclined()
         return

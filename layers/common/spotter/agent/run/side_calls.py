@@ -13,6 +13,7 @@ from typing import Any
 from anthropic.types import Message
 
 from spotter.agent.cost import CallUsage, Role, model_policy
+from spotter.agent.run.metering import metered_call
 from spotter.agent.state import RunState
 
 
@@ -34,12 +35,15 @@ async def side_call(
     }
     if tools:
         request["tools"] = tools
-    # the same streaming endpoint as the loop: one client protocol for every call
-    async with state.deps.client.messages.stream(**request) as stream:
-        final = await stream.get_final_message()
-    usage = CallUsage.of(call.model, final.usage)
     if tally:
-        state.usage.add(usage)
+        # a tallied call spends the budget: held first, recorded as it ends
+        async with metered_call(state, request):
+            final = await _call(state, request)
+            usage = CallUsage.of(call.model, final.usage)
+            state.usage.add(usage)
+    else:
+        final = await _call(state, request)
+        usage = CallUsage.of(call.model, final.usage)
     state.telemetry.emit(
         "agent.side_call",
         role=role,
@@ -52,6 +56,12 @@ async def side_call(
         **state.ids,
     )
     return final
+
+
+async def _call(state: RunState, request: dict[str, Any]) -> Message:
+    # the same streaming endpoint as the loop: one client protocol for every call
+    async with state.deps.client.messages.stream(**request) as stream:
+        return await stream.get_final_message()
 
 
 def reply_text(message: Message) -> str:

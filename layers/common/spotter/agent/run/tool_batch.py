@@ -74,10 +74,19 @@ class PlannedCall:
         return CallRef(self.tool_use_id, self.router, self.action, self.shown_input)
 
 
-def plan_calls(state: RunState, tool_uses: list[dict[str, Any]]) -> list[PlannedCall]:
+def plan_calls(
+    state: RunState,
+    tool_uses: list[dict[str, Any]],
+    refused: dict[str, dict[str, Any]] | None = None,
+) -> list[PlannedCall]:
+    """Each call resolved, or refused: by the runner (unknown tool, invalid args) or because its
+    input could not be stored as sent (`refused`, from `transcript.storable`)."""
     planned = []
     for position, block in enumerate(tool_uses):
         base = PlannedCall(position, block["id"], block["name"], block["input"])
+        if refused and block["id"] in refused:
+            planned.append(replace(base, refusal=refused[block["id"]]))
+            continue
         try:
             call = resolve_call(state.registry, block["name"], block["input"])
         except DomainError as exc:

@@ -15,6 +15,7 @@ from spotter.agent.transcript.replay import (
     tool_result_block,
     validate_replay,
 )
+from spotter.agent.transcript.storable import StorableReply, storable_reply
 from spotter.agent.transcript.turn_context import TURN_CONTEXT_TAG, is_turn_context, visible_text
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "TURN_CONTEXT_TAG",
     "Appended",
     "MessageRole",
+    "StorableReply",
     "StoredMessage",
     "api_role",
     "append_message",
@@ -34,6 +36,7 @@ __all__ = [
     "repair_replay",
     "replay_messages",
     "start_conversation",
+    "storable_reply",
     "tool_result_block",
     "validate_replay",
     "visible_text",

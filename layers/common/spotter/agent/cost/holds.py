@@ -1,0 +1,89 @@
+"""Budget reservations: a model call starts only if its upper-bound cost fits under the cap.
+
+Before a call, `reserve` takes the org's daily budget lock (a transaction advisory lock, so
+concurrent reservations queue and each reads what the ones before it committed), reads recorded
+spend plus live holds in one snapshot, and inserts a hold for the call's upper bound only if
+`spent + held + bound ≤ cap`. After the call, `settle` records its actual usage and deletes the
+hold in one transaction (a failed call records what it was billed, possibly nothing). So spend
+never exceeds the cap by more than a call's actual cost minus its bound — zero unless the bound
+was too low. A hold whose process died stops counting after `HOLD_TTL`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from uuid import UUID
+
+from spotter.agent.cost.budget import daily_budget_micros, utc_today
+from spotter.agent.cost.pricing import rates_for
+from spotter.db import Conn, Database
+from spotter.tiers import UNMETERED
+
+# Longer than any one model call may stream (the client's own timeout is 10 minutes).
+HOLD_TTL = timedelta(minutes=10)
+
+_RESERVE_SQL = """
+INSERT INTO ai_budget_holds (organization_id, day, run_id, amount_usd_micros)
+SELECT %(org)s, %(day)s, %(run)s, %(amount)s
+ WHERE (SELECT coalesce(sum(cost_usd_micros), 0) FROM ai_usage_daily
+         WHERE organization_id = %(org)s AND day = %(day)s)
+     + (SELECT coalesce(sum(amount_usd_micros), 0) FROM ai_budget_holds
+         WHERE organization_id = %(org)s AND day = %(day)s
+           AND held_at > clock_timestamp() - %(ttl)s)
+     + %(amount)s <= %(cap)s
+RETURNING id
+"""
+
+
+@dataclass(frozen=True)
+class BudgetHold:
+    id: UUID | None  # None: an unmetered tier holds nothing
+    amount_usd_micros: int
+
+
+def upper_bound_micros(model: str, input_tokens: int, max_tokens: int) -> int:
+    """The most a call may cost: every input token at the dearer of fresh input and a 5-minute
+    cache write (the only TTL requested), every possible output token at the output rate."""
+    rates = rates_for(model)
+    per_input = max(rates.input, rates.cache_write_5m)
+    return math.ceil((input_tokens * per_input + max_tokens * rates.output) / 1_000_000)
+
+
+async def reserve(
+    db: Database, org_id: UUID, tier: str, now: datetime, run_id: UUID, amount_usd_micros: int
+) -> BudgetHold | None:
+    """Hold `amount_usd_micros` of today's budget, or None when it does not fit."""
+    cap = daily_budget_micros(tier)
+    if cap == UNMETERED:
+        return BudgetHold(None, 0)
+    day = utc_today(now)
+    async with db.org_tx(org_id) as conn:
+        # queue behind the org's other reservations of the day; released at commit
+        await conn.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended(%s::text || %s::text, 0))",
+            (org_id, day),
+        )
+        cur = await conn.execute(
+            _RESERVE_SQL,
+            {
+                "org": org_id,
+                "day": day,
+                "run": run_id,
+                "amount": amount_usd_micros,
+                "ttl": HOLD_TTL,
+                "cap": cap,
+            },
+        )
+        row = await cur.fetchone()
+    return BudgetHold(row["id"], amount_usd_micros) if row else None
+
+
+async def release(conn: Conn, org_id: UUID, hold: BudgetHold) -> None:
+    """The call settled (its usage recorded in this transaction) or failed: the hold goes."""
+    if hold.id is not None:
+        await conn.execute(
+            "DELETE FROM ai_budget_holds WHERE id = %s AND organization_id = %s",
+            (hold.id, org_id),
+        )

@@ -1,0 +1,170 @@
+"""Faults mid-run: a process SIGKILLed during the model stream, a tool's execution or the finish
+path; the provider failing mid-stream. Afterwards the history is valid (checked for every test by
+the `clean_db` fixture), nothing was written twice, usage is exact, and the next message works.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+import uuid
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from spotter.agent import events as ev
+from spotter.agent.approvals.claims import CLAIM_TTL
+from spotter.agent.transcript.replay import validate_replay
+from spotter.auth import Caller
+from spotter.db import Database
+from spotter.providers.fake import MidStreamFailure, Reply, ScriptedModel, Text
+from tests.support.agent import conversation_id_of, deps_for, roles, run_turn, stored_messages
+from tests.support.callers import caller_for
+from tests.support.hitl import of_type
+from tests.support.send_child import SLOW_USAGE
+from tests.support.world import Org
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture
+async def owner(db: Database, org: Org) -> Caller:
+    return await caller_for(db, org, "owner")
+
+
+def _usage(url: str, org: Org) -> tuple[int, int, int, int]:
+    with psycopg.connect(url) as conn:
+        row = conn.execute(
+            "SELECT coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0),"
+            " coalesce(sum(cost_usd_micros), 0), coalesce(sum(turns), 0)"
+            " FROM ai_usage_daily WHERE organization_id = %s",
+            (org.id,),
+        ).fetchone()
+    assert row is not None
+    return int(row[0]), int(row[1]), int(row[2]), int(row[3])
+
+
+def _expire_dead_run(url: str, conversation: uuid.UUID) -> None:
+    """Two minutes pass: the killed run's lease and claims are known dead."""
+    with psycopg.connect(url) as conn:
+        conn.execute(
+            "UPDATE ai_conversations SET live_run_claimed_at = live_run_claimed_at - %s"
+            " WHERE id = %s AND live_run_id IS NOT NULL",
+            (CLAIM_TTL, conversation),
+        )
+        conn.execute(
+            "UPDATE ai_tool_executions SET claimed_at = claimed_at - %s"
+            " WHERE conversation_id = %s AND status = 'running'",
+            (CLAIM_TTL, conversation),
+        )
+
+
+async def _kill_child_at(url: str, org: Org, conversation: uuid.UUID, mode: str, at: str) -> None:
+    person = org["owner"]
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tests.support.send_child", url, org.clerk_org_id,
+        person.clerk_user_id, str(conversation), mode,
+        cwd=ROOT, stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert child.stdout is not None
+    seen: list[str] = []
+    while at not in seen:
+        line = await asyncio.wait_for(child.stdout.readline(), timeout=30)
+        assert line, f"the child ended early: {seen}"
+        seen.append(line.decode().strip().split(" ")[0])
+    os.kill(child.pid, signal.SIGKILL)
+    await child.wait()
+
+
+async def _first_turn(db: Database, owner: Caller) -> uuid.UUID:
+    events = await run_turn(deps_for(db, ScriptedModel([Reply([Text("Hi.")])])), owner, "hi")
+    return uuid.UUID(conversation_id_of(events))
+
+
+async def _next_message_works(db: Database, owner: Caller, conversation: uuid.UUID) -> None:
+    model = ScriptedModel([Reply([Text("Still here.")])])
+    events = await run_turn(
+        deps_for(db, model), owner, "are you there?", conversation_id=conversation
+    )
+    assert not of_type(events, ev.Error) and isinstance(events[-1], ev.Done)
+    assert validate_replay(model.requests[-1]["messages"]).ok
+
+
+async def test_sigkill_during_the_model_stream(
+    db: Database, org: Org, owner: Caller, clean_db: str
+) -> None:
+    conversation = await _first_turn(db, owner)
+    before = _usage(clean_db, org)
+    await _kill_child_at(clean_db, org, conversation, "stream", "text_delta")
+    assert roles(clean_db, str(conversation)) == ["user", "assistant", "user"]
+    assert _usage(clean_db, org)[:3] == before[:3], "the call cut by the kill was never settled"
+    _expire_dead_run(clean_db, conversation)
+    await _next_message_works(db, owner, conversation)
+
+
+async def test_sigkill_during_a_tool_execution_keeps_the_calls_usage(
+    db: Database, org: Org, owner: Caller, clean_db: str
+) -> None:
+    conversation = await _first_turn(db, owner)
+    tokens_in, tokens_out, _, turns = _usage(clean_db, org)
+    await _kill_child_at(clean_db, org, conversation, "tool", "tool_started")
+    after = _usage(clean_db, org)
+    assert after[0] == tokens_in + SLOW_USAGE.input_tokens, "the completed call was recorded"
+    assert after[1] == tokens_out + SLOW_USAGE.output_tokens and after[3] == turns + 1
+    assert roles(clean_db, str(conversation))[-2:] == ["user", "assistant"]
+    _expire_dead_run(clean_db, conversation)
+    await _next_message_works(db, owner, conversation)
+    assert _usage(clean_db, org)[3] == turns + 2, "each run one turn, nothing twice"
+
+
+async def test_sigkill_during_finish_writes_nothing_twice(
+    db: Database, org: Org, owner: Caller, clean_db: str
+) -> None:
+    conversation = await _first_turn(db, owner)
+    before = _usage(clean_db, org)
+    # message_done: the reply and its usage are stored; the finish path runs next
+    await _kill_child_at(clean_db, org, conversation, "stream", "message_done")
+    rows = stored_messages(clean_db, str(conversation))
+    assert [r["role"] for r in rows][-2:] == ["user", "assistant"]
+    assert _usage(clean_db, org)[0] == before[0] + SLOW_USAGE.input_tokens, "recorded once"
+    _expire_dead_run(clean_db, conversation)
+    await _next_message_works(db, owner, conversation)
+    assert _usage(clean_db, org)[0] == before[0] + SLOW_USAGE.input_tokens + 100
+
+
+@pytest.mark.parametrize(
+    ("failure", "code"),
+    [
+        ("rate_limit_error", "provider_rate_limited"),
+        ("overloaded_error", "provider_overloaded"),
+        ("api_error", "provider_unavailable"),
+        ("connection_reset", "provider_unavailable"),
+        ("read_timeout", "provider_unavailable"),
+    ],
+)
+async def test_a_provider_fault_mid_stream_ends_the_run_cleanly(
+    db: Database,
+    org: Org,
+    owner: Caller,
+    clean_db: str,
+    failure: MidStreamFailure,
+    code: str,
+) -> None:
+    conversation = await _first_turn(db, owner)
+    before = _usage(clean_db, org)
+    cut = Reply([Text("This reply will not finish " * 5)], fail_after=5, failure=failure)
+    events = await run_turn(
+        deps_for(db, ScriptedModel([cut])), owner, "go on", conversation_id=conversation
+    )
+    assert of_type(events, ev.TextDelta), "the fault came mid-stream"
+    assert [e.code for e in of_type(events, ev.Error)] == [code]
+    done = events[-1]
+    assert isinstance(done, ev.Done)
+    after = _usage(clean_db, org)
+    assert after[0] - before[0] == done.usage.input_tokens, "what was reported is recorded, once"
+    assert after[2] - before[2] == done.usage.cost_usd_micros
+    assert roles(clean_db, str(conversation))[-1] == "user", "no half reply stored"
+    await _next_message_works(db, owner, conversation)

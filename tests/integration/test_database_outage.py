@@ -1,0 +1,148 @@
+"""With Postgres gone, requests answer 503 `service_unavailable` within seconds (never a hang,
+never 500); streams end with that code; the pool heals by itself when the server is back."""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import psycopg
+import pytest
+
+from spotter.agent import events as ev
+from spotter.agent.approvals.claims import CLAIM_TTL
+from spotter.agent.run import SendMessage, send_message
+from spotter.auth import Caller
+from spotter.config import Settings
+from spotter.db import Database
+from spotter.http.app import create_app
+from spotter.providers.fake import Reply, ScriptedModel, Text
+from tests.support.agent import deps_for, run_turn
+from tests.support.callers import caller_for
+from tests.support.history import stored_history_violations
+from tests.support.outage import OwnServer
+from tests.support.tokens import TokenFactory
+from tests.support.world import Org, create_org
+
+# Bounded waits: connect 3 s, pool checkout 5 s; the answer may take one of each.
+ANSWER_WITHIN_SECONDS = 9.0
+
+
+@pytest.fixture
+def own_server() -> Iterator[OwnServer]:
+    # not under tmp_path: pytest resets /tmp/pytest-of-<user> to 0700 whenever any session
+    # starts (other worktrees' too), locking the server's own user out mid-test
+    with tempfile.TemporaryDirectory(prefix="spotter-outage-") as tmp:
+        server = OwnServer(Path(tmp) / "pgdata")
+        yield server
+        server.start()  # the cleanup expects a running server
+
+
+@pytest.fixture
+def outage_org(own_server: OwnServer) -> Org:
+    return create_org(own_server.url, name="Outage Box")
+
+
+@pytest.fixture
+async def outage_client(
+    settings: Settings, own_server: OwnServer
+) -> AsyncIterator[httpx.AsyncClient]:
+    db = await Database.open(own_server.url, max_size=2)
+    app = create_app(settings, db=db)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://spotter.test") as c:
+        yield c
+    await db.close()
+
+
+@pytest.fixture
+def owner_headers(tokens: TokenFactory, outage_org: Org) -> dict[str, str]:
+    token = tokens.token(outage_org["owner"].clerk_user_id, outage_org.clerk_org_id)
+    return {"authorization": f"Bearer {token}"}
+
+
+async def test_a_request_during_an_outage_is_503_with_retry_after_within_seconds(
+    outage_client: httpx.AsyncClient, owner_headers: dict[str, str], own_server: OwnServer
+) -> None:
+    assert (await outage_client.get("/agent/usage", headers=owner_headers)).status_code == 200
+    await asyncio.to_thread(own_server.stop)
+    started = time.monotonic()
+    response = await outage_client.get("/agent/usage", headers=owner_headers)
+    elapsed = time.monotonic() - started
+    assert response.status_code == 503
+    body = response.json()
+    assert body["code"] == "service_unavailable"
+    assert body["traceId"] == response.headers["x-trace-id"]
+    assert int(response.headers["retry-after"]) > 0
+    assert elapsed < ANSWER_WITHIN_SECONDS, f"answered after {elapsed:.1f} s"
+
+
+async def test_the_pool_recovers_by_itself_when_the_database_returns(
+    outage_client: httpx.AsyncClient, owner_headers: dict[str, str], own_server: OwnServer
+) -> None:
+    assert (await outage_client.get("/agent/usage", headers=owner_headers)).status_code == 200
+    await asyncio.to_thread(own_server.stop)
+    assert (await outage_client.get("/agent/usage", headers=owner_headers)).status_code == 503
+    await asyncio.to_thread(own_server.start)
+    deadline = time.monotonic() + 20
+    statuses: list[int] = []
+    while time.monotonic() < deadline:
+        response = await outage_client.get("/agent/usage", headers=owner_headers)
+        statuses.append(response.status_code)
+        if response.status_code == 200:
+            break
+        await asyncio.sleep(0.5)
+    assert statuses[-1] == 200, f"still failing after the restart: {statuses}"
+    assert set(statuses) <= {200, 503}, "only ever 503 while healing, never 500"
+
+
+async def test_an_in_flight_stream_ends_with_service_unavailable_and_the_next_message_works(
+    settings: Settings, own_server: OwnServer, outage_org: Org
+) -> None:
+    db = await Database.open(own_server.url, max_size=2)
+    try:
+        caller = await caller_for(db, outage_org, "owner")
+        slow = Reply([Text("A long answer that the outage will interrupt. " * 6)], delay_s=0.05)
+        request = SendMessage("hello", "/dashboard")
+        events: list[ev.AgentEvent] = []
+        started = 0.0
+        async for event in send_message(deps_for(db, ScriptedModel([slow])), caller, request):
+            events.append(event)
+            if isinstance(event, ev.TextDelta) and not started:
+                await asyncio.to_thread(own_server.stop)  # Postgres goes away mid-run
+                started = time.monotonic()
+        elapsed = time.monotonic() - started
+        assert [e.code for e in events if isinstance(e, ev.Error)] == ["service_unavailable"]
+        assert isinstance(events[-1], ev.Done)
+        assert elapsed < ANSWER_WITHIN_SECONDS * 2, f"the stream ended {elapsed:.1f} s later"
+
+        await asyncio.to_thread(own_server.start)
+        conversation = next(e for e in events if isinstance(e, ev.ConversationStarted))
+        # the dead run's lease could not be released: it expires by the claims' rule
+        with psycopg.connect(own_server.url) as conn:
+            conn.execute(
+                "UPDATE ai_conversations SET live_run_claimed_at = live_run_claimed_at - %s",
+                (CLAIM_TTL,),
+            )
+        again = await _retry_until_up(db, caller, conversation.conversation_id)
+        assert not [e for e in again if isinstance(e, ev.Error)]
+        assert stored_history_violations(own_server.url) == {}
+    finally:
+        await db.close()
+
+
+async def _retry_until_up(db: Database, caller: Caller, conversation: str) -> list[ev.AgentEvent]:
+    deadline = time.monotonic() + 20
+    while True:
+        model = ScriptedModel([Reply([Text("Back again.")])])
+        events = await run_turn(
+            deps_for(db, model), caller, "still there?", conversation_id=conversation
+        )
+        codes = [e.code for e in events if isinstance(e, ev.Error)]
+        if codes != ["service_unavailable"] or time.monotonic() > deadline:
+            return events
+        await asyncio.sleep(0.5)

@@ -1,0 +1,137 @@
+"""Property tests for the history invariant and its repair, and for storable model output.
+
+Any message list that replay may meet — tool calls answered, half answered, out of order, or
+not at all, turns lost or doubled — comes out of `repair_replay` passing `validate_replay`, with
+every original block still there; a valid history is left exactly as it was.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spotter.agent.transcript.replay import alternating, repair_replay, validate_replay
+from spotter.agent.transcript.storable import MAX_INPUT_DEPTH, NUL, storable_reply
+from tests.support.history import violations
+
+_ids = st.sampled_from([f"toolu_{i}" for i in range(6)])
+
+
+@st.composite
+def histories(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """User/assistant turns with tool calls whose results may be missing, partial or stray."""
+    messages: list[dict[str, Any]] = []
+    for turn in range(draw(st.integers(1, 8))):
+        if turn % 2 == 0:
+            blocks: list[dict[str, Any]] = [
+                {"type": "tool_result", "tool_use_id": i, "content": "{}"}
+                for i in draw(st.lists(_ids, max_size=3, unique=True))
+            ]
+            blocks.append({"type": "text", "text": draw(st.text(max_size=5))})
+            messages.append({"role": "user", "content": blocks})
+        else:
+            calls = draw(st.lists(_ids, max_size=3, unique=True))
+            blocks = [{"type": "text", "text": "ok"}]
+            blocks += [{"type": "tool_use", "id": i, "name": "t", "input": {}} for i in calls]
+            messages.append({"role": "assistant", "content": blocks})
+    return messages
+
+
+def _blocks(messages: list[dict[str, Any]]) -> list[str]:
+    return sorted(json.dumps(b, sort_keys=True) for m in messages for b in m["content"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(histories())
+def test_repair_always_yields_a_history_that_validates(messages: list[dict[str, Any]]) -> None:
+    repaired = repair_replay(messages, validate_replay(messages))
+    assert validate_replay(repaired).ok
+
+
+@settings(max_examples=300, deadline=None)
+@given(histories())
+def test_repair_only_adds_blocks(messages: list[dict[str, Any]]) -> None:
+    repaired = repair_replay(messages, validate_replay(messages))
+    original = _blocks(messages)
+    kept = _blocks(repaired)
+    for block in original:
+        assert block in kept
+        kept.remove(block)
+    assert all(json.loads(b)["type"] == "tool_result" for b in kept), "only answers are added"
+
+
+@settings(max_examples=300, deadline=None)
+@given(histories())
+def test_a_valid_history_is_left_as_it_was(messages: list[dict[str, Any]]) -> None:
+    if validate_replay(messages).ok:
+        assert repair_replay(messages, validate_replay(messages)) == messages
+
+
+@settings(max_examples=300, deadline=None)
+@given(histories())
+def test_alternation_never_leaves_two_user_turns_in_a_row(messages: list[dict[str, Any]]) -> None:
+    doubled = [m for m in messages for _ in (0, 1) if m["role"] == "user"] + messages
+    merged = alternating(doubled)
+    assert all(
+        a["role"] != b["role"] or a["role"] == "assistant" for a, b in itertools.pairwise(merged)
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(histories())
+def test_the_invariant_checker_agrees_with_validate_on_answered_calls(
+    messages: list[dict[str, Any]],
+) -> None:
+    # whatever the checker accepts, the Messages API's rule (every tool_use answered next) holds
+    if not violations(messages):
+        assert validate_replay(messages).ok or messages[-1]["role"] == "assistant"
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40), _json)
+def test_storable_output_never_holds_a_nul(text: str, tool_input: Any) -> None:
+    content = [
+        {"type": "text", "text": text},
+        {"type": "tool_use", "id": "toolu_1", "name": "t", "input": {"args": tool_input}},
+    ]
+    stored = storable_reply(content)
+    assert not _has_nul(stored.content)
+    assert [b.get("id") for b in stored.content] == [None, "toolu_1"], "every call keeps its id"
+    assert ("toolu_1" in stored.refused) == _has_nul(tool_input)
+
+
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return NUL in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(v) for v in value)
+    return False
+
+
+def test_depth_at_the_limit_is_refused_and_just_below_is_not() -> None:
+    def nested(depth: int) -> Any:
+        value: Any = 1
+        for _ in range(depth - 1):
+            value = [value]
+        return value
+
+    def refused(depth: int) -> bool:
+        block = {"type": "tool_use", "id": "x", "name": "t", "input": nested(depth)}
+        return "x" in storable_reply([block]).refused
+
+    assert refused(MAX_INPUT_DEPTH) and not refused(MAX_INPUT_DEPTH - 1)
