@@ -134,7 +134,8 @@ async def test_openapi_and_docs_are_served_outside_production(client: httpx.Asyn
 async def test_openapi_and_docs_are_off_in_production(
     settings: Settings, db: Database, path: str
 ) -> None:
-    app = create_app(settings.model_copy(update={"environment": "production"}), db=db)
+    # as the Lambda functions build it (the MCP function's own app is checked in its tests)
+    app = create_app(settings.model_copy(update={"environment": "production"}), db=db, mcp=False)
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://spotter.test") as c:
         _assert_error_shape(await c.get(path), 404, "not_found")

@@ -76,7 +76,8 @@ async def finish_run(
     last = _last_events(start, state, end, model_run=model_run)
     for event in last:
         log.record(event)
-    await _persist(start)  # persisted (and the lease released) before the client sees `done`
+    # persisted (and the lease released) before the client sees `done`
+    await _persist(start, database_gone=end.code == "service_unavailable")
     for event in last:
         yield event
     # after `done` reached the client, so analytics never delays the answer
@@ -85,11 +86,11 @@ async def finish_run(
         await refresh_search_index(state)
 
 
-async def _persist(start: RunStart) -> None:
+async def _persist(start: RunStart, *, database_gone: bool) -> None:
     """The run's last event batch, which also releases the lease. With the database gone the
     client still gets its ending; the lease then expires by its rule."""
     try:
-        await start.log.close()
+        await start.log.close(persist=not database_gone)
     except Exception as exc:
         if not is_unavailable(exc):
             raise
@@ -100,6 +101,8 @@ async def _close(start: RunStart, end: RunEnded) -> RunEnded:
     run's last event batch, `agent.stream`). With the database away it cannot be done; the
     stream still ends, with `service_unavailable` (the lease and the holds expire by their
     rules) instead of dying without an event."""
+    if end.code == "service_unavailable":
+        return end  # the database just failed this run: another try only waits its bound again
     try:
         await record_unrecorded(start)
     except Exception as exc:

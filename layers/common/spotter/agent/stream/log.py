@@ -79,6 +79,7 @@ class RunLog:
         self._last_contact = time.monotonic()
         self.stopping = False
         self.ending = False  # the run is past its body: a stop now changes nothing
+        self._abandoned = False  # closed with the database gone: nothing more is written
         self.on_stop: Callable[[], Any] | None = None  # the driver's way to cancel the run
 
     @property
@@ -122,18 +123,25 @@ class RunLog:
             self.on_stop()
         return True
 
-    async def close(self) -> None:
+    async def close(self, *, persist: bool = True) -> None:
         """The final batch (the run is no longer live); idempotent, and not cut short by a
-        cancelled scope: what the client saw must be what a reconnect replays."""
+        cancelled scope: what the client saw must be what a reconnect replays.
+
+        `persist=False`: the database is known to be gone (the run ended `service_unavailable`),
+        so no write is tried: each would wait out the pool's bound again before the client
+        gets its `done`. The lease then expires by its rule."""
         if self._closed:
             return
         self._closed = True
+        self._abandoned = not persist
         with anyio.CancelScope(shield=True):
             if self._flusher is not None:
                 self._flusher.cancel()
-                await asyncio.gather(self._flusher, return_exceptions=True)
+                if persist:
+                    await asyncio.gather(self._flusher, return_exceptions=True)
             if self._binding is not None:
-                await self._flush(final=True)
+                if persist:
+                    await self._flush(final=True)
                 LOCAL_RUNS.pop(self._binding.conversation_id, None)
         for queue in self._listeners:
             queue.put_nowait(None)
@@ -167,6 +175,10 @@ class RunLog:
 
     async def _write(self, b: _Binding, batch: list[Recorded], *, final: bool) -> bool:
         async with b.db.org_tx(b.org_id) as conn:
+            if self._abandoned:
+                # closed without persisting while this write waited for the database: a late
+                # heartbeat must not make the ended run's lease look alive again
+                return False
             if batch:
                 entries = [[r.seq, r.data] for r in batch]
                 ends = any(r.type == "done" for r in batch)
