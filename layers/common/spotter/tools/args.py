@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
+
+# The two lengths of a human-given label, stated once for every router.
+Name = Annotated[str, Field(min_length=1, max_length=120)]
+Title = Annotated[str, Field(min_length=1, max_length=200)]
 
 
 class Args(BaseModel):

@@ -8,7 +8,7 @@ from uuid import UUID
 from pydantic import Field
 
 from spotter.domain import automations as domain
-from spotter.tools.args import Args
+from spotter.tools.args import Args, Name
 from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
 from spotter.tools.entities import entity_namer
@@ -24,7 +24,6 @@ automations = Router(
     feature_gate="email_automations",
 )
 _AUTOMATION = EntityTarget("automation", "automation_id")
-Name = Annotated[str, Field(min_length=1, max_length=120)]
 Delay = Annotated[int, Field(ge=0, le=8760)]
 
 

@@ -15,7 +15,7 @@ from pydantic import Field
 from spotter.domain import forms as domain
 from spotter.domain.form_compliance import FormKind
 from spotter.domain.form_fields import FieldType
-from spotter.tools.args import Args
+from spotter.tools.args import Args, Name
 from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
 from spotter.tools.entities import entity_namer
@@ -30,7 +30,6 @@ forms = Router(
     roles=MANAGERS,
 )
 
-Name = Annotated[str, Field(min_length=1, max_length=120)]
 # The domain checks the key's shape (lower_snake_case) when a field is written.
 Key = Annotated[str, Field(min_length=1, max_length=40)]
 Options = Annotated[list[Annotated[str, Field(min_length=1, max_length=100)]], Field(max_length=30)]

@@ -18,7 +18,7 @@ from spotter.domain import outbox
 from spotter.domain.errors import not_found
 from spotter.domain.names import member_name
 from spotter.domain.staff import staff_user_id
-from spotter.tools.args import Args
+from spotter.tools.args import Args, NoArgs
 from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
 from spotter.tools.entities import entity_namer
@@ -122,10 +122,6 @@ class PipelinesArgs(Args):
 async def list_pipelines(ctx: ToolContext, args: PipelinesArgs) -> dict[str, Any]:
     found = await pipelines.list_pipelines(ctx.scope, include_archived=args.include_archived)
     return {"pipelines": found}
-
-
-class NoArgs(Args):
-    pass
 
 
 @leads.read("list_tags", "Tags in use, with lead counts.")

@@ -10,7 +10,7 @@ from pydantic import Field, model_validator
 
 from spotter.domain import program_templates as domain
 from spotter.domain import programs
-from spotter.tools.args import Args
+from spotter.tools.args import Args, Name
 from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
 from spotter.tools.entities import entity_namer
@@ -24,8 +24,6 @@ program_templates = Router(
     "Program templates: reusable days (offset from day 0 -> workout) applied to programs.",
     feature_gate=GATE,
 )
-
-Name = Annotated[str, Field(min_length=1, max_length=120)]
 
 
 @entity_namer("program_template")

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 from uuid import UUID
 
-from pydantic import Field
-
 from spotter.domain import programs as domain
-from spotter.tools.args import Args
+from spotter.tools.args import Args, Name
 from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
 from spotter.tools.router import Router
 from spotter.tools.spec import MANAGERS, STAFF, EntityTarget, Identified, Inverse, NameTarget
 
 programs = Router("programs", "Programs: named tracks that workouts belong to.", roles=MANAGERS)
-
-Name = Annotated[str, Field(min_length=1, max_length=120)]
 
 
 class ListArgs(Args):

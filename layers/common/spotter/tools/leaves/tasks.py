@@ -10,7 +10,7 @@ from pydantic import Field
 
 from spotter.domain import tasks as domain
 from spotter.domain.staff import staff_user_id
-from spotter.tools.args import Args
+from spotter.tools.args import Args, Title
 from spotter.tools.context import ToolContext
 from spotter.tools.entities import entity_namer
 from spotter.tools.router import Router
@@ -20,7 +20,6 @@ tasks = Router(
     "tasks", "Staff tasks. assigneeId: a staff memberId; dueOn: a local date.", roles=STAFF
 )
 
-Title = Annotated[str, Field(min_length=1, max_length=200)]
 Notes = Annotated[str, Field(max_length=4000)]
 
 

@@ -17,7 +17,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from spotter.domain import workouts as domain
 from spotter.domain.workout_parser import parse_workout
-from spotter.tools.args import Args
+from spotter.tools.args import Args, Title
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import ToolArgsError
 from spotter.tools.router import Router
@@ -30,7 +30,6 @@ workouts = Router(
 )
 
 MCP_ONLY = "Source text and score slots require the MCP channel."
-Title = Annotated[str, Field(min_length=1, max_length=200)]
 Text = Annotated[str, Field(max_length=4000)]
 Short = Annotated[str, Field(min_length=1, max_length=120)]
 Count = Annotated[int, Field(ge=1, le=1000)]
