@@ -53,6 +53,10 @@ class ToolRegistry:
     def definitions_json(self) -> str:
         return canonical_json(self.definitions)
 
+    @cached_property
+    def quick_definitions_json(self) -> str:
+        return canonical_json(self.quick_definitions)
+
 
 @lru_cache(maxsize=16)
 def registry_for(role: Role, day_grain: bool) -> ToolRegistry:

@@ -6,9 +6,10 @@ runs of one person never lose each other's tokens or cost.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID
 
 from spotter.agent import events as ev
@@ -16,20 +17,19 @@ from spotter.agent.cost.budget import utc_today
 from spotter.agent.cost.pricing import CallTokens, cost_usd_micros
 from spotter.db import Conn
 
-if TYPE_CHECKING:
-    from anthropic.types import Usage as ProviderUsage
 
-
-def call_tokens(usage: ProviderUsage) -> CallTokens:
-    writes = usage.cache_creation_input_tokens or 0
-    split = usage.cache_creation
-    write_1h = split.ephemeral_1h_input_tokens if split else 0
+def call_tokens(usage: Mapping[str, Any]) -> CallTokens:
+    """The API's `usage` object as the stream reported it (a mapping; absent or null fields
+    count 0)."""
+    writes = usage.get("cache_creation_input_tokens") or 0
+    split = usage.get("cache_creation")
+    write_1h = (split.get("ephemeral_1h_input_tokens") or 0) if split else 0
     # Without the split the API wrote 5-minute entries (the only TTL we ask for).
-    write_5m = split.ephemeral_5m_input_tokens if split else writes
+    write_5m = (split.get("ephemeral_5m_input_tokens") or 0) if split else writes
     return CallTokens(
-        input_tokens=usage.input_tokens,
-        output_tokens=usage.output_tokens,
-        cache_read_tokens=usage.cache_read_input_tokens or 0,
+        input_tokens=usage.get("input_tokens") or 0,
+        output_tokens=usage.get("output_tokens") or 0,
+        cache_read_tokens=usage.get("cache_read_input_tokens") or 0,
         cache_write_5m_tokens=write_5m,
         cache_write_1h_tokens=write_1h,
     )
@@ -42,7 +42,7 @@ class CallUsage:
     cost_usd_micros: int
 
     @classmethod
-    def of(cls, model: str, usage: ProviderUsage) -> CallUsage:
+    def of(cls, model: str, usage: Mapping[str, Any]) -> CallUsage:
         tokens = call_tokens(usage)
         return cls(model, tokens, cost_usd_micros(model, tokens))
 

@@ -9,11 +9,9 @@ finish path's last chance for anything a database outage kept from being recorde
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 import anyio
 
@@ -22,18 +20,20 @@ from spotter.agent.cost.holds import BudgetHold, release, reserve, upper_bound_m
 from spotter.agent.errors import BudgetExhausted
 from spotter.agent.state import RunStart, RunState
 from spotter.db.errors import is_unavailable
+from spotter.providers.wire_request import WireRequest
 
 
-def request_tokens(request: dict[str, Any]) -> int:
-    """The request's input, estimated high: its whole JSON at the estimator's chars per token
-    (punctuation and keys count, so it never falls short of the wire text's estimate)."""
-    return math.ceil(len(json.dumps(request, ensure_ascii=False, default=str)) / CHARS_PER_TOKEN)
+def request_tokens(request: WireRequest) -> int:
+    """The request's input, estimated high: its whole JSON body as sent, at the estimator's
+    chars per token (punctuation and keys count, so it never falls short of the wire text's
+    estimate). The body is the one serialized for the call: nothing is serialized again."""
+    return math.ceil(len(request.body) / CHARS_PER_TOKEN)
 
 
 @asynccontextmanager
-async def metered_call(state: RunState, request: dict[str, Any]) -> AsyncIterator[BudgetHold]:
+async def metered_call(state: RunState, request: WireRequest) -> AsyncIterator[BudgetHold]:
     caller = state.caller
-    bound = upper_bound_micros(request["model"], request_tokens(request), request["max_tokens"])
+    bound = upper_bound_micros(request.model, request_tokens(request), request.max_tokens)
     hold = await reserve(
         state.deps.db, caller.org_id, caller.platform_tier, state.now, state.run_id, bound
     )

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from typing import Any
-
-from anthropic.types import ContentBlock, Message, Usage
 
 from spotter.agent import events as ev
 from spotter.agent.cost import CallUsage
 from spotter.agent.prompting import system_blocks, with_cached_tail
 from spotter.agent.run.metering import metered_call
 from spotter.agent.state import RunState
-from spotter.agent.transcript import canonical, storable_reply
+from spotter.agent.transcript import storable_reply
+from spotter.providers.message_reply import ReplyReducer
+from spotter.providers.message_stream import open_stream
+from spotter.providers.wire_request import WireRequest, to_json
 from spotter.tools.calls import PREVIEW_KEY
 
 CUT_OFF_TEXT = "(reply cut off)"
@@ -21,9 +23,8 @@ NO_REPLY_TEXT = "(no reply)"
 # A capped reply's last block is unfinished when it is one of these (thinking has no signature yet).
 _UNFINISHABLE = frozenset({"tool_use", "thinking", "redacted_thinking"})
 TRUNCATED_STOPS = frozenset({"max_tokens", "model_context_window_exceeded"})
-# The SDK parses tool input as it streams (jiter, ~200 levels at most) and raises this when it
-# cannot: the reply so far is kept and that call answered `invalid_args`, never the run ended.
-_UNPARSEABLE_INPUT = "Unable to parse tool parameter JSON"
+# A tool input that does not parse (jiter, ~200 levels at most) is stored as `{}` and that call
+# answered `invalid_args` (providers.message_reply), never the run ended.
 UNPARSEABLE_INPUT = {
     "code": "invalid_args",
     "message": "The tool input could not be parsed (malformed, or nested too deep); "
@@ -48,18 +49,23 @@ class ModelReply:
         return [b for b in self.content if b["type"] == "tool_use"]
 
 
-def build_request(state: RunState) -> dict[str, Any]:
-    """tools → system (two 5m markers) → messages (tail marker). Same tools every turn of a role."""
-    request: dict[str, Any] = {
-        "model": state.call.model,
-        "max_tokens": state.call.max_tokens,
-        "system": system_blocks(state.caller),
-        "tools": state.registry.definitions,
-        "messages": with_cached_tail(canonical(state.messages)),
-    }
+# Keys sorted at every depth as they are written: jsonb keeps no key order, so a turn fresh from
+# the model and the same turn read back only serialize alike canonically (transcript.canonical)
+_sorted_json = json.JSONEncoder(
+    ensure_ascii=False, separators=(",", ":"), allow_nan=False, sort_keys=True
+).encode
+
+
+def wire_request(state: RunState) -> WireRequest:
+    """tools → system (two 5m markers) → messages (tail marker). The tools' JSON is the
+    registry's, serialized once per role; a call serializes its system and messages only."""
+    fields: dict[str, str] = {}
     if state.call.thinking is not None:
-        request["thinking"] = state.call.thinking
-    return request
+        fields["thinking"] = to_json(state.call.thinking)
+    fields["tools"] = state.registry.definitions_json
+    fields["system"] = to_json(system_blocks(state.caller))
+    fields["messages"] = _sorted_json(with_cached_tail(state.messages))
+    return WireRequest.of(state.call.model, state.call.max_tokens, fields)
 
 
 def stored_tool_use(tool_use_id: str, name: str, tool_input: Any) -> dict[str, Any]:
@@ -69,19 +75,6 @@ def stored_tool_use(tool_use_id: str, name: str, tool_input: Any) -> dict[str, A
         args = {k: v for k, v in tool_input["args"].items() if k != PREVIEW_KEY}
         tool_input = {**tool_input, "args": args}
     return {"type": "tool_use", "id": tool_use_id, "name": name, "input": tool_input}
-
-
-def stored_block(block: ContentBlock) -> dict[str, Any] | None:
-    """A response block as we store and replay it: only the fields the API takes back."""
-    if block.type == "text":
-        return {"type": "text", "text": block.text} if block.text else None
-    if block.type == "tool_use":
-        return stored_tool_use(block.id, block.name, block.input)
-    if block.type == "thinking":
-        return {"type": "thinking", "thinking": block.thinking, "signature": block.signature}
-    if block.type == "redacted_thinking":
-        return {"type": "redacted_thinking", "data": block.data}
-    return None  # server tools are not in Spotter's request
 
 
 def finished_content(
@@ -100,42 +93,31 @@ def finished_content(
 async def stream_reply(state: RunState) -> AsyncGenerator[ev.TextDelta | ModelReply, None]:
     """Yield text deltas as they arrive, then the reply. Closing this generator (a client
     disconnect) closes the provider stream; the tokens already reported are still counted."""
-    reported: Usage | None = None
+    reducer = ReplyReducer()
     finished = False
-    unparsed: str | None = None  # the tool_use whose input the SDK could not parse
-    final: Message
-    request = build_request(state)
+    request = wire_request(state)
     # held before the call, recorded (and the hold dropped) as soon as the call ends, however
     async with metered_call(state, request):
         try:
-            async with state.deps.client.messages.stream(**request) as stream:
-                try:
-                    async for event in stream:
-                        if event.type == "text" and event.text:
-                            yield ev.TextDelta(delta=event.text)
-                        elif event.type == "message_start":
-                            reported = event.message.usage
-                        elif event.type == "message_delta" and reported is not None:
-                            reported = reported.model_copy(
-                                update={"output_tokens": event.usage.output_tokens}
-                            )
-                    final = await stream.get_final_message()
-                except ValueError as exc:
-                    if _UNPARSEABLE_INPUT not in str(exc):
-                        raise
-                    final, unparsed = _cut_at_unparseable(stream.current_message_snapshot)
+            async with open_stream(state.deps.client, request) as stream:
+                async for event in stream:
+                    if (delta := reducer.feed(event)) is not None:
+                        yield ev.TextDelta(delta=delta)
             finished = True
         finally:
-            if not finished and reported is not None:
-                state.usage.add(CallUsage.of(state.call.model, reported))
+            if not finished and reducer.usage is not None:
+                state.usage.add(CallUsage.of(state.call.model, reducer.usage))
+        final = reducer.reply()
         usage = CallUsage.of(state.call.model, final.usage)
         state.usage.add(usage)
-    content = [b for b in (stored_block(block) for block in final.content) if b is not None]
+    content = [
+        stored_tool_use(b["id"], b["name"], b["input"]) if b["type"] == "tool_use" else b
+        for b in final.content
+    ]
     # NUL characters and absurdly deep tool inputs are stored repaired, never fatal
-    if unparsed is not None:
-        content = [{**b, "input": {}} if b.get("id") == unparsed else b for b in content]
     storable = storable_reply(finished_content(content, final.stop_reason))
-    refused = storable.refused | ({unparsed: UNPARSEABLE_INPUT} if unparsed else {})
+    kept = {b["id"] for b in storable.content if b["type"] == "tool_use"}
+    refused = storable.refused | {i: UNPARSEABLE_INPUT for i in final.unparsed if i in kept}
     if storable.repaired:
         state.telemetry.emit(
             "agent.model_output.repaired",
@@ -151,11 +133,3 @@ async def stream_reply(state: RunState) -> AsyncGenerator[ev.TextDelta | ModelRe
         usage=usage,
         refused=refused,
     )
-
-
-def _cut_at_unparseable(snapshot: Message) -> tuple[Message, str | None]:
-    """The reply as far as it streamed, ending at the call whose input failed to parse (the
-    rest of the stream is dropped); that call's id, to be answered `invalid_args`."""
-    last = snapshot.content[-1] if snapshot.content else None
-    unparsed = last.id if last is not None and last.type == "tool_use" else None
-    return snapshot.model_copy(update={"stop_reason": "tool_use"}), unparsed

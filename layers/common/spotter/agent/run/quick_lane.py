@@ -23,7 +23,7 @@ from typing import Any
 from spotter.agent import events as ev
 from spotter.agent.cost import model_policy
 from spotter.agent.prompting import CACHE_5M
-from spotter.agent.run.model_turn import stored_tool_use
+from spotter.agent.run.model_turn import UNPARSEABLE_INPUT, stored_tool_use
 from spotter.agent.run.side_calls import reply_text, side_call
 from spotter.agent.run.steps import BatchResults, BatchStep, LaneAnswered, LaneDeclined, LaneStep
 from spotter.agent.run.tool_batch import plan_calls, run_tool_calls
@@ -127,7 +127,7 @@ async def try_quick_lane(
                 "spotterQuickRoute",
                 system=[{"type": "text", "text": ROUTER_PROMPT, "cache_control": CACHE_5M}],
                 messages=_user(routed),
-                tools=state.registry.quick_definitions,
+                tools_json=state.registry.quick_definitions_json,
                 tally=True,
             ),
             ROUTE_BUDGET_SECONDS,
@@ -136,9 +136,7 @@ async def try_quick_lane(
         log_event("quick_route.failed", level="warning", error=type(exc).__name__)
         yield LaneDeclined()
         return
-    tool_uses = [
-        stored_tool_use(b.id, b.name, b.input) for b in decision.content if b.type == "tool_use"
-    ]
+    tool_uses = [stored_tool_use(b["id"], b["name"], b["input"]) for b in decision.tool_uses]
     step: LaneStep = LaneDeclined()
     try:
         if not tool_uses and reply_text(decision).strip().rstrip(".").upper() == ANSWER:
@@ -147,7 +145,7 @@ async def try_quick_lane(
                     yield event
             step = LaneAnswered()
         elif len(tool_uses) == 1:
-            async with aclosing(_act(state, routed, tool_uses)) as act:
+            async with aclosing(_act(state, routed, tool_uses, decision.unparsed)) as act:
                 async for item in act:
                     if isinstance(item, LaneStep):
                         step = item
@@ -159,9 +157,10 @@ async def try_quick_lane(
 
 
 async def _act(
-    state: RunState, routed: str, tool_uses: list[dict[str, Any]]
+    state: RunState, routed: str, tool_uses: list[dict[str, Any]], unparsed: tuple[str, ...]
 ) -> AsyncGenerator[ev.AgentEvent | LaneStep, None]:
-    [planned] = plan_calls(state, tool_uses, storable_reply(tool_uses).refused)
+    refused = storable_reply(tool_uses).refused | dict.fromkeys(unparsed, UNPARSEABLE_INPUT)
+    [planned] = plan_calls(state, tool_uses, refused)
     if planned.spec is None or planned.refusal is not None:
         yield LaneDeclined()
         return

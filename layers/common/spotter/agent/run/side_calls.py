@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from anthropic.types import Message
-
 from spotter.agent.cost import CallUsage, Role, model_policy
 from spotter.agent.run.metering import metered_call
 from spotter.agent.state import RunState
+from spotter.providers.message_reply import ReplyReducer, StreamedReply
+from spotter.providers.message_stream import open_stream
+from spotter.providers.wire_request import WireRequest, to_json
 
 
 async def side_call(
@@ -23,18 +24,14 @@ async def side_call(
     *,
     system: str | list[dict[str, Any]],
     messages: list[dict[str, Any]],
-    tools: list[dict[str, Any]] | None = None,
+    tools_json: str | None = None,
     tally: bool,
-) -> Message:
+) -> StreamedReply:
+    """`tools_json`: the tools' definitions as serialized once by their registry."""
     call = model_policy(state.deps.settings)[role]
-    request: dict[str, Any] = {
-        "model": call.model,
-        "max_tokens": call.max_tokens,
-        "system": system,
-        "messages": messages,
-    }
-    if tools:
-        request["tools"] = tools
+    fields = {"tools": tools_json} if tools_json else {}
+    fields |= {"system": to_json(system), "messages": to_json(messages)}
+    request = WireRequest.of(call.model, call.max_tokens, fields)
     if tally:
         # a tallied call spends the budget: held first, recorded as it ends
         async with metered_call(state, request):
@@ -58,14 +55,17 @@ async def side_call(
     return final
 
 
-async def _call(state: RunState, request: dict[str, Any]) -> Message:
-    # the same streaming endpoint as the loop: one client protocol for every call
-    async with state.deps.client.messages.stream(**request) as stream:
-        return await stream.get_final_message()
+async def _call(state: RunState, request: WireRequest) -> StreamedReply:
+    # the same streaming endpoint and reducer as the loop: one client protocol for every call
+    reducer = ReplyReducer()
+    async with open_stream(state.deps.client, request) as stream:
+        async for event in stream:
+            reducer.feed(event)
+    return reducer.reply()
 
 
-def reply_text(message: Message) -> str:
-    return "".join(block.text for block in message.content if block.type == "text")
+def reply_text(reply: StreamedReply) -> str:
+    return reply.text
 
 
 async def side_text(state: RunState, role: Role, system: str, user_text: str) -> str:
