@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from spotter.providers.fake import (
     FakeUsage,
     Reply,
@@ -12,7 +14,7 @@ from spotter.providers.fake import (
     ToolUse,
     tool_reply,
 )
-from spotter.providers.message_reply import ReplyReducer, StreamedReply
+from spotter.providers.message_reply import IncompleteStream, ReplyReducer, StreamedReply
 
 START_USAGE = {
     "input_tokens": 120,
@@ -208,3 +210,10 @@ def test_events_the_reducer_does_not_know_are_ignored() -> None:
     reply, _ = _reduce(events)
     assert reply.content == [], "server tools are not in Spotter's requests"
     assert reply.stop_reason == "end_turn"
+
+
+def test_a_stream_that_never_started_a_message_has_no_reply() -> None:
+    reducer = ReplyReducer()
+    reducer.feed({"type": "ping"})
+    with pytest.raises(IncompleteStream):
+        reducer.reply()

@@ -17,6 +17,11 @@ from typing import Any
 from jiter import from_json
 
 
+class IncompleteStream(RuntimeError):
+    """The stream ended before it said which message it was (no `message_start`): there is
+    no reply to store, as with the SDK helper, which raised too."""
+
+
 @dataclass(frozen=True)
 class StreamedReply:
     content: list[dict[str, Any]]  # text (non-empty), tool_use, thinking, redacted_thinking
@@ -109,6 +114,8 @@ class ReplyReducer:
                 self._unparsed.append(block.start["id"])
 
     def reply(self) -> StreamedReply:
+        if self._usage is None:
+            raise IncompleteStream("the model's stream ended before message_start")
         content = [
             b for b in (self._finished(i, block) for i, block in sorted(self._blocks.items())) if b
         ]
@@ -116,7 +123,7 @@ class ReplyReducer:
             content=content,
             stop_reason=self.stop_reason,
             model=self.model,
-            usage=self._usage or {},
+            usage=self._usage,
             unparsed=tuple(self._unparsed),
         )
 
