@@ -24,7 +24,7 @@ from spotter.agent import events as ev
 from spotter.agent.cost import model_policy
 from spotter.agent.prompting import CACHE_5M
 from spotter.agent.run.model_turn import UNPARSEABLE_INPUT, stored_tool_use
-from spotter.agent.run.side_calls import reply_text, side_call
+from spotter.agent.run.side_calls import side_call
 from spotter.agent.run.steps import BatchResults, BatchStep, LaneAnswered, LaneDeclined, LaneStep
 from spotter.agent.run.tool_batch import plan_calls, run_tool_calls
 from spotter.agent.state import RunState
@@ -102,7 +102,7 @@ async def _answer(
     reply = await side_call(
         state, "spotterQuickAnswer", system=QUICK_ANSWER_SYSTEM, messages=_user(prompt), tally=True
     )
-    text = reply_text(reply).strip()
+    text = reply.text.strip()
     if not text:
         raise ValueError("empty quick answer")
     yield ev.TextDelta(delta=text)
@@ -139,7 +139,7 @@ async def try_quick_lane(
     tool_uses = [stored_tool_use(b["id"], b["name"], b["input"]) for b in decision.tool_uses]
     step: LaneStep = LaneDeclined()
     try:
-        if not tool_uses and reply_text(decision).strip().rstrip(".").upper() == ANSWER:
+        if not tool_uses and decision.text.strip().rstrip(".").upper() == ANSWER:
             async with aclosing(_answer(state, routed, None)) as answer:
                 async for event in answer:
                     yield event

@@ -64,10 +64,6 @@ async def _call(state: RunState, request: WireRequest) -> StreamedReply:
     return reducer.reply()
 
 
-def reply_text(reply: StreamedReply) -> str:
-    return reply.text
-
-
 async def side_text(state: RunState, role: Role, system: str, user_text: str) -> str:
     """A one-shot text answer (title, summary): not tallied."""
     message = await side_call(
@@ -77,4 +73,4 @@ async def side_text(state: RunState, role: Role, system: str, user_text: str) ->
         messages=[{"role": "user", "content": [{"type": "text", "text": user_text}]}],
         tally=False,
     )
-    return reply_text(message)
+    return message.text
