@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,7 +14,7 @@ from spotter.agent.state import RunState
 from spotter.agent.transcript import storable_reply
 from spotter.providers.message_reply import ReplyReducer
 from spotter.providers.message_stream import open_stream
-from spotter.providers.wire_request import WireRequest, to_json
+from spotter.providers.wire_request import WireRequest, to_json, to_sorted_json
 from spotter.tools.calls import PREVIEW_KEY
 
 CUT_OFF_TEXT = "(reply cut off)"
@@ -49,13 +48,6 @@ class ModelReply:
         return [b for b in self.content if b["type"] == "tool_use"]
 
 
-# Keys sorted at every depth as they are written: jsonb keeps no key order, so a turn fresh from
-# the model and the same turn read back only serialize alike canonically (transcript.canonical)
-_sorted_json = json.JSONEncoder(
-    ensure_ascii=False, separators=(",", ":"), allow_nan=False, sort_keys=True
-).encode
-
-
 def wire_request(state: RunState) -> WireRequest:
     """tools → system (two 5m markers) → messages (tail marker). The tools' JSON is the
     registry's, serialized once per role; a call serializes its system and messages only."""
@@ -64,7 +56,9 @@ def wire_request(state: RunState) -> WireRequest:
         fields["thinking"] = to_json(state.call.thinking)
     fields["tools"] = state.registry.definitions_json
     fields["system"] = to_json(system_blocks(state.caller))
-    fields["messages"] = _sorted_json(with_cached_tail(state.messages))
+    # keys sorted at every depth as written: jsonb keeps no key order, so a turn fresh from the
+    # model and the same turn read back only serialize alike canonically (transcript.canonical)
+    fields["messages"] = to_sorted_json(with_cached_tail(state.messages))
     return WireRequest.of(state.call.model, state.call.max_tokens, fields)
 
 
