@@ -13,7 +13,7 @@ from spotter.agent.cost import CallUsage
 from spotter.agent.prompting import system_blocks, with_cached_tail
 from spotter.agent.run.metering import metered_call
 from spotter.agent.state import RunState
-from spotter.agent.transcript import canonical, storable_reply
+from spotter.agent.transcript import storable_reply
 from spotter.tools.calls import PREVIEW_KEY
 
 CUT_OFF_TEXT = "(reply cut off)"
@@ -55,7 +55,7 @@ def build_request(state: RunState) -> dict[str, Any]:
         "max_tokens": state.call.max_tokens,
         "system": system_blocks(state.caller),
         "tools": state.registry.definitions,
-        "messages": with_cached_tail(canonical(state.messages)),
+        "messages": with_cached_tail(state.messages),  # canonical already
     }
     if state.call.thinking is not None:
         request["thinking"] = state.call.thinking
