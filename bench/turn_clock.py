@@ -5,10 +5,10 @@
 - the model client: the `anthropic` SDK's request path (`AsyncAPIClient.request`/`post`, the
   `messages.create`/`stream` helpers and their managers), its streams (`AsyncStream`, the
   `messages.stream` helper's `AsyncMessageStream`: each step of their iterators, `close`,
-  `get_final_message`) and the `httpx2` client beneath it (`AsyncClient.send`, reading a
-  response). Both ways of calling the model are covered: `messages.stream(...)`, and
-  `client.post(..., stream=True, stream_cls=AsyncStream[object])` followed by iterating the
-  stream, and so is any code that reads the `httpx2` response itself;
+  `get_final_message`; the SSE decoder) and the `httpx2` client beneath it
+  (`AsyncClient.send`, reading a response). Both ways of calling the model are covered:
+  `messages.stream(...)`, and `client.post(..., stream=True, stream_cls=AsyncStream[object])`
+  followed by iterating the stream, and so is code that decodes the `httpx2` response itself;
 - the fake model server (providers/fake.py): `_Transport.handle_async_request` (decoding the
   request, scripting and encoding the answer) and each step of `_EventStream`'s body;
 - the database: `psycopg.AsyncConnection.wait`, through which every statement, pipeline sync,
@@ -34,7 +34,7 @@ from typing import Any
 
 import httpx2
 from anthropic._base_client import AsyncAPIClient
-from anthropic._streaming import AsyncStream
+from anthropic._streaming import AsyncStream, ServerSentEvent, SSEDecoder
 from anthropic.lib.streaming._messages import AsyncMessageStream, AsyncMessageStreamManager
 from anthropic.resources.messages.messages import AsyncMessages
 from psycopg import AsyncConnection
@@ -60,6 +60,9 @@ _ENTRY_POINTS: dict[int, list[tuple[type[Any], str]]] = {
         (AsyncStream, "__anext__"),
         (AsyncStream, "__aiter__"),
         (AsyncStream, "close"),
+        # the SSE decoding, for a reducer that reads the response without AsyncStream
+        (SSEDecoder, "aiter_bytes"),
+        (ServerSentEvent, "json"),
         (httpx2.AsyncClient, "send"),
         (httpx2.Response, "aread"),
         (httpx2.Response, "aclose"),
