@@ -406,6 +406,9 @@ def _median_of_runs(runs: list[dict[str, KindReport]]) -> dict[str, KindReport]:
 
 async def measure(owner_url: str, turns: int, runs: int = 1) -> Report:
     """The whole benchmark against the migrated database at `owner_url`."""
+    with psycopg.connect(owner_url) as conn:
+        version = conn.execute("SHOW server_version").fetchone()
+    where = f"{machine()}; PostgreSQL {version[0] if version else '?'}"  # the load at the start
     install_rewrite_trigger(owner_url)
     try:
         counter_check = self_check(owner_url)
@@ -413,7 +416,7 @@ async def measure(owner_url: str, turns: int, runs: int = 1) -> Report:
             per_run = [await measure_run(owner_url, turns) for _ in range(runs)]
     finally:
         drop_rewrite_trigger(owner_url)
-    return Report(machine(), turns, runs, _median_of_runs(per_run), counter_check, per_run)
+    return Report(where, turns, runs, _median_of_runs(per_run), counter_check, per_run)
 
 
 _LABELS = {
