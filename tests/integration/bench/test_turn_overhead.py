@@ -48,3 +48,13 @@ def test_the_history_check_counts_a_statement_that_updates_ai_messages(clean_db:
             assert turn_overhead.history_rewrites(conn) == before + 1
     finally:
         turn_overhead.drop_rewrite_trigger(clean_db)
+
+
+async def test_turns_stay_within_issue_15s_round_trip_budget(clean_db: str) -> None:
+    """Round trips are counted on the wire, not timed: exact on any machine, so a change that
+    adds a transaction to every turn fails here, not only in the benchmark."""
+    report = await turn_overhead.measure(clean_db, turns=2, runs=1)
+    for kind, figures in report.kinds.items():
+        budget = turn_overhead.AIMS[kind]["round_trips"]
+        for window in (figures.early, figures.late):
+            assert window["round_trips"] <= budget, f"{kind}: {window['round_trips']} > {budget}"
