@@ -3,15 +3,22 @@
 A run takes the lease with one conditional UPDATE — the conversation is free, already its own,
 or its live run's lease is older than `LEASE_TTL` (the claims' rule: no stream stays silent that
 long, so its run is known dead) — and a request that finds it taken is `conversation_busy` with
-the live run's id, before it writes anything. The run refreshes the lease with every turn it
-writes (fenced: a run whose lease was taken over writes nothing more) and before every model
-call, and clears it at its end, so the next send works as soon as `done` was said.
+the live run's id, before it writes anything. Every turn the run writes is fenced on the lease
+and refreshes it (a run whose lease was taken over writes nothing more); so do its event log's
+flushes; a model call refreshes it first only when the run has not confirmed it for
+`FENCE_TRUST`. The lease is cleared at the run's end, so the next send works as soon as `done`
+was said.
 """
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 from uuid import UUID
+
+from psycopg import AsyncCursor
 
 from spotter.agent.errors import ConversationBusy
 from spotter.auth.caller import Caller
@@ -62,22 +69,70 @@ async def acquire_lease(
     raise ConversationBusy(row["live_run_id"])
 
 
-async def refresh_lease(conn: Conn, org_id: UUID, conversation_id: UUID, run_id: UUID) -> None:
-    """The run is alive: its lease starts its two minutes again. `ConversationBusy` when the
-    lease was taken over (this run was presumed dead): the caller's transaction must roll back."""
-    cur = await conn.execute(
-        "UPDATE ai_conversations SET live_run_claimed_at = clock_timestamp()"
-        " WHERE id = %s AND organization_id = %s AND live_run_id = %s",
-        (conversation_id, org_id, run_id),
-    )
-    if cur.rowcount == 1:
-        return
-    cur = await conn.execute(
-        "SELECT live_run_id FROM ai_conversations WHERE id = %s AND organization_id = %s",
-        (conversation_id, org_id),
-    )
-    row = await cur.fetchone()
-    raise ConversationBusy(row["live_run_id"] if row else run_id)
+# Within this long of the last statement that confirmed the lease, nobody can have taken it
+# over (that needs LEASE_TTL of silence), so a model call needs no refresh of its own.
+FENCE_TRUST = LEASE_TTL / 2
+
+_REFRESH_SQL = (
+    "UPDATE ai_conversations SET live_run_claimed_at = clock_timestamp()"
+    " WHERE id = %s AND organization_id = %s AND live_run_id = %s RETURNING id"
+)
+
+
+@dataclass
+class LeaseClock:
+    """When this run last knew it held its conversation: the monotonic time just before the
+    statement that confirmed it was sent (so the lease is never younger than we think)."""
+
+    confirmed_at: float | None = None
+
+    def confirm(self, sent_at: float) -> None:
+        self.confirmed_at = max(self.confirmed_at or sent_at, sent_at)
+
+    @property
+    def trusted(self) -> bool:
+        return (
+            self.confirmed_at is not None
+            and time.monotonic() - self.confirmed_at < FENCE_TRUST.total_seconds()
+        )
+
+
+class RunTx:
+    """A run's own transaction (`Database.pipelined_tx`) and the fenced statements in it: each
+    returns a row only while the run holds its conversation, and they are read once the
+    transaction committed — a fence costs no round trip of its own."""
+
+    def __init__(self, conn: Conn) -> None:
+        self.conn = conn
+        self._fences: list[AsyncCursor[dict[str, Any]]] = []
+
+    def fence(self, cursor: AsyncCursor[dict[str, Any]]) -> None:
+        self._fences.append(cursor)
+
+    @property
+    def fenced(self) -> bool:
+        return bool(self._fences)
+
+    async def refresh_lease(self, org_id: UUID, conversation_id: UUID, run_id: UUID) -> None:
+        """The run is alive: its lease starts its two minutes again (fenced)."""
+        self.fence(await self.conn.execute(_REFRESH_SQL, (conversation_id, org_id, run_id)))
+
+    async def fences_held(self) -> bool:
+        held = True
+        for cursor in self._fences:
+            held = await cursor.fetchone() is not None and held
+        return held
+
+
+async def lease_holder(db: Database, org_id: UUID, conversation_id: UUID) -> UUID | None:
+    """Who holds the conversation now: what a run that lost its lease is told."""
+    async with db.org_tx(org_id) as conn:
+        cur = await conn.execute(
+            "SELECT live_run_id FROM ai_conversations WHERE id = %s AND organization_id = %s",
+            (conversation_id, org_id),
+        )
+        row = await cur.fetchone()
+    return row["live_run_id"] if row else None
 
 
 RELEASE_SQL = (

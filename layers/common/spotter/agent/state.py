@@ -10,20 +10,22 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from spotter.agent.cost import ModelCall, RunUsage, model_policy
-from spotter.agent.run_lease import refresh_lease
+from spotter.agent.errors import ConversationBusy
+from spotter.agent.run_lease import LeaseClock, RunTx, lease_holder
 from spotter.agent.stream.log import RunLog
 from spotter.agent.telemetry import AgentTelemetry
-from spotter.agent.transcript import Appended, MessageRole, api_role, append_message
+from spotter.agent.transcript import MessageRole, api_role, canonical, queue_append
 from spotter.auth.caller import Caller
 from spotter.config import Settings
-from spotter.db import Conn, Database
+from spotter.db import Database
 from spotter.observability import current_trace_id
 from spotter.providers.email import EmailSender, RecordingSender
 from spotter.tools.registry import ToolRegistry, registry_for_caller
@@ -75,6 +77,7 @@ class RunStart:
     started: float = field(default_factory=time.perf_counter)
     usage: RunUsage = field(default_factory=RunUsage)
     log: RunLog = field(default_factory=RunLog)  # the run's SSE ids and persisted events
+    lease: LeaseClock = field(default_factory=LeaseClock)  # when it last knew it held the lease
 
     @classmethod
     def begin(cls, deps: AgentDeps, caller: Caller, log: RunLog | None = None) -> RunStart:
@@ -101,12 +104,37 @@ class RunStart:
     def in_conversation(self, conversation_id: UUID, *, resumed: bool = False) -> RunState:
         return RunState(self, conversation_id, resumed=resumed)
 
+    @asynccontextmanager
+    async def transaction(self, conversation_id: UUID | None = None) -> AsyncIterator[RunTx]:
+        """The run's own writes, in one pipelined transaction that first records the usage of
+        the calls that ended since the last one and drops their budget holds — so a call's
+        usage commits with the very next thing the run writes, in no round trip of its own.
+        Its fences are read once it committed: `ConversationBusy` when the run lost the
+        conversation (what it wrote unfenced, its usage included, stays written)."""
+        caller = self.caller
+        sent = time.monotonic()
+        async with self.deps.db.pipelined_tx(caller.org_id) as conn:
+            settlement = await self.usage.queue_settle(
+                conn, caller.org_id, caller.user_id, self.now
+            )
+            tx = RunTx(conn)
+            yield tx
+        self.usage.mark_settled(settlement)
+        if not tx.fenced:
+            return
+        if not await tx.fences_held():
+            assert conversation_id is not None, "a fenced write names its conversation"
+            holder = await lease_holder(self.deps.db, caller.org_id, conversation_id)
+            raise ConversationBusy(holder if holder is not None else self.run_id)
+        self.lease.confirm(sent)
+
 
 @dataclass
 class RunState:
     start: RunStart
     conversation_id: UUID
-    messages: list[dict[str, Any]] = field(default_factory=list)  # what the next call replays
+    # what the next call replays, canonical (keys sorted: what the cached prefix needs)
+    messages: list[dict[str, Any]] = field(default_factory=list)
     model_turns: int = 0
     truncated_once: bool = False
     resumed: bool = False  # a run resumed by resolving a suspended message
@@ -158,22 +186,29 @@ class RunState:
             self.deps.db, self.caller.org_id, self.conversation_id, self.run_id, last_seq
         )
 
+    def transaction(self) -> AbstractAsyncContextManager[RunTx]:
+        """`RunStart.transaction` in this run's conversation."""
+        return self.start.transaction(self.conversation_id)
+
     async def append(
         self,
-        conn: Conn,
+        tx: RunTx,
         role: MessageRole,
         content: list[dict[str, Any]],
         *,
         model: str | None = None,
         stop_reason: str | None = None,
         usage: dict[str, Any] | None = None,
-    ) -> Appended:
+    ) -> UUID:
         """Append a turn to the stored transcript and to what this run replays next, fenced on
-        the conversation's lease (a run presumed dead and replaced writes nothing more)."""
-        await refresh_lease(conn, self.caller.org_id, self.conversation_id, self.run_id)
-        appended = await append_message(
-            conn, self.caller.org_id, self.conversation_id, run_id=self.run_id, role=role,
-            content=content, model=model, stop_reason=stop_reason, usage=usage,
+        the conversation's lease, which it refreshes (a run presumed dead and replaced writes
+        nothing more: `tx` raises `ConversationBusy` once committed). Returns its id."""
+        message_id = uuid.uuid4()
+        cursor = await queue_append(
+            tx.conn, self.caller.org_id, self.conversation_id, message_id, run_id=self.run_id,
+            role=role, content=content, model=model, stop_reason=stop_reason, usage=usage,
+            fenced=True,
         )  # fmt: skip
-        self.messages.append({"role": api_role(role), "content": content})
-        return appended
+        tx.fence(cursor)
+        self.messages.append(canonical({"role": api_role(role), "content": content}))
+        return message_id

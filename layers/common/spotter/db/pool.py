@@ -10,6 +10,7 @@ from typing import Any
 from uuid import UUID
 
 from psycopg import AsyncConnection
+from psycopg.pq import TransactionStatus
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
@@ -46,6 +47,17 @@ async def _check_if_idle(conn: Conn) -> None:
     idle = time.monotonic() - _returned_at.get(conn, 0.0)
     if idle > IDLE_BEFORE_CHECK_SECONDS:
         await AsyncConnectionPool.check_connection(conn)
+
+
+_BIND_ORG = "SELECT set_config('app.org_id', %s, true)"
+
+
+async def _roll_back(conn: Conn) -> None:
+    """End a pipelined transaction that did not commit (its body raised, or a statement
+    failed). A connection in any other state is the pool's to check or discard."""
+    status = conn.info.transaction_status
+    if status in (TransactionStatus.INTRANS, TransactionStatus.INERROR):
+        await conn.execute("ROLLBACK")
 
 
 class Database:
@@ -87,8 +99,32 @@ class Database:
     async def org_tx(self, org_id: UUID) -> AsyncIterator[Conn]:
         """One transaction in which row-level security shows only `org_id`'s rows."""
         async with self._pool.connection() as conn, conn.transaction():
-            await conn.execute("SELECT set_config('app.org_id', %s, true)", (str(org_id),))
+            await conn.execute(_BIND_ORG, (str(org_id),))
             yield conn
+
+    @asynccontextmanager
+    async def pipelined_tx(self, org_id: UUID) -> AsyncIterator[Conn]:
+        """`org_tx` in pipeline mode: BEGIN, the org binding and every statement are queued and
+        sent together; a statement costs a round trip only when its result is fetched before
+        the end, and COMMIT rides on the closing sync — a transaction of writes whose results
+        are read after it is ONE round trip.
+
+        For code that fetches what it executes: in a pipeline an error surfaces when a result
+        is fetched (or at the end), not at `execute`, and `rowcount` is known only after a
+        fetch. psycopg's own `transaction()` is not used: in a pipeline it syncs on entry and
+        on exit, which is the round trips this exists to save."""
+        async with self._pool.connection() as conn:
+            committed = False
+            try:
+                async with conn.pipeline():
+                    await conn.execute("BEGIN")
+                    await conn.execute(_BIND_ORG, (str(org_id),))
+                    yield conn
+                    await conn.execute("COMMIT")
+                committed = True
+            finally:
+                if not committed:
+                    await _roll_back(conn)
 
     @asynccontextmanager
     async def system_tx(self) -> AsyncIterator[Conn]:

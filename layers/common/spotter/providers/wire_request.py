@@ -12,10 +12,6 @@ from typing import Any
 
 # The SDK's encoder settings (compact, UTF-8 kept, no NaN): the bytes it would have sent.
 to_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
-# The same, keys sorted at every depth: `transcript.canonical` and `to_json` in one pass.
-to_sorted_json = json.JSONEncoder(
-    ensure_ascii=False, separators=(",", ":"), allow_nan=False, sort_keys=True
-).encode
 _STREAM_TAIL = ',"stream":true}'  # every call streams; `messages.stream` sends it too
 _HEAD = frozenset({"model", "max_tokens", "stream"})
 

@@ -81,20 +81,26 @@ def cap_output(output: Any) -> Any:
 
 
 async def execute(
-    ctx: ToolContext, call: ResolvedCall, *, reverses_audit_log_id: UUID | None = None
+    ctx: ToolContext,
+    call: ResolvedCall,
+    *,
+    reverses_audit_log_id: UUID | None = None,
+    savepoint: bool = True,
 ) -> ToolOutcome:
-    """Run the handler in a savepoint of `ctx.conn`'s transaction; never raises for tool errors."""
+    """Run the handler in a savepoint of `ctx.conn`'s transaction; never raises for tool errors.
+
+    `savepoint=False`: the transaction is the handler's alone (a parallel read), so a failure
+    leaves nothing of anyone else's to keep and the savepoint's two round trips are saved."""
     spec = call.spec
     try:
         check_allowed(ctx, spec)
         if spec.kind == "user_picker":
             raise NeedsUser(spec.name)
-        async with ctx.conn.transaction():
-            result = await spec.handler(ctx, call.args)
-            output = result.wire() if isinstance(result, Output) else result
-            audit_id = await write_audit(
-                ctx, spec, output, reverses_audit_log_id=reverses_audit_log_id
-            )
+        if savepoint:
+            async with ctx.conn.transaction():
+                output, audit_id = await _run_handler(ctx, call, reverses_audit_log_id)
+        else:
+            output, audit_id = await _run_handler(ctx, call, reverses_audit_log_id)
     except DomainError as exc:
         return ToolOutcome(ok=False, error=exc.as_result())
     except Exception as exc:
@@ -103,3 +109,14 @@ async def execute(
         )
         return ToolOutcome(ok=False, error=internal_error(spec.name))
     return ToolOutcome(ok=True, output=cap_output(output), audit_log_id=audit_id)
+
+
+async def _run_handler(
+    ctx: ToolContext, call: ResolvedCall, reverses_audit_log_id: UUID | None
+) -> tuple[Any, UUID | None]:
+    result = await call.spec.handler(ctx, call.args)
+    output = result.wire() if isinstance(result, Output) else result
+    audit_id = await write_audit(
+        ctx, call.spec, output, reverses_audit_log_id=reverses_audit_log_id
+    )
+    return output, audit_id

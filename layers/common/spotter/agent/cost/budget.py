@@ -4,6 +4,7 @@ the cap — the send's pre-check and the check before every model call of a resu
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from uuid import UUID
@@ -54,19 +55,29 @@ class UsageSnapshot:
         return self.over_cap()
 
 
-async def org_spend_today_micros(conn: Conn, org_id: UUID, day: date) -> int:
-    cur = await conn.execute(
-        "SELECT coalesce(sum(cost_usd_micros), 0)::bigint AS spent FROM ai_usage_daily"
-        " WHERE organization_id = %s AND day = %s",
-        (org_id, day),
-    )
-    row = await cur.fetchone()
-    return int(row["spent"]) if row else 0
+_SPENT_SQL = (
+    "SELECT coalesce(sum(cost_usd_micros), 0)::bigint AS spent FROM ai_usage_daily"
+    " WHERE organization_id = %s AND day = %s"
+)
 
 
 async def usage_snapshot(
     conn: Conn, org_id: UUID, tier: str, now: datetime | None = None
 ) -> UsageSnapshot:
+    return await (await queue_usage_snapshot(conn, org_id, tier, now))()
+
+
+async def queue_usage_snapshot(
+    conn: Conn, org_id: UUID, tier: str, now: datetime | None = None
+) -> Callable[[], Awaitable[UsageSnapshot]]:
+    """The spend statement now, its snapshot when the returned function is awaited (in a
+    pipelined transaction, statements queued meanwhile share the round trip)."""
     day = utc_today(now)
-    spent = await org_spend_today_micros(conn, org_id, day)
-    return UsageSnapshot(day=day, spent_usd_micros=spent, cap_usd_micros=daily_budget_micros(tier))
+    cur = await conn.execute(_SPENT_SQL, (org_id, day))
+
+    async def snapshot() -> UsageSnapshot:
+        row = await cur.fetchone()
+        spent = int(row["spent"]) if row else 0
+        return UsageSnapshot(day, spent, daily_budget_micros(tier))
+
+    return snapshot

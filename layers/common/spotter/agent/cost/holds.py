@@ -1,10 +1,10 @@
 """Budget reservations: a model call starts only if its upper-bound cost fits under the cap.
 
-Before a call, `reserve` takes the org's daily budget lock (a transaction advisory lock, so
+Before a call, `queue_reserve` takes the org's daily budget lock (a transaction advisory lock, so
 concurrent reservations queue and each reads what the ones before it committed), reads recorded
 spend plus live holds in one snapshot, and inserts a hold for the call's upper bound only if
-`spent + held + bound ≤ cap`. After the call, `settle` records its actual usage and deletes the
-hold in one transaction (a failed call records what it was billed, possibly nothing). So spend
+`spent + held + bound ≤ cap`. After the call, the run's next transaction records its actual
+usage and deletes the hold (a failed call records what it was billed, possibly nothing). So spend
 never exceeds the cap by more than a call's actual cost minus its bound — zero unless the bound
 was too low. A hold whose process died stops counting after `HOLD_TTL`.
 """
@@ -12,9 +12,13 @@ was too low. A hold whose process died stops counting after `HOLD_TTL`.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 from uuid import UUID
+
+from psycopg import AsyncCursor
 
 from spotter.agent.cost.budget import daily_budget_micros, utc_today
 from spotter.agent.cost.pricing import rates_for
@@ -51,39 +55,52 @@ def upper_bound_micros(model: str, input_tokens: int, max_tokens: int) -> int:
     return math.ceil((input_tokens * per_input + max_tokens * rates.output) / 1_000_000)
 
 
+def metered(tier: str) -> bool:
+    return daily_budget_micros(tier) != UNMETERED
+
+
 async def reserve(
     db: Database, org_id: UUID, tier: str, now: datetime, run_id: UUID, amount_usd_micros: int
 ) -> BudgetHold | None:
-    """Hold `amount_usd_micros` of today's budget, or None when it does not fit."""
-    cap = daily_budget_micros(tier)
-    if cap == UNMETERED:
+    """Hold `amount_usd_micros` of today's budget in a transaction of its own, or None when it
+    does not fit (an unmetered tier holds nothing)."""
+    if not metered(tier):
         return BudgetHold(None, 0)
-    day = utc_today(now)
-    async with db.org_tx(org_id) as conn:
-        # queue behind the org's other reservations of the day; released at commit
-        await conn.execute(
-            "SELECT pg_advisory_xact_lock(hashtextextended(%s::text || %s::text, 0))",
-            (org_id, day),
-        )
-        cur = await conn.execute(
-            _RESERVE_SQL,
-            {
-                "org": org_id,
-                "day": day,
-                "run": run_id,
-                "amount": amount_usd_micros,
-                "ttl": HOLD_TTL,
-                "cap": cap,
-            },
-        )
-        row = await cur.fetchone()
+    async with db.pipelined_tx(org_id) as conn:
+        cur = await queue_reserve(conn, org_id, tier, now, run_id, amount_usd_micros)
+    row = await cur.fetchone()
     return BudgetHold(row["id"], amount_usd_micros) if row else None
 
 
-async def release(conn: Conn, org_id: UUID, hold: BudgetHold) -> None:
-    """The call settled (its usage recorded in this transaction) or failed: the hold goes."""
-    if hold.id is not None:
+async def queue_reserve(
+    conn: Conn, org_id: UUID, tier: str, now: datetime, run_id: UUID, amount_usd_micros: int
+) -> AsyncCursor[dict[str, Any]]:
+    """Hold `amount_usd_micros` of today's budget in `conn`'s transaction (a metered tier):
+    the cursor's row is the hold, no row when it does not fit (read it after the commit)."""
+    day = utc_today(now)
+    # queue behind the org's other reservations of the day; released at commit
+    await conn.execute(
+        "SELECT pg_advisory_xact_lock(hashtextextended(%s::text || %s::text, 0))",
+        (org_id, day),
+    )
+    return await conn.execute(
+        _RESERVE_SQL,
+        {
+            "org": org_id,
+            "day": day,
+            "run": run_id,
+            "amount": amount_usd_micros,
+            "ttl": HOLD_TTL,
+            "cap": daily_budget_micros(tier),
+        },
+    )
+
+
+async def release(conn: Conn, org_id: UUID, holds: Sequence[BudgetHold]) -> None:
+    """The calls settled (their usage recorded in this transaction) or failed: their holds go."""
+    ids = [hold.id for hold in holds if hold.id is not None]
+    if ids:
         await conn.execute(
-            "DELETE FROM ai_budget_holds WHERE id = %s AND organization_id = %s",
-            (hold.id, org_id),
+            "DELETE FROM ai_budget_holds WHERE id = ANY(%s) AND organization_id = %s",
+            (ids, org_id),
         )

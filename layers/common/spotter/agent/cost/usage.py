@@ -14,6 +14,7 @@ from uuid import UUID
 
 from spotter.agent import events as ev
 from spotter.agent.cost.budget import utc_today
+from spotter.agent.cost.holds import BudgetHold, release
 from spotter.agent.cost.pricing import CallTokens, cost_usd_micros
 from spotter.db import Conn
 
@@ -59,13 +60,41 @@ class CallUsage:
         }
 
 
+@dataclass(frozen=True)
+class Settlement:
+    """What one transaction recorded: the watermark of calls and how many ended holds it drops."""
+
+    watermark: int
+    holds: int
+
+
 @dataclass
 class RunUsage:
     """The run's tallied calls, and how many of them are in `ai_usage_daily`: each call is
-    recorded as it completes (a run killed later keeps it), never twice."""
+    recorded by the run's next transaction after it ended (a run killed later keeps it), never
+    twice; the budget holds of ended calls are dropped in that same transaction."""
 
     calls: list[CallUsage] = field(default_factory=list)
     recorded_calls: int = 0  # calls[:recorded_calls] are in `ai_usage_daily`
+    ended_holds: list[BudgetHold] = field(default_factory=list)  # still in `ai_budget_holds`
+
+    @property
+    def settled(self) -> bool:
+        return self.recorded and not self.ended_holds
+
+    async def queue_settle(
+        self, conn: Conn, org_id: UUID, user_id: UUID, now: datetime
+    ) -> Settlement:
+        """Record the ended calls and drop their holds in `conn`'s transaction (statements only,
+        no result read: free in a pipelined one); `mark_settled` once it committed."""
+        watermark = await self.record_pending(conn, org_id, user_id, now)
+        holds = list(self.ended_holds)
+        await release(conn, org_id, holds)
+        return Settlement(watermark, len(holds))
+
+    def mark_settled(self, settlement: Settlement) -> None:
+        self.mark_recorded(settlement.watermark)
+        del self.ended_holds[: settlement.holds]
 
     @property
     def recorded(self) -> bool:

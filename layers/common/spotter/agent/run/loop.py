@@ -1,16 +1,16 @@
 """The model loop: at most MAX_TURNS round trips, each one model turn that says what happened.
 
-A turn streams one call (`run.model_turn`), stores the reply (`message_done`), and returns its
-step: no tool calls → `NextStepFinalOutput`; a cut-off reply → `run.truncation`; tool calls →
-the batch (`run.tool_batch`): its results go back (`NextStepRunAgain`) or a call waits for a
-person (`NextStepInterruption`). Every call is reserved against the budget first.
+A turn streams one call (`run.model_turn`), stores the reply (`message_done`) with the call's
+usage, and returns its step: no tool calls → `NextStepFinalOutput`; a cut-off reply →
+`run.truncation`; tool calls → the batch (`run.tool_batch`), which stores their results turn
+(`NextStepRunAgain`) or suspends at a call that waits for a person (`NextStepInterruption`).
+Every call is reserved against the budget first (`run.metering`).
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
 from contextlib import aclosing
-from typing import Any
 from uuid import UUID
 
 from spotter.agent import events as ev
@@ -28,7 +28,6 @@ from spotter.agent.run.steps import (
 )
 from spotter.agent.run.tool_batch import plan_calls, run_tool_calls
 from spotter.agent.run.truncation import answer_truncated
-from spotter.agent.run_lease import refresh_lease
 from spotter.agent.state import RunState
 
 MAX_TURNS = 6
@@ -58,14 +57,7 @@ async def drive_model_loop(state: RunState) -> AsyncGenerator[ev.AgentEvent | Ru
     yield RunEnded("max_turns_reached")
 
 
-async def _keep_lease(state: RunState) -> None:
-    """Before every model call: the run is alive (a long run never looks dead to a send)."""
-    async with state.deps.db.org_tx(state.caller.org_id) as conn:
-        await refresh_lease(conn, state.caller.org_id, state.conversation_id, state.run_id)
-
-
 async def model_turn(state: RunState) -> AsyncGenerator[ev.AgentEvent | TurnStep, None]:
-    await _keep_lease(state)
     reply: ModelReply | None = None
     try:
         # aclosing: a client that goes away closes the provider stream now, not at GC
@@ -107,20 +99,13 @@ async def model_turn(state: RunState) -> AsyncGenerator[ev.AgentEvent | TurnStep
         case None:
             raise RuntimeError("a tool batch ended without a step")
         case _:
-            await _store_results(state, batch.results)
-            yield NextStepRunAgain()
+            yield NextStepRunAgain()  # the batch stored its results turn
 
 
 async def _store_reply(state: RunState, reply: ModelReply) -> UUID:
-    """Persist the assistant turn (its usage was recorded as the call ended)."""
-    async with state.deps.db.org_tx(state.caller.org_id) as conn:
-        appended = await state.append(
-            conn, "assistant", reply.content, model=reply.model, stop_reason=reply.stop_reason,
+    """Persist the assistant turn; the call's usage is recorded in the same transaction."""
+    async with state.transaction() as tx:
+        return await state.append(
+            tx, "assistant", reply.content, model=reply.model, stop_reason=reply.stop_reason,
             usage=reply.usage.as_json(),
         )  # fmt: skip
-    return appended.id
-
-
-async def _store_results(state: RunState, results: list[dict[str, Any]]) -> None:
-    async with state.deps.db.org_tx(state.caller.org_id) as conn:
-        await state.append(conn, "tool_result", results)

@@ -1,10 +1,12 @@
 """Every tallied model call, metered: a budget hold before it, its usage recorded after it.
 
 `metered_call` reserves the call's upper bound (`cost.holds`; `BudgetExhausted` when it does not
-fit), lets the caller stream and add the call's usage to the run, then records that usage and
-drops the hold in one transaction — also when the call failed or the client left (shielded), so
-a process killed after the call still has it in `ai_usage_daily`. `record_unrecorded` is the
-finish path's last chance for anything a database outage kept from being recorded.
+fit) in the transaction that also records the run's previous call, lets the caller stream and add
+the call's usage to the run, and leaves the call's usage and hold to the run's next transaction
+(`RunStart.transaction`: the reply's own, a moment later) — so a call costs no transaction of its
+own, and a process killed after the next write still has it in `ai_usage_daily`.
+`record_unrecorded` is the finish path's last chance for anything left (a call that failed, a
+database outage).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from contextlib import asynccontextmanager
 import anyio
 
 from spotter.agent.compaction.context_size import CHARS_PER_TOKEN
-from spotter.agent.cost.holds import BudgetHold, release, reserve, upper_bound_micros
+from spotter.agent.cost.holds import BudgetHold, metered, queue_reserve, upper_bound_micros
 from spotter.agent.errors import BudgetExhausted
 from spotter.agent.state import RunStart, RunState
 from spotter.db.errors import is_unavailable
@@ -32,44 +34,57 @@ def request_tokens(request: WireRequest) -> int:
 
 @asynccontextmanager
 async def metered_call(state: RunState, request: WireRequest) -> AsyncIterator[BudgetHold]:
-    caller = state.caller
     bound = upper_bound_micros(request.model, request_tokens(request), request.max_tokens)
-    hold = await reserve(
-        state.deps.db, caller.org_id, caller.platform_tier, state.now, state.run_id, bound
-    )
+    hold = await _before_call(state, bound)
     if hold is None:
         raise BudgetExhausted
     try:
         yield hold
     finally:
-        with anyio.CancelScope(shield=True):
-            await settle(state.start, hold)
+        if hold.id is not None:
+            # dropped, with the call's usage recorded, by the run's next transaction
+            state.usage.ended_holds.append(hold)
 
 
-async def settle(start: RunStart, hold: BudgetHold | None = None) -> None:
-    """Record the run's unrecorded calls and drop `hold`, in one transaction. With the database
-    away, the usage stays unrecorded for the finish path to try again and the hold expires."""
-    org_id = start.caller.org_id
-    try:
-        async with start.deps.db.org_tx(org_id) as conn:
-            watermark = await start.usage.record_pending(
-                conn, org_id, start.caller.user_id, start.now
+async def _before_call(state: RunState, bound: int) -> BudgetHold | None:
+    """What the run owes the database before it may call the model, in ONE transaction and
+    only when there is any: the last call's usage (recorded before this one may start), a
+    lease not confirmed for `FENCE_TRUST`, and a metered tier's hold for this call's bound."""
+    caller, start = state.caller, state.start
+    needs_hold = metered(caller.platform_tier)
+    stale_lease = not start.lease.trusted
+    if not (needs_hold or stale_lease or not state.usage.settled):
+        return BudgetHold(None, 0)
+    reserved = None
+    async with state.transaction() as tx:
+        if stale_lease:
+            await tx.refresh_lease(caller.org_id, state.conversation_id, state.run_id)
+        if needs_hold:
+            reserved = await queue_reserve(
+                tx.conn, caller.org_id, caller.platform_tier, state.now, state.run_id, bound
             )
-            if hold is not None:
-                await release(conn, org_id, hold)
-    except Exception as exc:
-        if not is_unavailable(exc):
-            raise
-        start.telemetry.emit(
-            "agent.usage.unrecorded", level="warning", calls=len(start.usage.calls), **start.ids()
-        )
-        return
-    start.usage.mark_recorded(watermark)
+    if reserved is None:
+        return BudgetHold(None, 0)
+    row = await reserved.fetchone()
+    return BudgetHold(row["id"], bound) if row else None
 
 
 async def record_unrecorded(start: RunStart) -> None:
-    """Tokens a run spent that no settle recorded (the database was away) are recorded now."""
-    if start.usage.recorded:
+    """The finish path's last chance: usage no transaction of the run recorded (the database
+    was away, or the run ended right after a call) is recorded now, the ended holds dropped.
+    With the database away it stays unrecorded (logged) and the holds expire by their rule."""
+    if start.usage.settled:
         return
     with anyio.CancelScope(shield=True):
-        await settle(start)
+        try:
+            async with start.transaction():
+                pass
+        except Exception as exc:
+            if not is_unavailable(exc):
+                raise
+            start.telemetry.emit(
+                "agent.usage.unrecorded",
+                level="warning",
+                calls=len(start.usage.calls),
+                **start.ids(),
+            )

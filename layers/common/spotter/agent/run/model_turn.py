@@ -14,7 +14,7 @@ from spotter.agent.state import RunState
 from spotter.agent.transcript import storable_reply
 from spotter.providers.message_reply import ReplyReducer
 from spotter.providers.message_stream import open_stream
-from spotter.providers.wire_request import WireRequest, to_json, to_sorted_json
+from spotter.providers.wire_request import WireRequest, to_json
 from spotter.tools.calls import PREVIEW_KEY
 
 CUT_OFF_TEXT = "(reply cut off)"
@@ -56,9 +56,7 @@ def wire_request(state: RunState) -> WireRequest:
         fields["thinking"] = to_json(state.call.thinking)
     fields["tools"] = state.registry.definitions_json
     fields["system"] = to_json(system_blocks(state.caller))
-    # keys sorted at every depth as written: jsonb keeps no key order, so a turn fresh from the
-    # model and the same turn read back only serialize alike canonically (transcript.canonical)
-    fields["messages"] = to_sorted_json(with_cached_tail(state.messages))
+    fields["messages"] = to_json(with_cached_tail(state.messages))  # canonical already
     return WireRequest.of(state.call.model, state.call.max_tokens, fields)
 
 

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import time
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
 from spotter.agent.approvals import answer_for_new_message
-from spotter.agent.cost import UsageSnapshot, usage_snapshot
+from spotter.agent.cost import UsageSnapshot
+from spotter.agent.cost.budget import queue_usage_snapshot
 from spotter.agent.prompting import build_turn_context, user_turn
 from spotter.agent.run_lease import acquire_lease
 from spotter.agent.state import RunStart, RunState
 from spotter.agent.transcript import (
     StoredMessage,
-    append_message,
     block_types,
+    canonical,
     load_history,
+    queue_append,
+    queue_history,
+    read_history,
     repair_replay,
     replay_messages,
     start_conversation,
@@ -40,21 +46,26 @@ class Prepared:
 
 
 async def prepare_run(start: RunStart, request: SendMessage, ambient: str = "") -> Prepared:
-    """One transaction: conversation row (new) or history (existing), the conversation's lease,
-    budget, user turn (with the ambient RAG section, found before, so the row is written once)."""
+    """One pipelined transaction, two round trips: the conversation row (new, its lease taken)
+    or its history and its lease, and the budget, together; then the user turn (with the
+    ambient RAG section, found before, so the row is written once) and the commit."""
     caller = start.caller
     new = request.conversation_id is None
-    async with start.deps.db.org_tx(caller.org_id) as conn:
+    sent = time.monotonic()
+    async with start.deps.db.pipelined_tx(caller.org_id) as conn:
+        budget_of = await queue_usage_snapshot(conn, caller.org_id, caller.platform_tier, start.now)
+        stored: list[StoredMessage] = []
         if request.conversation_id is None:
-            state = start.in_conversation(await start_conversation(conn, caller))
-            stored: list[StoredMessage] = []
+            state = start.in_conversation(await start_conversation(conn, caller, start.run_id))
+            last_seq = 0
         else:
-            stored = await load_history(conn, caller, request.conversation_id)
+            history = await queue_history(conn, caller, request.conversation_id)
+            # before anything is written: a run already live in it makes this send a refusal
+            last_seq = await acquire_lease(conn, caller, request.conversation_id, start.run_id)
+            stored = await read_history(history)
             state = start.in_conversation(request.conversation_id)
-        # before anything is written: a run already live in it makes this send a refusal
-        last_seq = await acquire_lease(conn, caller, state.conversation_id, start.run_id)
         state.stream_events(last_seq)
-        budget = await usage_snapshot(conn, caller.org_id, caller.platform_tier, start.now)
+        budget = await budget_of()
         if budget.exceeded:
             return Prepared(state, new, budget)
         stored += await answer_for_new_message(conn, state, stored)
@@ -63,19 +74,23 @@ async def prepare_run(start: RunStart, request: SendMessage, ambient: str = "") 
             build_turn_context(caller, start.now, request.pathname, request.selection, ambient),
         )
         page = {"pathname": request.pathname, "selection": request.selection}
-        appended = await append_message(
-            conn, caller.org_id, state.conversation_id, run_id=start.run_id, role="user",
-            content=content, page_context=page,
+        appended = await queue_append(
+            conn, caller.org_id, state.conversation_id, uuid.uuid4(), run_id=start.run_id,
+            role="user", content=content, page_context=page,
         )  # fmt: skip
-        stored.append(
-            StoredMessage(appended.id, appended.ordinal, "user", content, None, start.run_id, page)
-        )
+    start.lease.confirm(sent)
+    row = await appended.fetchone()
+    assert row is not None, "the conversation is this run's: the append wrote its row"
+    stored.append(
+        StoredMessage(row["id"], row["ordinal"], "user", content, None, start.run_id, page)
+    )
     state.messages = valid_replay(state, stored)
     return Prepared(state, new, budget, stored)
 
 
 def valid_replay(state: RunState, stored: list[StoredMessage]) -> list[dict[str, Any]]:
-    messages = replay_messages(stored, state.call)
+    """The stored rows as the next call replays them, canonical once here (not per call)."""
+    messages: list[dict[str, Any]] = canonical(replay_messages(stored, state.call))
     check = validate_replay(messages)
     if check.ok:
         return messages
@@ -88,7 +103,8 @@ def valid_replay(state: RunState, stored: list[StoredMessage]) -> list[dict[str,
         shape=block_types(messages),
         **state.ids,
     )
-    return repair_replay(messages, check)
+    repaired: list[dict[str, Any]] = canonical(repair_replay(messages, check))
+    return repaired
 
 
 async def prepare_resume(state: RunState) -> None:

@@ -19,6 +19,7 @@ import asyncio
 from collections.abc import AsyncGenerator
 from contextlib import aclosing
 from typing import Any
+from uuid import UUID
 
 from spotter.agent import events as ev
 from spotter.agent.cost import model_policy
@@ -70,11 +71,14 @@ def eligible(state: RunState, text: str) -> bool:
 def router_input(stored: list[StoredMessage], text: str) -> str:
     """Recent visible text, the stored turn context (its clock included), then the message."""
     *earlier, current = stored
-    recent = [
-        f"{'User' if m.role == 'user' else 'Assistant'}: {visible_text(m.content)[:RECENT_CHARS]}"
-        for m in earlier
-        if m.role in ("user", "assistant") and visible_text(m.content)
-    ][-RECENT_MESSAGES:]
+    recent: list[str] = []
+    for m in reversed(earlier):  # from the end: only the last few are ever read
+        if len(recent) == RECENT_MESSAGES:
+            break
+        seen = visible_text(m.content) if m.role in ("user", "assistant") else ""
+        if seen:
+            recent.append(f"{'User' if m.role == 'user' else 'Assistant'}: {seen[:RECENT_CHARS]}")
+    recent.reverse()
     context = next((str(b["text"]) for b in current.content if is_turn_context(b)), "")
     parts = ["<recent_conversation>", *recent, "</recent_conversation>"] if recent else []
     return "\n".join([*parts, context, "<message>", text.strip(), "</message>"])
@@ -87,10 +91,10 @@ def _user(text: str) -> list[dict[str, Any]]:
 async def _store(
     state: RunState, role: MessageRole, content: list[dict[str, Any]], *,
     model: str | None = None, stop_reason: str | None = None,
-) -> Any:  # fmt: skip
-    async with state.deps.db.org_tx(state.caller.org_id) as conn:
-        appended = await state.append(conn, role, content, model=model, stop_reason=stop_reason)
-    return appended.id
+) -> UUID:  # fmt: skip
+    """A lane turn, with the usage of the call that wrote it (the run's next transaction)."""
+    async with state.transaction() as tx:
+        return await state.append(tx, role, content, model=model, stop_reason=stop_reason)
 
 
 async def _answer(
@@ -180,8 +184,7 @@ async def _act(
     if not isinstance(batch, BatchResults):
         # quick actions never confirm nor ask the user: they never suspend
         raise RuntimeError("a quick action did not settle")
-    results = batch.results
-    await _store(state, "tool_result", results)
+    results = batch.results  # stored by the batch
     if results[0].get("is_error"):
         yield LaneDeclined()  # the loop reads the failed call and its error
         return

@@ -8,6 +8,7 @@ batch (a `DecisionError`, a conversation that is not the caller's) is an SSE `er
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import aclosing
 from typing import Any
@@ -89,9 +90,11 @@ def resolve_message(
 
 async def _resolve(state: RunState, decisions: Sequence[Decision], kind: DecisionKind) -> RunBody:
     yield state
-    async with state.deps.db.org_tx(state.caller.org_id) as conn:
+    sent = time.monotonic()
+    async with state.deps.db.pipelined_tx(state.caller.org_id) as conn:
         # one run per conversation: a live run makes this resolution a refusal, nothing claimed
         last_seq = await acquire_lease(conn, state.caller, state.conversation_id, state.run_id)
+    state.start.lease.confirm(sent)
     state.stream_events(last_seq)
     step: ResolutionStep | None = None
     async with aclosing(apply_decisions(state, decisions, kind)) as applied:

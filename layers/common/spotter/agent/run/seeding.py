@@ -115,10 +115,12 @@ async def seed_page_reads(
         return
     kept = {p.tool_use_id for p in planned}
     content = [b for b in tool_uses if b["id"] in kept]
-    async with state.deps.db.org_tx(state.caller.org_id) as conn:
-        message = await state.append(conn, "assistant", content, stop_reason="tool_use")
+    async with state.transaction() as tx:
+        message_id = await state.append(tx, "assistant", content, stop_reason="tool_use")
     batch: BatchStep | None = None
-    async with aclosing(run_tool_calls(state, message.id, planned)) as tool_events:
+    note = [{"type": "text", "text": SEEDED_RESULTS_NOTE}]
+    seeds = run_tool_calls(state, message_id, planned, note=note)
+    async with aclosing(seeds) as tool_events:
         async for item in tool_events:
             if isinstance(item, BatchStep):
                 batch = item
@@ -126,6 +128,3 @@ async def seed_page_reads(
                 yield item
     if not isinstance(batch, BatchResults):
         raise RuntimeError("a seed did not settle")  # parallel-safe reads never suspend
-    turn = [*batch.results, {"type": "text", "text": SEEDED_RESULTS_NOTE}]
-    async with state.deps.db.org_tx(state.caller.org_id) as conn:
-        await state.append(conn, "tool_result", turn)

@@ -1,9 +1,11 @@
 """Running one assistant turn's tool calls: plan, execute (reads side by side), settle in order.
 
-Each call runs in its own org transaction that also writes its `ai_tool_executions` row, so a
-database-only write and its execution row commit together or not at all. Results are settled —
-row, `tool_completed`, tool_result block — strictly in tool_use order. The batch's last item is
-its step: `BatchResults` (in tool_use order) or `BatchSuspended`.
+A batch of parallel reads runs each handler in its own pipelined transaction (≤ 4 in flight),
+then settles them all in ONE transaction — their `ai_tool_executions` rows and the results turn,
+in tool_use order — before any `tool_completed`. Any other batch runs call by call, each in its
+own org transaction that also writes its execution row (a database-only write and its row commit
+together or not at all), and stores the results turn after the last. The batch's last item is
+its step: `BatchResults` (in tool_use order, stored) or `BatchSuspended`.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from spotter.agent.run.steps import BatchResults, BatchStep, BatchSuspended
 from spotter.agent.run.suspension import confirmation_card, store_suspended
 from spotter.agent.state import RunState
 from spotter.agent.transcript import tool_result_block
+from spotter.db.errors import is_unavailable
 from spotter.tools.calls import ResolvedCall, ToolOutcome
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import DomainError
@@ -110,6 +113,23 @@ class Settled:
     duration_ms: float
 
 
+async def _read(state: RunState, p: PlannedCall) -> Settled:
+    """A parallel read's handler, in a transaction of its own (no savepoint: nothing else is in
+    it); its execution row is written when the batch settles."""
+    assert p.call is not None
+    started = time.perf_counter()
+    outcome: ToolOutcome | None = None
+    try:
+        async with state.deps.db.pipelined_tx(state.caller.org_id) as conn:
+            ctx = ToolContext(state.caller, conn, state.now)
+            outcome = await execute(ctx, p.call, savepoint=False)
+    except Exception as exc:
+        # a handler's own database error ends its transaction: its outcome already says so
+        if outcome is None or outcome.ok or is_unavailable(exc):
+            raise
+    return Settled(p, outcome, (time.perf_counter() - started) * 1000)
+
+
 async def _run_one(state: RunState, message_id: UUID, p: PlannedCall) -> Settled:
     started = time.perf_counter()
     async with state.deps.db.org_tx(state.caller.org_id) as conn:
@@ -122,41 +142,51 @@ async def _run_one(state: RunState, message_id: UUID, p: PlannedCall) -> Settled
     return Settled(p, outcome, (time.perf_counter() - started) * 1000)
 
 
-def _settle(state: RunState, settled: Settled, results: list[dict[str, Any]]) -> ev.ToolCompleted:
+def _result(settled: Settled) -> dict[str, Any]:
+    outcome = settled.outcome
+    payload = outcome.output if outcome.ok else outcome.error
+    return tool_result_block(settled.planned.tool_use_id, outcome.ok, payload)
+
+
+def _completed(state: RunState, settled: Settled) -> ev.ToolCompleted:
     p, outcome = settled.planned, settled.outcome
-    results.append(
-        tool_result_block(
-            p.tool_use_id, outcome.ok, outcome.output if outcome.ok else outcome.error
-        )
-    )
     return executed(state, p.ref, p.spec, outcome, duration_ms=settled.duration_ms)
 
 
 async def run_tool_calls(
-    state: RunState, message_id: UUID, planned: list[PlannedCall]
+    state: RunState,
+    message_id: UUID,
+    planned: list[PlannedCall],
+    *,
+    note: list[dict[str, Any]] | None = None,
 ) -> AsyncGenerator[ev.AgentEvent | BatchStep, None]:
     """Run the batch, yielding tool_started / tool_completed, then its step: the results in
-    tool_use order, or suspended at the first call that needs the user."""
+    tool_use order, stored as the results turn (`note`'s blocks after them), or suspended at
+    the first call that needs the user."""
     results: list[dict[str, Any]] = []
-    if not runs_concurrently(planned):
-        for index, p in enumerate(planned):
-            if p.needs_user and p.call is not None:
-                rest = planned[index + 1 :]
-                suspension = await _suspend_at(state, message_id, p, p.call, rest)
-                if isinstance(suspension, list):
-                    for event in suspension:
-                        yield event
-                    yield BatchSuspended()
-                    return
-                # its card could not be built: a failed call the model reads, and on we go
-                p = replace(p, refusal=suspension)
-            yield tool_started(p.ref)
-            yield _settle(state, await _run_one(state, message_id, p), results)
-        yield BatchResults(results)
+    turn_tail = note or []
+    if runs_concurrently(planned):
+        async with aclosing(_run_reads_concurrently(state, message_id, planned, turn_tail)) as run:
+            async for item in run:
+                yield item
         return
-    async with aclosing(_run_reads_concurrently(state, message_id, planned, results)) as events:
-        async for event in events:
-            yield event
+    for index, p in enumerate(planned):
+        if p.needs_user and p.call is not None:
+            rest = planned[index + 1 :]
+            suspension = await _suspend_at(state, message_id, p, p.call, rest)
+            if isinstance(suspension, list):
+                for event in suspension:
+                    yield event
+                yield BatchSuspended()
+                return
+            # its card could not be built: a failed call the model reads, and on we go
+            p = replace(p, refusal=suspension)
+        yield tool_started(p.ref)
+        settled = await _run_one(state, message_id, p)
+        results.append(_result(settled))
+        yield _completed(state, settled)
+    async with state.transaction() as tx:
+        await state.append(tx, "tool_result", [*results, *turn_tail])
     yield BatchResults(results)
 
 
@@ -178,35 +208,45 @@ async def _suspend_at(
 
 
 async def _run_reads_concurrently(
-    state: RunState, message_id: UUID, planned: list[PlannedCall], results: list[dict[str, Any]]
-) -> AsyncGenerator[ev.AgentEvent, None]:
+    state: RunState, message_id: UUID, planned: list[PlannedCall], turn_tail: list[dict[str, Any]]
+) -> AsyncGenerator[ev.AgentEvent | BatchStep, None]:
     gate = asyncio.Semaphore(MAX_PARALLEL_READS)
     notices: asyncio.Queue[int] = asyncio.Queue()  # positions whose handler just started
 
     async def guarded(p: PlannedCall) -> Settled:
         async with gate:
             notices.put_nowait(p.position)
-            return await _run_one(state, message_id, p)
+            return await _read(state, p)
 
     tasks = [asyncio.create_task(guarded(p)) for p in planned]
     try:
-        for task in tasks:
-            # announce every call that has started, then settle this one once it is done
-            while not task.done() or not notices.empty():
-                if notices.empty():
-                    waiter = asyncio.create_task(notices.get())
-                    await asyncio.wait({waiter, task}, return_when=asyncio.FIRST_COMPLETED)
-                    if not waiter.done():
-                        waiter.cancel()
-                        continue
-                    yield tool_started(planned[waiter.result()].ref)
-                else:
-                    yield tool_started(planned[notices.get_nowait()].ref)
-            if task.exception() is not None:
-                # a runner failure surfaces after the reads still in flight have finished
-                await asyncio.wait(tasks)
-            yield _settle(state, task.result(), results)
+        every = asyncio.gather(*tasks, return_exceptions=True)
+        # announce every call as its handler starts, until all of them are done
+        while not every.done() or not notices.empty():
+            if notices.empty():
+                waiter = asyncio.create_task(notices.get())
+                racing: set[asyncio.Future[Any]] = {waiter, every}
+                await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
+                if not waiter.done():
+                    waiter.cancel()
+                    continue
+                yield tool_started(planned[waiter.result()].ref)
+            else:
+                yield tool_started(planned[notices.get_nowait()].ref)
+        # a runner failure surfaces here, after every read in flight has finished
+        settled = [task.result() for task in tasks]
     finally:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+    rows = [
+        outcome_row(message_id, s.planned.position, s.planned.ref, s.planned.spec, s.outcome)
+        for s in settled
+    ]
+    results = [_result(s) for s in settled]
+    async with state.transaction() as tx:
+        await insert_executions(tx.conn, state.caller, state.conversation_id, rows)
+        await state.append(tx, "tool_result", [*results, *turn_tail])
+    for s in settled:
+        yield _completed(state, s)
+    yield BatchResults(results)

@@ -59,6 +59,6 @@ async def _discard_batch(
             message_id, position, _ref(block), None, status="failed", error=error, discarded=True
         )
         rows.append(row)
-    async with state.deps.db.org_tx(state.caller.org_id) as conn:
-        await insert_executions(conn, state.caller, state.conversation_id, rows)
-        await state.append(conn, "tool_result", results)
+    async with state.transaction() as tx:
+        await insert_executions(tx.conn, state.caller, state.conversation_id, rows)
+        await state.append(tx, "tool_result", results)

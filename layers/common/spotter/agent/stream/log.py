@@ -174,7 +174,10 @@ class RunLog:
             self.request_stop()
 
     async def _write(self, b: _Binding, batch: list[Recorded], *, final: bool) -> bool:
-        async with b.db.org_tx(b.org_id) as conn:
+        """One pipelined transaction, one round trip: the batch, and the lease kept (or, with
+        the final batch, released); whether a stop was asked is read after the commit."""
+        keep_alive = None
+        async with b.db.pipelined_tx(b.org_id) as conn:
             if self._abandoned:
                 # closed without persisting while this write waited for the database: a late
                 # heartbeat must not make the ended run's lease look alive again
@@ -193,7 +196,11 @@ class RunLog:
                 # the last batch and the end of the run's lease commit together: a follower
                 # that finds the conversation free has the run's `done`
                 await conn.execute(RELEASE_SQL, (b.conversation_id, b.org_id, b.run_id))
-                return False
-            cur = await conn.execute(KEEP_ALIVE_SQL, (b.conversation_id, b.org_id, b.run_id))
-            row = await cur.fetchone()
+            else:
+                keep_alive = await conn.execute(
+                    KEEP_ALIVE_SQL, (b.conversation_id, b.org_id, b.run_id)
+                )
+        if keep_alive is None:
+            return False
+        row = await keep_alive.fetchone()
         return bool(row and row["stop"])

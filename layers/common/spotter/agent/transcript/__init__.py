@@ -2,8 +2,19 @@
 conversation, what a stored user turn looks like, and replaying stored rows to the model
 (the projection after a compaction, slimming, alternation, validation and repair)."""
 
-from spotter.agent.transcript.history import StoredMessage, load_history, start_conversation
-from spotter.agent.transcript.message_log import Appended, MessageRole, append_message
+from spotter.agent.transcript.history import (
+    StoredMessage,
+    load_history,
+    queue_history,
+    read_history,
+    start_conversation,
+)
+from spotter.agent.transcript.message_log import (
+    Appended,
+    MessageRole,
+    append_message,
+    queue_append,
+)
 from spotter.agent.transcript.projection import latest_note, projection
 from spotter.agent.transcript.replay import (
     INTERRUPTED,
@@ -33,6 +44,9 @@ __all__ = [
     "latest_note",
     "load_history",
     "projection",
+    "queue_append",
+    "queue_history",
+    "read_history",
     "repair_replay",
     "replay_messages",
     "start_conversation",

@@ -7,11 +7,13 @@ the message is inserted with the allocated ordinal. Rows are only ever appended.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 from uuid import UUID
 
+from psycopg import AsyncCursor
 from psycopg.types.json import Jsonb
 
 from spotter.db import Conn
@@ -20,19 +22,26 @@ from spotter.errors import NotFoundError
 # 'tool_result' and 'system_note' (a compaction summary) rows are user turns to the model
 MessageRole = Literal["user", "assistant", "tool_result", "system_note"]
 
-_APPEND_SQL = """
+_APPEND_TEMPLATE = """
 WITH slot AS (
-  UPDATE ai_conversations SET next_ordinal = next_ordinal + 1, updated_at = now()
-   WHERE id = %(conversation)s AND organization_id = %(org)s
+  UPDATE ai_conversations SET next_ordinal = next_ordinal + 1, updated_at = now(){refresh}
+   WHERE id = %(conversation)s AND organization_id = %(org)s{fence}
   RETURNING next_ordinal - 1 AS ordinal
 )
-INSERT INTO ai_messages (organization_id, conversation_id, run_id, ordinal, role, content,
+INSERT INTO ai_messages (id, organization_id, conversation_id, run_id, ordinal, role, content,
                          page_context, model, stop_reason, usage)
-SELECT %(org)s, %(conversation)s, %(run)s, slot.ordinal, %(role)s, %(content)s,
+SELECT %(id)s, %(org)s, %(conversation)s, %(run)s, slot.ordinal, %(role)s, %(content)s,
        %(page)s, %(model)s, %(stop)s, %(usage)s
   FROM slot
 RETURNING id, ordinal
 """
+_APPEND_SQL = _APPEND_TEMPLATE.format(refresh="", fence="")
+# The same append fenced on the conversation's lease, which it also refreshes: the row is
+# written only while `run` holds the conversation (a run presumed dead and replaced writes
+# nothing more), and no row comes back when it does not.
+_FENCED_APPEND_SQL = _APPEND_TEMPLATE.format(
+    refresh=", live_run_claimed_at = clock_timestamp()", fence=" AND live_run_id = %(run)s"
+)
 
 
 @dataclass(frozen=True)
@@ -54,9 +63,38 @@ async def append_message(
     stop_reason: str | None = None,
     usage: dict[str, Any] | None = None,
 ) -> Appended:
-    cur = await conn.execute(
-        _APPEND_SQL,
+    cur = await queue_append(
+        conn, org_id, conversation_id, uuid.uuid4(), run_id=run_id, role=role, content=content,
+        page_context=page_context, model=model, stop_reason=stop_reason, usage=usage,
+    )  # fmt: skip
+    row = await cur.fetchone()
+    if row is None:
+        raise NotFoundError("No such conversation.")
+    return Appended(row["id"], row["ordinal"])
+
+
+async def queue_append(
+    conn: Conn,
+    org_id: UUID,
+    conversation_id: UUID,
+    message_id: UUID,
+    *,
+    run_id: UUID,
+    role: MessageRole,
+    content: Sequence[dict[str, Any]],
+    page_context: dict[str, Any] | None = None,
+    model: str | None = None,
+    stop_reason: str | None = None,
+    usage: dict[str, Any] | None = None,
+    fenced: bool = False,
+) -> AsyncCursor[dict[str, Any]]:
+    """The append statement, its result (`id, ordinal`, or no row) left on the cursor: in a
+    pipelined transaction it is read after the commit, costing no round trip of its own.
+    The id is the caller's, so a run knows it before anything comes back."""
+    return await conn.execute(
+        _FENCED_APPEND_SQL if fenced else _APPEND_SQL,
         {
+            "id": message_id,
             "conversation": conversation_id,
             "org": org_id,
             "run": run_id,
@@ -68,7 +106,3 @@ async def append_message(
             "usage": Jsonb(usage) if usage is not None else None,
         },
     )
-    row = await cur.fetchone()
-    if row is None:
-        raise NotFoundError("No such conversation.")
-    return Appended(row["id"], row["ordinal"])
