@@ -45,7 +45,19 @@ async def acquire_lease(
     """Take the conversation for `run_id` (in the caller's transaction: a refusal writes
     nothing); `ConversationBusy` when another run holds it, `not_found` for a foreign id.
     Returns the conversation's last SSE id: the run's events follow it (`agent.stream`)."""
-    cur = await conn.execute(
+    cur = await queue_acquire(conn, caller, conversation_id, run_id, ttl=ttl)
+    taken = await cur.fetchone()
+    if taken is not None:
+        return int(taken["last_seq"])
+    raise await _refusal(conn, caller, conversation_id)
+
+
+async def queue_acquire(
+    conn: Conn, caller: Caller, conversation_id: UUID, run_id: UUID, *, ttl: timedelta = LEASE_TTL
+) -> AsyncCursor[dict[str, Any]]:
+    """The taking statement; its row (`last_seq`) is read by `read_acquired` once the
+    pipelined transaction it is in committed (no row: taken by nobody, nothing changed)."""
+    return await conn.execute(
         _ACQUIRE_SQL,
         {
             "run": run_id,
@@ -55,9 +67,20 @@ async def acquire_lease(
             "ttl": ttl,
         },
     )
+
+
+async def read_acquired(
+    db: Database, cur: AsyncCursor[dict[str, Any]], caller: Caller, conversation_id: UUID
+) -> int:
+    """`queue_acquire`'s outcome: the conversation's last SSE id, or why it was refused."""
     taken = await cur.fetchone()
     if taken is not None:
         return int(taken["last_seq"])
+    async with db.org_tx(caller.org_id) as conn:
+        raise await _refusal(conn, caller, conversation_id)
+
+
+async def _refusal(conn: Conn, caller: Caller, conversation_id: UUID) -> Exception:
     cur = await conn.execute(
         "SELECT live_run_id FROM ai_conversations"
         " WHERE id = %s AND organization_id = %s AND user_id = %s",
@@ -65,8 +88,8 @@ async def acquire_lease(
     )
     row = await cur.fetchone()
     if row is None:
-        raise NotFoundError("No such conversation.")
-    raise ConversationBusy(row["live_run_id"])
+        return NotFoundError("No such conversation.")
+    return ConversationBusy(row["live_run_id"])
 
 
 # Within this long of the last statement that confirmed the lease, nobody can have taken it

@@ -8,14 +8,18 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
+from psycopg import AsyncCursor
+
 from spotter.agent.approvals import answer_for_new_message
 from spotter.agent.cost import UsageSnapshot
-from spotter.agent.cost.budget import queue_usage_snapshot
+from spotter.agent.cost.budget import daily_budget_micros, queue_usage_snapshot, utc_today
+from spotter.agent.errors import ConversationBusy
 from spotter.agent.prompting import build_turn_context, user_turn
-from spotter.agent.run_lease import acquire_lease
+from spotter.agent.run_lease import lease_holder, queue_acquire, read_acquired
 from spotter.agent.state import RunStart, RunState
 from spotter.agent.transcript import (
     StoredMessage,
+    UserTurnGuard,
     block_types,
     canonical,
     load_history,
@@ -27,6 +31,8 @@ from spotter.agent.transcript import (
     start_conversation,
     validate_replay,
 )
+from spotter.db import Conn
+from spotter.tiers import UNMETERED
 
 
 @dataclass(frozen=True)
@@ -46,46 +52,72 @@ class Prepared:
 
 
 async def prepare_run(start: RunStart, request: SendMessage, ambient: str = "") -> Prepared:
-    """One pipelined transaction, two round trips: the conversation row (new, its lease taken)
-    or its history and its lease, and the budget, together; then the user turn (with the
-    ambient RAG section, found before, so the row is written once) and the commit."""
+    """Usually ONE round trip: in one pipelined transaction the budget, the conversation row
+    (new, its lease taken) or its history and its lease, and the user turn (with the ambient
+    RAG section, found before, so the row is written once) — the turn guarded in SQL, so it is
+    written only if the lease was taken, the tail needs no results and the cap allows. When the
+    tail's calls still need their results, a second transaction appends them, then the turn."""
     caller = start.caller
     new = request.conversation_id is None
+    content = user_turn(
+        request.text,
+        build_turn_context(caller, start.now, request.pathname, request.selection, ambient),
+    )
+    page = {"pathname": request.pathname, "selection": request.selection}
+    cap = daily_budget_micros(caller.platform_tier)
+    guard = UserTurnGuard(utc_today(start.now), None if cap == UNMETERED else cap)
+    history = lease = None
     sent = time.monotonic()
     async with start.deps.db.pipelined_tx(caller.org_id) as conn:
         budget_of = await queue_usage_snapshot(conn, caller.org_id, caller.platform_tier, start.now)
-        stored: list[StoredMessage] = []
         if request.conversation_id is None:
-            state = start.in_conversation(await start_conversation(conn, caller, start.run_id))
-            last_seq = 0
+            conversation_id = await start_conversation(conn, caller, start.run_id)
         else:
-            history = await queue_history(conn, caller, request.conversation_id)
-            # before anything is written: a run already live in it makes this send a refusal
-            last_seq = await acquire_lease(conn, caller, request.conversation_id, start.run_id)
-            stored = await read_history(history)
-            state = start.in_conversation(request.conversation_id)
-        state.stream_events(last_seq)
-        budget = await budget_of()
+            conversation_id = request.conversation_id
+            history = await queue_history(conn, caller, conversation_id)
+            # a run already live in it makes this send a refusal, its turn unwritten
+            lease = await queue_acquire(conn, caller, conversation_id, start.run_id)
+        appended = await _queue_user_turn(start, conn, conversation_id, content, page, guard)
+    state = start.in_conversation(conversation_id)
+    last_seq = (
+        0 if lease is None else await read_acquired(start.deps.db, lease, caller, conversation_id)
+    )
+    start.lease.confirm(sent)
+    state.stream_events(last_seq)
+    stored = [] if history is None else await read_history(history)
+    budget = await budget_of()
+    row = await appended.fetchone()
+    if row is None:
         if budget.exceeded:
             return Prepared(state, new, budget)
-        stored += await answer_for_new_message(conn, state, stored)
-        content = user_turn(
-            request.text,
-            build_turn_context(caller, start.now, request.pathname, request.selection, ambient),
-        )
-        page = {"pathname": request.pathname, "selection": request.selection}
-        appended = await queue_append(
-            conn, caller.org_id, state.conversation_id, uuid.uuid4(), run_id=start.run_id,
-            role="user", content=content, page_context=page,
-        )  # fmt: skip
-    start.lease.confirm(sent)
-    row = await appended.fetchone()
-    assert row is not None, "the conversation is this run's: the append wrote its row"
+        # the tail's calls need their results before a new user turn may follow them
+        async with state.transaction() as tx:
+            stored += await answer_for_new_message(tx.conn, state, stored)
+            appended = await _queue_user_turn(start, tx.conn, conversation_id, content, page)
+        row = await appended.fetchone()
+        if row is None:  # the lease was taken over in between
+            raise ConversationBusy(
+                await lease_holder(start.deps.db, caller.org_id, conversation_id) or start.run_id
+            )
     stored.append(
         StoredMessage(row["id"], row["ordinal"], "user", content, None, start.run_id, page)
     )
     state.messages = valid_replay(state, stored)
     return Prepared(state, new, budget, stored)
+
+
+async def _queue_user_turn(
+    start: RunStart,
+    conn: Conn,
+    conversation_id: UUID,
+    content: list[dict[str, Any]],
+    page: dict[str, Any],
+    guard: UserTurnGuard | None = None,
+) -> AsyncCursor[dict[str, Any]]:
+    return await queue_append(
+        conn, start.caller.org_id, conversation_id, uuid.uuid4(), run_id=start.run_id,
+        role="user", content=content, page_context=page, fenced=True, guarded=guard,
+    )  # fmt: skip
 
 
 def valid_replay(state: RunState, stored: list[StoredMessage]) -> list[dict[str, Any]]:

@@ -12,6 +12,7 @@ from spotter.agent.transcript.history import (
 from spotter.agent.transcript.message_log import (
     Appended,
     MessageRole,
+    UserTurnGuard,
     append_message,
     queue_append,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "MessageRole",
     "StorableReply",
     "StoredMessage",
+    "UserTurnGuard",
     "api_role",
     "append_message",
     "block_types",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Any, Literal
 from uuid import UUID
 
@@ -25,7 +26,7 @@ MessageRole = Literal["user", "assistant", "tool_result", "system_note"]
 _APPEND_TEMPLATE = """
 WITH slot AS (
   UPDATE ai_conversations SET next_ordinal = next_ordinal + 1, updated_at = now(){refresh}
-   WHERE id = %(conversation)s AND organization_id = %(org)s{fence}
+   WHERE id = %(conversation)s AND organization_id = %(org)s{fence}{guard}
   RETURNING next_ordinal - 1 AS ordinal
 )
 INSERT INTO ai_messages (id, organization_id, conversation_id, run_id, ordinal, role, content,
@@ -35,13 +36,39 @@ SELECT %(id)s, %(org)s, %(conversation)s, %(run)s, slot.ordinal, %(role)s, %(con
   FROM slot
 RETURNING id, ordinal
 """
-_APPEND_SQL = _APPEND_TEMPLATE.format(refresh="", fence="")
+_APPEND_SQL = _APPEND_TEMPLATE.format(refresh="", fence="", guard="")
 # The same append fenced on the conversation's lease, which it also refreshes: the row is
 # written only while `run` holds the conversation (a run presumed dead and replaced writes
 # nothing more), and no row comes back when it does not.
-_FENCED_APPEND_SQL = _APPEND_TEMPLATE.format(
-    refresh=", live_run_claimed_at = clock_timestamp()", fence=" AND live_run_id = %(run)s"
+_FENCE = " AND live_run_id = %(run)s"
+_REFRESH = ", live_run_claimed_at = clock_timestamp()"
+_FENCED_APPEND_SQL = _APPEND_TEMPLATE.format(refresh=_REFRESH, fence=_FENCE, guard="")
+# A new user turn, queued with the lease's taking in one round trip: written only when the run
+# holds the conversation, its last turn is not an assistant turn whose calls still need their
+# results (those are appended first, `approvals.settle.answer_for_new_message`), and, with a
+# cap, today's recorded spend is under it. No row: the caller finds out which, and the turn is
+# written then (after the tail's results) or not at all (over the cap).
+_TAIL_SETTLED = """
+     AND NOT EXISTS (SELECT 1 FROM (SELECT role, content FROM ai_messages
+                                     WHERE conversation_id = %(conversation)s
+                                       AND organization_id = %(org)s
+                                     ORDER BY ordinal DESC LIMIT 1) tail
+                      WHERE tail.role = 'assistant' AND tail.content @> '[{"type": "tool_use"}]')"""
+_UNDER_CAP = """
+     AND (SELECT coalesce(sum(cost_usd_micros), 0) FROM ai_usage_daily
+           WHERE organization_id = %(org)s AND day = %(day)s) < %(cap)s"""
+_USER_TURN_SQL = _APPEND_TEMPLATE.format(refresh=_REFRESH, fence=_FENCE, guard=_TAIL_SETTLED)
+_CAPPED_USER_TURN_SQL = _APPEND_TEMPLATE.format(
+    refresh=_REFRESH, fence=_FENCE, guard=_TAIL_SETTLED + _UNDER_CAP
 )
+
+
+@dataclass(frozen=True)
+class UserTurnGuard:
+    """What a new user turn's append checks besides the lease: today's cap (None: unmetered)."""
+
+    day: date
+    cap_usd_micros: int | None
 
 
 @dataclass(frozen=True)
@@ -87,13 +114,22 @@ async def queue_append(
     stop_reason: str | None = None,
     usage: dict[str, Any] | None = None,
     fenced: bool = False,
+    guarded: UserTurnGuard | None = None,
 ) -> AsyncCursor[dict[str, Any]]:
     """The append statement, its result (`id, ordinal`, or no row) left on the cursor: in a
     pipelined transaction it is read after the commit, costing no round trip of its own.
-    The id is the caller's, so a run knows it before anything comes back."""
+    The id is the caller's, so a run knows it before anything comes back. `guarded`: a new
+    user turn, fenced, written only when the tail is settled (and under the cap)."""
+    if guarded is None:
+        sql = _FENCED_APPEND_SQL if fenced else _APPEND_SQL
+        guard: dict[str, Any] = {}
+    else:
+        sql = _USER_TURN_SQL if guarded.cap_usd_micros is None else _CAPPED_USER_TURN_SQL
+        guard = {"day": guarded.day, "cap": guarded.cap_usd_micros}
     return await conn.execute(
-        _FENCED_APPEND_SQL if fenced else _APPEND_SQL,
+        sql,
         {
+            **guard,
             "id": message_id,
             "conversation": conversation_id,
             "org": org_id,
