@@ -2,8 +2,10 @@
 
 `RunStart` is what a run knows before it has a conversation (the caller, the clock read once,
 the loop's model call, the usage it spends); `RunState` is a run in a conversation: its id is
-never missing, and `append` is the one way a run writes to the transcript (the row, then the
-same turn mirrored into `messages`, what the next model call replays).
+never missing, and `append` is the one way a run writes to the transcript (the row, fenced on
+the lease, then the same turn mirrored into `messages`, what the next model call replays), in
+`transaction()`, the run's one kind of write transaction (pipelined, settling the usage of the
+calls that ended since the last one).
 """
 
 from __future__ import annotations
