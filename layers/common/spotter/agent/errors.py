@@ -147,9 +147,9 @@ class ConversationBusy(_CodedError):
     status = 409
     default_message = "Another run of this conversation is still live."
 
-    def __init__(self, live_run_id: UUID) -> None:
+    def __init__(self, live_run_id: UUID | None) -> None:
         super().__init__()
-        self.live_run_id = live_run_id
+        self.live_run_id = live_run_id  # None: the lease was lost, and nobody holds it now
 
 
 class BudgetExhausted(_CodedError):

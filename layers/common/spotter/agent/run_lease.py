@@ -76,11 +76,22 @@ async def read_acquired(
     taken = await cur.fetchone()
     if taken is not None:
         return int(taken["last_seq"])
+    raise await refusal(db, caller, conversation_id)
+
+
+async def refusal(
+    db: Database, caller: Caller, conversation_id: UUID, run_id: UUID | None = None
+) -> Exception:
+    """Why a run may not (or no longer) write to the conversation: `not_found` for a foreign
+    id, else `ConversationBusy` naming who holds it now (`run_id`, a run that lost its lease,
+    when nobody does)."""
     async with db.org_tx(caller.org_id) as conn:
-        raise await _refusal(conn, caller, conversation_id)
+        return await _refusal(conn, caller, conversation_id, run_id)
 
 
-async def _refusal(conn: Conn, caller: Caller, conversation_id: UUID) -> Exception:
+async def _refusal(
+    conn: Conn, caller: Caller, conversation_id: UUID, run_id: UUID | None = None
+) -> Exception:
     cur = await conn.execute(
         "SELECT live_run_id FROM ai_conversations"
         " WHERE id = %s AND organization_id = %s AND user_id = %s",
@@ -89,17 +100,13 @@ async def _refusal(conn: Conn, caller: Caller, conversation_id: UUID) -> Excepti
     row = await cur.fetchone()
     if row is None:
         return NotFoundError("No such conversation.")
-    return ConversationBusy(row["live_run_id"])
+    live: UUID | None = row["live_run_id"]
+    return ConversationBusy(live if live is not None else run_id)
 
 
 # Within this long of the last statement that confirmed the lease, nobody can have taken it
 # over (that needs LEASE_TTL of silence), so a model call needs no refresh of its own.
 FENCE_TRUST = LEASE_TTL / 2
-
-_REFRESH_SQL = (
-    "UPDATE ai_conversations SET live_run_claimed_at = clock_timestamp()"
-    " WHERE id = %s AND organization_id = %s AND live_run_id = %s RETURNING id"
-)
 
 
 @dataclass
@@ -138,24 +145,13 @@ class RunTx:
 
     async def refresh_lease(self, org_id: UUID, conversation_id: UUID, run_id: UUID) -> None:
         """The run is alive: its lease starts its two minutes again (fenced)."""
-        self.fence(await self.conn.execute(_REFRESH_SQL, (conversation_id, org_id, run_id)))
+        self.fence(await self.conn.execute(KEEP_ALIVE_SQL, (conversation_id, org_id, run_id)))
 
     async def fences_held(self) -> bool:
         held = True
         for cursor in self._fences:
             held = await cursor.fetchone() is not None and held
         return held
-
-
-async def lease_holder(db: Database, org_id: UUID, conversation_id: UUID) -> UUID | None:
-    """Who holds the conversation now: what a run that lost its lease is told."""
-    async with db.org_tx(org_id) as conn:
-        cur = await conn.execute(
-            "SELECT live_run_id FROM ai_conversations WHERE id = %s AND organization_id = %s",
-            (conversation_id, org_id),
-        )
-        row = await cur.fetchone()
-    return row["live_run_id"] if row else None
 
 
 RELEASE_SQL = (

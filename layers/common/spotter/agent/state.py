@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from spotter.agent.cost import ModelCall, RunUsage, model_policy
-from spotter.agent.errors import ConversationBusy
-from spotter.agent.run_lease import LeaseClock, RunTx, lease_holder
+from spotter.agent.run_lease import LeaseClock, RunTx, refusal
 from spotter.agent.stream.log import RunLog
 from spotter.agent.telemetry import AgentTelemetry
 from spotter.agent.transcript import MessageRole, api_role, canonical, queue_append
@@ -126,8 +125,7 @@ class RunStart:
             return
         if not await tx.fences_held():
             assert conversation_id is not None, "a fenced write names its conversation"
-            holder = await lease_holder(self.deps.db, caller.org_id, conversation_id)
-            raise ConversationBusy(holder if holder is not None else self.run_id)
+            raise await refusal(self.deps.db, caller, conversation_id, self.run_id)
         self.lease.confirm(sent)
 
 

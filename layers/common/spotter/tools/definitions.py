@@ -8,10 +8,10 @@ schemas: it uses the pydantic models they were generated from.
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
+from spotter.providers.wire_request import to_json
 from spotter.tools.spec import ToolSpec
 
 # Keys that only restate what pydantic knows or the model does not need.
@@ -104,8 +104,9 @@ def build_definitions(specs: list[ToolSpec], descriptions: dict[str, str]) -> li
 
 
 def canonical_json(value: Any) -> str:
-    """The bytes we send: key order as built, no whitespace, UTF-8 kept."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """The bytes we send: key order as built, no whitespace, UTF-8 kept — the request
+    encoder's own (`providers.wire_request`), so the cached tools JSON is what a call sends."""
+    return to_json(value)
 
 
 def estimate_tokens(text: str) -> int:

@@ -88,7 +88,8 @@ async def stream_reply(state: RunState) -> AsyncGenerator[ev.TextDelta | ModelRe
     reducer = ReplyReducer()
     finished = False
     request = wire_request(state)
-    # held before the call, recorded (and the hold dropped) as soon as the call ends, however
+    # held before the call; its usage and hold settle in the run's next transaction, however
+    # the call ends (the reply's own, or the finish path's)
     async with metered_call(state, request):
         try:
             async with open_stream(state.deps.client, request) as stream:

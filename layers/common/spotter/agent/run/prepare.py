@@ -13,9 +13,9 @@ from psycopg import AsyncCursor
 from spotter.agent.approvals import answer_for_new_message
 from spotter.agent.cost import UsageSnapshot
 from spotter.agent.cost.budget import daily_budget_micros, queue_usage_snapshot, utc_today
-from spotter.agent.errors import ConversationBusy
+from spotter.agent.cost.holds import metered
 from spotter.agent.prompting import build_turn_context, user_turn
-from spotter.agent.run_lease import lease_holder, queue_acquire, read_acquired
+from spotter.agent.run_lease import queue_acquire, read_acquired, refusal
 from spotter.agent.state import RunStart, RunState
 from spotter.agent.transcript import (
     StoredMessage,
@@ -32,7 +32,6 @@ from spotter.agent.transcript import (
     validate_replay,
 )
 from spotter.db import Conn
-from spotter.tiers import UNMETERED
 
 
 @dataclass(frozen=True)
@@ -64,8 +63,10 @@ async def prepare_run(start: RunStart, request: SendMessage, ambient: str = "") 
         build_turn_context(caller, start.now, request.pathname, request.selection, ambient),
     )
     page = {"pathname": request.pathname, "selection": request.selection}
-    cap = daily_budget_micros(caller.platform_tier)
-    guard = UserTurnGuard(utc_today(start.now), None if cap == UNMETERED else cap)
+    tier = caller.platform_tier
+    guard = UserTurnGuard(
+        utc_today(start.now), daily_budget_micros(tier) if metered(tier) else None
+    )
     history = lease = None
     sent = time.monotonic()
     async with start.deps.db.pipelined_tx(caller.org_id) as conn:
@@ -96,9 +97,7 @@ async def prepare_run(start: RunStart, request: SendMessage, ambient: str = "") 
             appended = await _queue_user_turn(start, tx.conn, conversation_id, content, page)
         row = await appended.fetchone()
         if row is None:  # the lease was taken over in between
-            raise ConversationBusy(
-                await lease_holder(start.deps.db, caller.org_id, conversation_id) or start.run_id
-            )
+            raise await refusal(start.deps.db, caller, conversation_id, start.run_id)
     stored.append(
         StoredMessage(row["id"], row["ordinal"], "user", content, None, start.run_id, page)
     )

@@ -33,7 +33,7 @@ async def side_call(
     fields |= {"system": to_json(system), "messages": to_json(messages)}
     request = WireRequest.of(call.model, call.max_tokens, fields)
     if tally:
-        # a tallied call spends the budget: held first, recorded as it ends
+        # a tallied call spends the budget: held first, recorded by the run's next transaction
         async with metered_call(state, request):
             final = await _call(state, request)
             usage = CallUsage.of(call.model, final.usage)
