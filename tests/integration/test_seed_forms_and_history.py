@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 from uuid import UUID
 
 import psycopg
+import pytest
 
 from spotter.db import Database
 from spotter.db.scope import OrgScope
@@ -60,12 +61,29 @@ async def test_the_waiver_is_in_its_second_version_with_members_left_to_sign(
     assert len(older) == 9 and len(status["unsigned"]) > len(older)
 
 
+# (when the seed runs, when the reports read it): the clock, and the moments either side of the
+# demo gym's midnight on 2026-12-02 (Asia/Jerusalem, UTC+2) when a drawn history once failed.
+MOMENTS = {
+    "now": (None, None),
+    "seeded-before-midnight-read-after": (
+        datetime(2026, 12, 1, 21, 30, tzinfo=UTC),
+        datetime(2026, 12, 1, 22, 30, tzinfo=UTC),
+    ),
+    "seeded-after-midnight": (
+        datetime(2026, 12, 1, 22, 30, tzinfo=UTC),
+        datetime(2026, 12, 1, 22, 31, tzinfo=UTC),
+    ),
+}
+
+
+@pytest.mark.parametrize("moment", MOMENTS)
 async def test_the_history_gives_attendance_retention_and_inactive_members(
-    clean_db: str, db: Database
+    clean_db: str, db: Database, moment: str
 ) -> None:
-    await seed_demo(clean_db)
+    seeded, read = MOMENTS[moment]
+    await seed_demo(clean_db, now=seeded)
     org_id = _demo_org(clean_db)
-    now = datetime.now(UTC)
+    now = read or datetime.now(UTC)
     async with db.org_tx(org_id) as conn:
         scope = OrgScope(conn, org_id)
         period = await period_for(scope, None, None, now)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import date, timedelta
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import psycopg
 
@@ -12,7 +13,7 @@ from spotter.auth.clerk import SessionClaims
 from spotter.db import Database
 from spotter.domain.workout_parser import movements_of
 from spotter.seed.day_grain import DAY_GRAIN_CLERK_ORG_ID, DAY_GRAIN_PROGRAM
-from spotter.seed.demo import DEMO_CLERK_ORG_ID, seed_demo
+from spotter.seed.demo import DEMO_CLERK_ORG_ID, DEMO_TIMEZONE, seed_demo
 from spotter.seed.training import PROGRAMS
 from spotter.tools.invoke import invoke_tool
 
@@ -66,8 +67,10 @@ def test_seeded_library_knows_abbreviations_and_hebrew(clean_db: str) -> None:
 
 
 def test_seeded_week_is_linked_to_the_library_and_keeps_its_text(clean_db: str) -> None:
-    asyncio.run(seed_demo(clean_db))
-    monday = date.today() - timedelta(days=date.today().weekday())
+    now = datetime.now(UTC)
+    asyncio.run(seed_demo(clean_db, now=now))
+    today = now.astimezone(ZoneInfo(DEMO_TIMEZONE)).date()  # the gym's week, not the machine's
+    monday = today - timedelta(days=today.weekday())
     with psycopg.connect(clean_db) as conn:
         rows = conn.execute(
             "SELECT w.title, w.scheduled_on, w.parts, w.source_text, p.name FROM workouts w"

@@ -1,16 +1,24 @@
 """The demo gym's past: eight weeks of the timetable with bookings marked checked in, no-show or
 cancelled, so attendance, retention and the other reports have something real to say.
 
-Deterministic (a hash of member, class and day decides, never a random generator) and
-idempotent: a past session that exists already is left as it is. Members differ on purpose:
-regulars, occasional visitors, a few who stopped coming three weeks ago (inactive, churn-like),
-and a few who only started two weeks ago (new in retention).
+Deterministic and idempotent: a past session that exists already is left as it is. Who booked
+what is a hash of member, class and the session's age in days (never a random generator, never
+the calendar date), so every day's seed is the same history shifted, and what it promises holds
+on every date. Members differ on purpose:
+- regulars and occasional visitors, drawn at their weekly rate;
+- `LAPSED`: stopped coming three weeks ago or more (inactive, churn-like); each has a placed
+  last visit, and the later ones stopped before the previous 30-day window ended (lapsed in
+  retention);
+- `NEWCOMERS`: started two weeks ago; their visits are placed, not drawn, the last within the
+  last three days, so they are never inactive, whatever the date or the hour.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
+from functools import cache
 from typing import Any
 from uuid import UUID
 from zoneinfo import ZoneInfo
@@ -26,7 +34,10 @@ NEWCOMERS = ("Ofir Stern", "Rotem Hadad", "Nadav Ezra")  # first visit 2 weeks a
 # How popular each TIMETABLE row is (the evening CrossFit fills up, Kids is small).
 SLOT_WEIGHTS = (1.0, 0.6, 0.4, 1.8, 1.2)
 LAPSED_AFTER_DAYS = 21
-NEW_WITHIN_DAYS = 14
+# Placed visits go to the classes that run every day: the 07:00 and the 18:00 CrossFit.
+MORNING_SLOT, EVENING_SLOT = 0, 3
+# A newcomer's visits, by age in days (+ the newcomer's index): first 12-14 days ago, last 1-3.
+NEWCOMER_AGES = (12, 8, 4, 1)
 
 Conn = AsyncConnection[Any]
 
@@ -41,11 +52,26 @@ def _visits_per_week(index: int) -> float:
     return (4.5, 3.0, 2.0, 1.0)[index % 4]
 
 
-def _outcome(member: str, slot: int, day: date) -> str:
-    roll = _chance("outcome", member, slot, day)
+def _outcome(member: str, slot: int, age: int) -> str:
+    roll = _chance("outcome", member, slot, age)
     if roll < 0.07:
         return "no_show"
     return "cancelled" if roll < 0.15 else "checked_in"
+
+
+def lapsed_after(name: str) -> int:
+    """Days since a lapsed member stopped: 21, 28, 35, 42 by their place in `LAPSED`."""
+    return LAPSED_AFTER_DAYS + 7 * LAPSED.index(name)
+
+
+def _placed(name: str, slot: int, age: int) -> bool:
+    """Visits the history promises, checked in whatever the hash says."""
+    if name in NEWCOMERS:
+        shift = NEWCOMERS.index(name)
+        return slot == EVENING_SLOT and age in {a + shift for a in NEWCOMER_AGES}
+    if name in LAPSED:
+        return slot == MORNING_SLOT and age == lapsed_after(name) + 1
+    return False
 
 
 async def _past_session(
@@ -80,23 +106,37 @@ def _weekly_weight() -> float:
     return sum(w * len(list(row[2])) for w, row in zip(SLOT_WEIGHTS, TIMETABLE, strict=True))
 
 
-def _attendees(
-    slot: int, day: date, today: date, capacity: int, members: dict[str, UUID]
-) -> list[str]:
-    """Who booked this class: each member at their weekly rate, spread by slot popularity."""
-    chosen = []
+@cache  # a pure function of its arguments, asked for the same (slot, age) on every seed day
+def planned_bookings(slot: int, age: int, capacity: int) -> tuple[tuple[str, str], ...]:
+    """(member, booking status) of the class in TIMETABLE row `slot` held `age` days ago.
+
+    Placed visits first (so a full class never drops them), then each other member at their
+    weekly rate, spread by slot popularity. Members on credit packs never book: the seed never
+    spends credits.
+    """
+    placed: list[tuple[str, str]] = []
+    drawn: list[tuple[str, str]] = []
     for index, name in enumerate(MEMBERS):
-        if name in CREDIT_PACKS or name not in members:  # the seed never spends credits
+        if name in CREDIT_PACKS:
             continue
-        age = (today - day).days
-        if (name in LAPSED and age < LAPSED_AFTER_DAYS) or (
-            name in NEWCOMERS and age > NEW_WITHIN_DAYS
-        ):
+        if _placed(name, slot, age):
+            placed.append((name, "checked_in"))
+            continue
+        if name in NEWCOMERS or (name in LAPSED and age <= lapsed_after(name) + 1):
             continue
         chance = _visits_per_week(index) * SLOT_WEIGHTS[slot] / _weekly_weight()
-        if _chance("book", name, slot, day) < chance:
-            chosen.append(name)
-    return chosen[:capacity]
+        if _chance("book", name, slot, age) < chance:
+            drawn.append((name, _outcome(name, slot, age)))
+    return tuple(placed + drawn)[:capacity]
+
+
+def planned_history(today: date) -> Iterator[tuple[date, int, tuple[tuple[str, str], ...]]]:
+    """(day, TIMETABLE row, bookings) of every class of the `WEEKS` weeks before `today`."""
+    for age in range(WEEKS * 7, 0, -1):
+        day = today - timedelta(days=age)
+        for slot, (name, _at, weekdays, _coach) in enumerate(TIMETABLE):
+            if day.weekday() in weekdays:
+                yield day, slot, planned_bookings(slot, age, CLASS_TYPES[name][1])
 
 
 async def seed_attendance_history(conn: Conn, org_id: UUID, *, today: date | None = None) -> int:
@@ -124,26 +164,25 @@ async def seed_attendance_history(conn: Conn, org_id: UUID, *, today: date | Non
     members = {str(r[0]): UUID(str(r[1])) for r in await cur.fetchall()}
     created = 0
     bookings: list[tuple[Any, ...]] = []
-    for offset in range(WEEKS * 7, 0, -1):
-        day = first_day - timedelta(days=offset)
-        for slot, (name, at, weekdays, coach) in enumerate(TIMETABLE):
-            if day.weekday() not in weekdays or name not in types or coach not in coaches:
+    for day, slot, roster in planned_history(first_day):
+        name, at, _weekdays, coach = TIMETABLE[slot]
+        if name not in types or coach not in coaches:
+            continue
+        starts = local_to_utc(day, at, tz)
+        session_id = await _past_session(
+            conn, org_id, types[name], starts, CLASS_TYPES[name][0], coaches[coach]
+        )
+        if session_id is None:
+            continue
+        created += 1
+        for person, status in roster:
+            if person not in members:
                 continue
-            minutes, capacity = CLASS_TYPES[name]
-            starts = local_to_utc(day, at, tz)
-            session_id = await _past_session(
-                conn, org_id, types[name], starts, minutes, coaches[coach]
-            )
-            if session_id is None:
-                continue
-            created += 1
-            for person in _attendees(slot, day, first_day, capacity, members):
-                status = _outcome(person, slot, day)
-                bookings.append((
-                    org_id, session_id, members[person], status, starts - timedelta(days=1),
-                    starts if status == "checked_in" else None,
-                    starts - timedelta(hours=4) if status == "cancelled" else None,
-                ))  # fmt: skip
+            bookings.append((
+                org_id, session_id, members[person], status, starts - timedelta(days=1),
+                starts if status == "checked_in" else None,
+                starts - timedelta(hours=4) if status == "cancelled" else None,
+            ))  # fmt: skip
     if bookings:
         async with conn.cursor() as cur:
             await cur.executemany(

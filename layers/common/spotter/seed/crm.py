@@ -7,7 +7,7 @@ transaction on the owner connection), so the demo's rows obey the same rules as 
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from uuid import UUID
 from zoneinfo import ZoneInfo
@@ -177,7 +177,9 @@ async def _tasks(scope: OrgScope, lead_ids: dict[str, UUID], users: dict[str, UU
             await tasks.complete_task(scope, UUID(made["id"]), today, True)
 
 
-async def seed_crm(owner_url: str, clerk_org_id: str, clerk_owner_id: str) -> None:
+async def seed_crm(
+    owner_url: str, clerk_org_id: str, clerk_owner_id: str, *, now: datetime | None = None
+) -> None:
     """Seed the demo org's CRM; `clerk_owner_id` is the author of what the seed writes."""
     async with (
         await AsyncConnection.connect(owner_url, row_factory=dict_row) as conn,
@@ -193,8 +195,8 @@ async def seed_crm(owner_url: str, clerk_org_id: str, clerk_owner_id: str) -> No
         scope = OrgScope(conn, org["id"])
         users = await _user_ids(scope)
         actor = users[clerk_owner_id]
-        now = datetime.now(ZoneInfo(org["timezone"]))
+        local_now = (now or datetime.now(UTC)).astimezone(ZoneInfo(org["timezone"]))
         stages = await _pipelines(scope)
         lead_ids = await _leads(scope, stages, users, actor)
-        await _threads(scope, lead_ids, actor, now)
-        await _tasks(scope, lead_ids, users, actor, now.date())
+        await _threads(scope, lead_ids, actor, local_now)
+        await _tasks(scope, lead_ids, users, actor, local_now.date())

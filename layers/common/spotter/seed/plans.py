@@ -7,7 +7,7 @@ still gets its program, so members who join later inherit it).
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 from uuid import UUID
 from zoneinfo import ZoneInfo
@@ -137,7 +137,7 @@ async def _program_id(scope: OrgScope) -> UUID:
     return UUID(str(row["id"]))
 
 
-async def _seed_group(scope: OrgScope, user_id: UUID, tz: ZoneInfo) -> None:
+async def _seed_group(scope: OrgScope, user_id: UUID, today: date) -> None:
     group = await _one(
         scope.conn,
         "SELECT id FROM member_groups WHERE organization_id = %s AND deleted_at IS NULL"
@@ -159,14 +159,17 @@ async def _seed_group(scope: OrgScope, user_id: UUID, tz: ZoneInfo) -> None:
         scope,
         assignments.Subject(program_id=program_id),
         assignments.Assignee(group_id=group_id),
-        datetime.now(tz).date(),
+        today,
         None,
         user_id=user_id,
     )
 
 
-async def seed_plans(owner_url: str, clerk_org_id: str, clerk_owner_id: str) -> None:
-    """Seed the demo org's plans; `clerk_owner_id` is recorded as their author."""
+async def seed_plans(
+    owner_url: str, clerk_org_id: str, clerk_owner_id: str, *, today: date | None = None
+) -> None:
+    """Seed the demo org's plans (assigned from `today`, default the gym's local date);
+    `clerk_owner_id` is recorded as their author."""
     async with (
         await AsyncConnection.connect(owner_url, row_factory=dict_row) as conn,
         conn.transaction(),
@@ -181,4 +184,5 @@ async def seed_plans(owner_url: str, clerk_org_id: str, clerk_owner_id: str) -> 
         assert owner is not None
         scope = OrgScope(conn, org["id"])
         await _seed_templates(scope)
-        await _seed_group(scope, owner["id"], ZoneInfo(org["timezone"]))
+        local_today = today or datetime.now(ZoneInfo(org["timezone"])).date()
+        await _seed_group(scope, owner["id"], local_today)
