@@ -237,7 +237,7 @@ async def test_resolutions_must_name_the_texts_movements(
             "parse",
             base | {"save": {"programId": program_id, "resolutions": [resolution]}},
         )
-        assert outcome.error is not None and outcome.error["code"] == code, resolution
+        assert outcome.error is not None and outcome.error.code == code, resolution
     assert _rows(clean_db, "SELECT count(*) FROM workouts") == [(0,)]
 
 
@@ -300,16 +300,16 @@ async def test_parse_foreign_program_and_bad_args(
         "parse",
         {"text": "10 burpees", "date": DAY, "title": "T", "save": {"programId": theirs}},
     )
-    assert outcome.error is not None and outcome.error["code"] == "not_found"
+    assert outcome.error is not None and outcome.error.code == "not_found"
     for args in (
         {"text": "", "date": DAY},
         {"text": "10 burpees"},
         {"text": "x", "date": DAY, "save": {}},
     ):
         outcome = await _call(db, coach, "parse", args)
-        assert outcome.error is not None and outcome.error["code"] == "invalid_args", args
+        assert outcome.error is not None and outcome.error.code == "invalid_args", args
     blank = await _call(db, coach, "parse", {"text": "\n\n", "date": DAY})
-    assert blank.error is not None and blank.error["code"] == "invalid_args"
+    assert blank.error is not None and blank.error.code == "invalid_args"
 
 
 async def test_upsert_builds_then_replaces_the_day(
@@ -342,7 +342,7 @@ async def test_upsert_refuses_source_text_and_scores(db: Database, org: Org, cle
     base = {"programId": program_id, "date": DAY, "title": "T", "parts": parts}
     for extra in ({"sourceText": "Run 1 mile"}, {"scores": [{"type": "time"}]}):
         outcome = await _call(db, coach, "upsert", base | extra)
-        assert outcome.error == {
+        assert outcome.error.as_json() == {
             "code": "invalid_args",
             "message": "Source text and score slots require the MCP channel.",
         }
@@ -358,12 +358,12 @@ async def test_upsert_foreign_program_and_member_role(
     outcome = await _call(
         db, coach, "upsert", {"programId": theirs, "date": DAY, "title": "T", "parts": parts}
     )
-    assert outcome.error is not None and outcome.error["code"] == "not_found"
+    assert outcome.error is not None and outcome.error.code == "not_found"
     member = await caller_for(db, org, "member")
     denied = await _call(
         db, member, "upsert", {"programId": theirs, "date": DAY, "title": "T", "parts": parts}
     )
-    assert denied.error is not None and denied.error["code"] == "forbidden"
+    assert denied.error is not None and denied.error.code == "forbidden"
 
 
 async def test_a_parsed_day_round_trips_through_get_and_set_sections(
