@@ -39,9 +39,7 @@ SCHEME_GIVEN = ("sets", "repScheme", "percent", "tempo")
 
 
 def load_fixtures(folder: Path = TUNED) -> list[dict[str, Any]]:
-    return [
-        json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.json"))
-    ]
+    return [json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.json"))]
 
 
 def seeded_index() -> MovementIndex:
