@@ -13,7 +13,7 @@ from spotter.domain.workout_parser import lexicon, quantities
 from spotter.domain.workout_parser.lexicon import TIMES, words
 from spotter.domain.workout_parser.lines import LABEL_PREFIX, LETTER, QUANTITY, squeeze
 from spotter.domain.workout_parser.model import Section
-from spotter.domain.workout_parser.movements import REST
+from spotter.domain.workout_parser.movements import REST, names_a_movement
 from spotter.domain.workout_parser.quantities import SCHEME_TEXT, seconds_in
 
 _MINUTE_WORDS = words(lexicon.MINUTES)
@@ -26,6 +26,7 @@ _AMRAP = re.compile(
     rf"|{words(lexicon.AMRAP_PHRASES)}[\s-]*(\d+)",
     re.I,
 )
+_REPEATS = re.compile(rf"\s*{TIMES}\s*(\d+)(?!\s*(?:{_MINUTE_WORDS}|['’]))", re.I)
 _EMOM_WORD = r"[EЕ](\d*)(?:MOM|MOTM|OTM|МОМ)"
 _EMOM = re.compile(
     rf"\b{_EMOM_WORD}\b\s*(?:{TIMES}\s*)?(\d+)?(?:{_MIN})?|(\d+)(?:{_MIN})?\s*{_EMOM_WORD}\b"
@@ -41,9 +42,9 @@ _EVERY = re.compile(
     rf"(?P<cunit>{_COUNT_UNIT})?)?",
     re.I,
 )
-# "1:00 on / 1:00 off x 8", "40s on, 20s off": work and rest intervals.
+# "1:00 on / 1:00 off x 8", "40s on, 20s off", "8 x (1:00 on / 1:00 off)": work and rest.
 _ON_OFF = re.compile(
-    rf"(?P<on>\d+(?::\d{{2}})?)\s*(?P<u1>{_SEC_WORDS}|{_MINUTE_WORDS}|['’\"])?\s*(?:on|work)\b"
+    rf"(?:(?P<before>\d+)\s*{TIMES}\s*\(?\s*)?(?P<on>\d+(?::\d{{2}})?)\s*(?P<u1>{_SEC_WORDS}|{_MINUTE_WORDS}|['’\"])?\s*(?:on|work)\b"
     rf"\s*[/,]?\s*(?P<off>\d+(?::\d{{2}})?)\s*(?P<u2>{_SEC_WORDS}|{_MINUTE_WORDS}|['’\"])?\s*"
     rf"(?:off|rest)\b(?:\s*[,]?\s*{TIMES}\s*(?P<count>\d+))?",
     re.I,
@@ -92,6 +93,8 @@ def _amrap(text: str, section: Section) -> bool:
     section.format = "amrap"
     minutes = next(g for g in m.groups() if g)
     section.duration_seconds = int(minutes) * 60
+    if repeats := _REPEATS.match(text, m.end()):
+        section.rounds = int(repeats.group(1))  # "AMRAP 3 min x 4 rounds"
     return True
 
 
@@ -149,8 +152,8 @@ def _on_off(text: str, section: Section) -> bool:
 
     section.format = "emom"
     section.interval_seconds = length(m["on"], m["u1"]) + length(m["off"], m["u2"])
-    if m["count"]:
-        section.rounds = int(m["count"])
+    if count := m["count"] or m["before"]:
+        section.rounds = int(count)
         section.duration_seconds = section.rounds * section.interval_seconds
     return True
 
@@ -237,8 +240,9 @@ def section_header(line: str, *, header_only: bool = False) -> Section | None:
     found: dict[str, object] = {}
     shared_text = quantities.measures(leftover, found) if header_only else leftover
     words_ = _FILLER.sub(" ", shared_text).strip(" :-–—,.()…")
-    # "AMRAP 12: 10 burpees" carries a movement after the format; a word or two is a name.
-    if words_ and QUANTITY.search(words_) and not header_only:
+    # "AMRAP 12: 10 burpees" carries a movement after the format, and so does "21-15-9
+    # thrusters and pull-ups"; a word or two that names no movement is the section's name.
+    if words_ and not header_only and (QUANTITY.search(words_) or names_a_movement(words_)):
         return None
     if found:
         # "4 rounds (100/70 kg for all lifts):": a load stated once for the section's lifts

@@ -45,16 +45,16 @@ NOTE_OPENERS = {
         "modified", "beginner", "beginners", "intermediate", "masters", "advanced", "rx",
         "rx+", "women", "men", "wearing", "partition", "in teams", "barbell", "weight",
         "weights", "load", "loads", "goal", "focus", "stimulus", "coach", "coaches", "tip",
-        "tips", "cue", "cues", "post", "compare", "intent",
+        "tips", "cue", "cues", "post", "compare", "intent", "score", "scoring",
     ),
     "he": (
         "הערה", "הערות", "מנוחה", "דגש", "דגשים", "מטרה", "שימו", "נשים", "גברים", "מותאם",
-        "התאמות", "משקל", "מטרת",
+        "התאמות", "משקל", "מטרת", "תוצאה", "ניקוד",
     ),
     "ru": (
         "примечание", "заметка", "отдых", "масштабирование", "скейл", "цель", "стимул",
         "женщины", "мужчины", "новички", "совет", "внимание", "вес", "веса", "замена",
-        "замены", "акцент",
+        "замены", "акцент", "результат", "счёт",
     ),
 }  # fmt: skip
 THEN = {
@@ -197,6 +197,8 @@ ROUNDS = (
     "rounds",
     "rds",
     "rd",
+    "rnds",
+    "rnd",
     "rft",
     "סבבים",
     "סבב",
@@ -219,6 +221,8 @@ PER_SIDE = (
     "לכל צד", "לכל רגל", "לכל יד", "כל צד", "לצד",
     "на каждую сторону", "на каждую ногу", "на каждую руку", "на сторону", "на ногу", "на руку",
 )  # fmt: skip
+# Words that say how a movement is counted, not what it is ("Accumulate 2 min L-sit").
+COUNTING = ("accumulate", "accumulated", "perform", "накопить", "суммарно", "לצבור", "מצטבר")
 # Counts written as words, for format lines ("Five rounds for time of:").
 NUMBERS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,

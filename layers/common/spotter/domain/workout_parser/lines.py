@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 BULLET = re.compile(r"^\s*(?:[-*•·–—▪►✅🔥💪👉]+|\d{1,2}[.)](?=\s))\s*")
-LABEL_PREFIX = re.compile(r"^(?:[A-Ea-eА-Да-д][).:]|\d[).])\s+")
+LABEL_PREFIX = re.compile(r"^(?:[A-Ea-eА-Да-д]\d?[).:]|\d[).])\s+")
 SEMICOLON = re.compile(r"\s*;\s*")
 THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 QUANTITY = re.compile(r"\d")
@@ -36,8 +37,19 @@ def outside_brackets(text: str, separator: re.Pattern[str]) -> list[str]:
     return [span for span in spans if span.strip()]
 
 
+def _decoration(char: str) -> bool:
+    """Emoji, symbols, joiners and direction marks a line may open with ("▪️", "⏱", RTL)."""
+    if char in "♀♂#@\"'“”«(":
+        return False
+    return unicodedata.category(char)[0] in "SCZ" or unicodedata.category(char) == "Mn"
+
+
 def unbulleted(line: str) -> str:
-    return BULLET.sub("", line).strip()
+    text = line.strip()
+    start = 0
+    while start < len(text) and (_decoration(text[start]) or text[start].isspace()):
+        start += 1
+    return BULLET.sub("", text[start:]).strip()
 
 
 def squeeze(text: str) -> str:

@@ -86,15 +86,20 @@ _JOINED = _joined_names()
 def _name_of(text: str) -> str:
     text = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", text)  # what is left in brackets is a comment
     text = re.sub(r"\s*/\s*(?:each\s+|per\s+)?(?:side|arm|leg)\b", " ", text, flags=re.I)
-    # "run with a 45 lb plate", "2x5 of today's top set": how, not what
+    # "run with a 45 lb plate", "2x5 of today's top set", "max burpees in the remaining time":
+    # how, not what
     text = re.sub(
-        r"(?:^|\s)(?:with|w/|wearing|of\s+(?:today'?s|the|your))\s.*$", " ", text, flags=re.I
+        r"(?:^|\s)(?:with|w/|wearing|of\s+(?:today'?s|the|your)"
+        r"|(?:in|for)\s+(?:the\s+)?(?:remaining|rest\s+of))\s.*$",
+        " ",
+        text,
+        flags=re.I,
     )
     # "25 box jumps, 30 inch box": the name is before the comma, the rest describes it
     text = next((seg for seg in text.split(",") if LETTER.search(seg)), "")
     text = re.sub(
-        r"\b(?:rx|each(?: side| arm| leg)?|e/s|per side|per arm|alt(?:ernating)? arms?|@|of"
-        r"|unbroken|total|touch[\s-]and[\s-]go|TNG)\b",
+        rf"\b(?:rx|each(?: side| arm| leg)?|e/s|per side|per arm|alt(?:ernating)? arms?|@|of"
+        rf"|unbroken|total|touch[\s-]and[\s-]go|TNG|{words(lexicon.COUNTING)})\b",
         " ",
         text,
         flags=re.I,
@@ -135,11 +140,12 @@ def movement(text: str) -> dict[str, Any] | None:
     if "reps" not in found and (m := _TRAILING_REP_COUNT.search(rest)):
         found["reps"] = int(m.group(1))
         rest = rest[: m.start()]
-    if "reps" not in found and (m := _TRAILING_REPS.search(rest)):
+    measured = any(k in found for k in ("distance", "calories", "seconds"))
+    if "reps" not in found and not measured and (m := _TRAILING_REPS.search(rest)):
         found["reps"] = int(m.group(1))
         rest = rest[: m.start()]
     elif (m := _TRAILING_REPS.search(rest)) and "sets" not in found:
-        # "10 push-ups x 3": three sets of the ten
+        # "10 push-ups x 3", "Run 400m x 6": that many sets of it
         found["sets"] = int(m.group(1))
         rest = rest[: m.start()]
     if MAX.search(rest):
@@ -153,6 +159,12 @@ def movement(text: str) -> dict[str, Any] | None:
     if notes:
         found["note"] = "; ".join([*notes, *([found["note"]] if "note" in found else [])])
     return {"mention": mention, "name": name, **found}
+
+
+def names_a_movement(text: str) -> bool:
+    """Whether any run of the text's words is a known movement's name."""
+    words_ = re.findall(r"[^\W\d_][\w'-]*", text)
+    return any(vocabulary.known_words(words_[i:]) for i in range(len(words_)))
 
 
 def implement(move: dict[str, Any]) -> str | None:

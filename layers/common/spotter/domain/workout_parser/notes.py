@@ -11,7 +11,8 @@ from spotter.domain.workout_parser.lines import QUANTITY
 from spotter.domain.workout_parser.movements import SLOT, THEN
 
 NOTE_START = re.compile(
-    rf"^(?:{words(lexicon.NOTE_OPENERS)}(?![\w+])|modif\w*|teams?\s+of\b|then\s*:?\s*$)|^[♀♂*]",
+    rf"^(?:{words(lexicon.NOTE_OPENERS)}(?![\w+])|modif\w*|teams?\s+of\b|then\s*:?\s*$)|^[♀♂*]"
+    r"|^#[^\W\d]",  # a line of hashtags
     re.I,
 )
 _PROSE = re.compile(
@@ -34,6 +35,11 @@ def _all_known(text: str) -> bool:
     return len(pieces) > 1 and all(vocabulary.lookup(p) for p in pieces)
 
 
+def _starts_with_movement(text: str) -> bool:
+    words_ = re.sub(r"(?i)^\s*(?:max(?:imum)?|макс\w*|מקסימום)\s+", "", text).split()
+    return vocabulary.known_words(words_) > 0
+
+
 def is_note(text: str) -> bool:
     text = SLOT.sub("", text)
     if NOTE_START.match(text) or is_prose(text):
@@ -46,4 +52,6 @@ def is_note(text: str) -> bool:
         return True
     if sentence and not has_quantity and _all_known(text):
         return False
+    if not sentence and not has_quantity and _starts_with_movement(text):
+        return False  # "max burpees in the remaining time"
     return (not has_quantity and (len(words_) > 4 or sentence)) or len(words_) > 16

@@ -44,9 +44,11 @@ CALORIES = re.compile(rf"(\d+(?:/\d+)?)\s*-?\s*{_CAL}{_END}", re.I)
 SECONDS = re.compile(rf"(?<![\d:])(?::(\d{{2}})|(\d+)\s*-?\s*{_SEC}{_END})", re.I)
 CLOCK_HOLD = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])")
 MINUTES = re.compile(rf"(?<![\d:])(\d+)\s*-?\s*{_MINS}{_END}", re.I)
+# "BW", "1.5 BW", "2 x BW", "0.75xBW" — a whole number needs its "x" ("12 bodyweight
+# deadlifts" are twelve of them).
 BODYWEIGHT = re.compile(
-    rf"(?<![\w.])(?:(\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)?)\s*{TIMES}?\s*)?{words(lexicon.BODYWEIGHT)}"
-    rf"{_END}",
+    rf"(?<![\w.])(?:(\d+\.\d+|\d+/\d+)\s*{TIMES}?\s*|(\d+)\s*{TIMES}\s*)?"
+    rf"{words(lexicon.BODYWEIGHT)}{_END}",
     re.I,
 )
 PERCENT = re.compile(r"@?\s*(\d+(?:\.\d+)?)(?:\s*[-–]\s*(\d+(?:\.\d+)?))?\s*%")
@@ -76,7 +78,7 @@ SETS_REPS = re.compile(
     rf"(?<![\d.])(\d+)\s*{TIMES}\s*(\d+)(?![\d.])(?:\s*/\s*\d+(?![\d.]))?{_NOT_A_UNIT}", re.I
 )
 SETS_OF = re.compile(
-    rf"\b(\d+)\s*{words(lexicon.SETS)}\s+(?:of|של|по)\s+(\d+)(?:\s*{words(lexicon.REPS)})?"
+    rf"\b(\d+)\s*{words(lexicon.SETS)}\s*(?:of|של|по|{TIMES})\s*(\d+)(?:\s*{words(lexicon.REPS)})?"
     rf"{_NOT_A_UNIT}{_END}",
     re.I,
 )
@@ -85,7 +87,11 @@ SETS_OF_QUANTITY = re.compile(
     rf"(?<![\d.])(\d+)\s*{TIMES}\s*(?=:?\d+(?:[.,]\d+)?\s*-?\s*(?:{_SEC}|{_MINS}|{DIST_UNIT}|{_CAL}){_END})",
     re.I,
 )
-SETS_MAX = re.compile(rf"\b(\d+)\s*{TIMES}\s*(?:max|макс)\b", re.I)
+SETS_MAX = re.compile(
+    rf"\b(\d+)\s*(?:{TIMES}|{words(lexicon.SETS)}\s*(?:of|של|по|{TIMES})?)\s*"
+    r"(?:max(?:imum)?(?:\s+effort)?|ME|макс\w*|מקסימום)(?!\w)",
+    re.I,
+)
 SETS_WORD = re.compile(rf"^(\d+)\s*{words(lexicon.SETS)}\s*(?:of\b|по\b|של\b)?", re.I)
 # "3-5 strict HSPU": a range of reps, kept as the movement's note.
 REP_RANGE = re.compile(r"^(\d+)\s*-\s*(\d+)\s+(?=[^\W\d])")
@@ -123,8 +129,9 @@ class Sexed:
 _MALE = {w.lower() for w in lexicon.MALE}
 # A sex's mark, right before its number: "♀ 65 lb", "M: 22.5 kg", "(W) 15", "мужчины 60 кг".
 _MARK = re.compile(
-    rf"(?:(?<![\w.])|(?<=[♂♀]))\(?(?P<mark>{words(tuple({*lexicon.MALE, *lexicon.FEMALE}))})\)?"
-    r"(?!\w)(?=\s*[:=]?\s*\(?\s*\d)",
+    rf"(?:(?<![\w.])|(?<=[♂♀]))\(?(?P<mark>[♂♀]|"
+    rf"{words(tuple({*lexicon.MALE, *lexicon.FEMALE} - {'♂', '♀'}))}(?!\w))\)?"
+    r"(?=\s*[:=]?\s*\(?\s*\d)",
     re.I,
 )
 _QTY = re.compile(
@@ -241,7 +248,8 @@ def measures(rest: str, found: dict[str, Any]) -> str:
         found["seconds"] = int(m.group(1)) * 60 + int(m.group(2))
         rest = take(rest, m)
     if "load" not in found and (m := BODYWEIGHT.search(rest)):
-        found["load"] = f"{clean_number(m.group(1))}xBW" if m.group(1) else "BW"
+        times = m.group(1) or m.group(2)
+        found["load"] = f"{clean_number(times)}xBW" if times else "BW"
         rest = take(rest, m)
     if "load" not in found and (m := BARE_LOAD.search(rest)):
         found["load"] = m.group(1)
@@ -260,11 +268,11 @@ def sets(rest: str, found: dict[str, Any]) -> str:
     if m := SETS_OF_QUANTITY.search(rest):
         found["sets"] = int(m.group(1))
         rest = take(rest, m)
-    elif m := SETS_OF.search(rest):
-        found["sets"], found["reps"] = int(m.group(1)), int(m.group(2))
-        rest = take(rest, m)
     elif m := SETS_MAX.search(rest):
         found["sets"], found["max"] = int(m.group(1)), True
+        rest = take(rest, m)
+    elif m := SETS_OF.search(rest):
+        found["sets"], found["reps"] = int(m.group(1)), int(m.group(2))
         rest = take(rest, m)
     elif m := SETS_REPS.search(rest):
         found["sets"], found["reps"] = int(m.group(1)), int(m.group(2))

@@ -44,6 +44,7 @@ from spotter.domain.workout_parser.movements import (
     is_lift,
     loadable,
     movement,
+    names_a_movement,
     pieces,
 )
 from spotter.domain.workout_parser.notes import is_note, is_note_start, is_prose
@@ -220,13 +221,13 @@ class Reader:
             text,
             re.I,
         )
-        if halves and not _names_a_movement(rest):
+        if halves and not names_a_movement(rest):
             section = self.section()
             section.halves.extend(halves)
             self.seen_content = True
             self.note(text)
             return True
-        if labelled and not _names_a_movement(text[labelled.end() :]):
+        if labelled and not names_a_movement(text[labelled.end() :]):
             found: dict[str, Any] = {}
             leftover = quantities.measures(text[labelled.end() :], found)
             if "load" in found and not QUANTITY.search(leftover):
@@ -437,6 +438,7 @@ class Reader:
         if notey or (not listed and not counted and is_note(text)):
             self.note(text)
             return
+        self.took("separators", _between(text, split))
         lift = movement(split[0]) if len(split) > 1 else None
         for piece in split:
             advice = not QUANTITY.search(piece) and not vocabulary.lookup(piece)
@@ -491,7 +493,9 @@ class Reader:
         self.add_movement(read)
 
     def add_complex(self, text: str, sets: int | None, parts: list[str], tail: str) -> None:
-        text = LABEL_PREFIX.sub("", text)
+        if label := LABEL_PREFIX.match(text):
+            self.took("label", label.group(0))
+            text = text[label.end() :]
         part = self.part()
         current = part.sections[-1] if part.sections else None
         # A complex joins a format line just read ("E2MOM x 6:"), else it is its own section.
@@ -505,6 +509,7 @@ class Reader:
         for piece in parts:
             read = movement(piece)
             if read is None:
+                self.took("note", piece)
                 current.notes.append(piece)
                 continue
             read["mention"] = text
@@ -578,9 +583,17 @@ def _then_inside(text: str) -> re.Match[str] | None:
     return None
 
 
-def _names_a_movement(text: str) -> bool:
-    words_ = re.findall(r"[^\W\d_][\w'-]*", text)
-    return any(vocabulary.known_words(words_[i:]) for i in range(len(words_)))
+def _between(text: str, split: list[str]) -> str:
+    """What lies between a line's pieces: the separators ("and", "и", "+", ",")."""
+    gaps, cursor = [], 0
+    for piece in split:
+        start = text.find(piece, cursor)
+        if start < 0:
+            continue
+        gaps.append(text[cursor:start])
+        cursor = start + len(piece)
+    gaps.append(text[cursor:])
+    return " ".join(gaps)
 
 
 def _reads_as_movements(text: str) -> bool:
@@ -590,7 +603,7 @@ def _reads_as_movements(text: str) -> bool:
 
 def marks_only(text: str) -> dict[str, Any] | None:
     """The sets, reps, percent, tempo or load of a line that names no movement, else None."""
-    bare = re.sub(r"(?i)\b(?:tempo|темп|RPE|RM|of|sets?|reps?|x|kg|lb|@)\b", "", text)
+    bare = re.sub(r"(?i)\b(?:tempo|темп|RPE|\d*\s*-?RM|of|sets?|reps?|x|kg|lb|@)\b", "", text)
     if LETTER.search(bare) and not re.match(r"(?i)^\s*(?:tempo|темп)\b", text):
         return None
     found: dict[str, Any] = {}
