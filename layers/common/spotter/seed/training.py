@@ -83,20 +83,30 @@ async def seed_exercises(conn: AsyncConnection[Any], org_id: UUID) -> dict[str, 
     Aliases are data: an exercise seeded before gains the aliases added here since (its own
     are kept), so a library seeded once still learns new abbreviations on the next seed.
     """
-    for name, category, equipment, aliases in EXERCISES:
-        await conn.execute(
-            "INSERT INTO exercises (organization_id, name, category, equipment, aliases)"
-            " SELECT %s, %s, %s, %s, %s WHERE NOT EXISTS (SELECT 1 FROM exercises"
-            "  WHERE organization_id = %s AND lower(name) = lower(%s) AND deleted_at IS NULL)",
-            (org_id, name, category, equipment, list(aliases), org_id, name),
-        )
-        await conn.execute(
-            "UPDATE exercises SET aliases = aliases"
-            " || ARRAY(SELECT a FROM unnest(%s::text[]) a WHERE NOT a = ANY(aliases))"
-            " WHERE organization_id = %s AND lower(name) = lower(%s) AND deleted_at IS NULL"
-            " AND NOT %s::text[] <@ aliases",
-            (list(aliases), org_id, name, list(aliases)),
-        )
+    # The whole vocabulary in two statements (not two per movement): rows as one jsonb array.
+    rows = Jsonb(
+        [
+            {"name": name, "category": category, "equipment": equipment, "aliases": list(aliases)}
+            for name, category, equipment, aliases in EXERCISES
+        ]
+    )
+    await conn.execute(
+        "INSERT INTO exercises (organization_id, name, category, equipment, aliases)"
+        " SELECT %(org)s, r.name, r.category, r.equipment, r.aliases"
+        " FROM jsonb_to_recordset(%(rows)s)"
+        "  AS r(name text, category text, equipment text, aliases text[])"
+        " WHERE NOT EXISTS (SELECT 1 FROM exercises e WHERE e.organization_id = %(org)s"
+        "  AND lower(e.name) = lower(r.name) AND e.deleted_at IS NULL)",
+        {"org": org_id, "rows": rows},
+    )
+    await conn.execute(
+        "UPDATE exercises e SET aliases = e.aliases"
+        " || ARRAY(SELECT a FROM unnest(r.aliases) a WHERE NOT a = ANY(e.aliases))"
+        " FROM jsonb_to_recordset(%(rows)s) AS r(name text, aliases text[])"
+        " WHERE e.organization_id = %(org)s AND lower(e.name) = lower(r.name)"
+        " AND e.deleted_at IS NULL AND NOT r.aliases <@ e.aliases",
+        {"org": org_id, "rows": rows},
+    )
     cur = await conn.execute(
         "SELECT id, name FROM exercises WHERE organization_id = %s AND deleted_at IS NULL",
         (org_id,),
