@@ -10,6 +10,7 @@ which is part of one ("clean and jerk"), and which implement a piece names.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from typing import Any
@@ -119,6 +120,13 @@ def _alternatives(text: str, found: dict[str, Any]) -> str:
 
 def movement(text: str) -> dict[str, Any] | None:
     """One movement ("20 wall balls (9/6kg, 10ft)", "Back squat 5x3 @ 80%") or None."""
+    read = _read_movement(text)
+    return dict(read) if read is not None else None  # the caller's own copy to fill in
+
+
+# The reader asks about the same pieces several times (is it a movement? a list? a title?).
+@functools.lru_cache(maxsize=4096)
+def _read_movement(text: str) -> dict[str, Any] | None:
     mention = text.strip()
     rest = THOUSANDS.sub("", SLOT.sub("", LABEL_PREFIX.sub("", mention))).strip()
     rest = THEN.sub("", rest) or rest
@@ -260,14 +268,13 @@ def pieces(text: str) -> list[str]:
             label = start
             continue
         read = movement(piece)
-        bare = read is None and not _runs(piece)
-        if read is not None and read["name"].lower() in _EQUIPMENT:
-            bare = True
+        runs = _runs(piece) if read is None else []
+        bare = (read is None and not runs) or (read is not None and equipment_only(read))
         if merged and bare and not REST.match(piece):
             # the quantity piece rejoins its movement as the coach wrote it
             begin = text.index(merged[-1])
             merged[-1] = text[begin : text.index(piece, begin + len(merged[-1])) + len(piece)]
-        elif read is None and (runs := _runs(piece)):
+        elif runs:
             merged.extend(runs)
         else:
             merged.append(piece)
