@@ -277,4 +277,21 @@ IMPLEMENTS = {
     "plate": ("plate", "plates", "צלחת", "блин", "блином"),
     "sandbag": ("sandbag", "sand bag", "שק חול", "мешок", "мешком"),
 }  # fmt: skip
+# What a standards line opens with ("Barbell: 155/105 lb", "KB: 24/16", "Вес: 60/40 кг").
+LOAD_LABELS = {
+    "en": (
+        "barbell", "bar", "weight", "weights", "load", "loads", "rx", "kb", "db", "kettlebell",
+        "kettlebells", "dumbbell", "dumbbells",
+    ),
+    "he": ("משקל", "מוט", "משקולות", "קטלבל"),
+    "ru": ("вес", "веса", "штанга", "гиря", "гантели"),
+}  # fmt: skip
+# A piece that names only its implement or side says how the movement before it is done
+# ("30 kettlebell swings, 2 pood", "25 box jumps, 30 inch box", "20 sec side plank / side").
+EQUIPMENT_NAMES = (
+    "box", "plate", "ball", "bar", "barbell", "dumbbell", "dumbbells", "kettlebell",
+    "kettlebells", "vest", "target", "ruck", "sandbag", "bell", "bells", "side", "each side",
+    "per side", "each", "arm", "each arm", "leg", "each leg", "rx", "scaled", "тумба", "гиря",
+    "гантели", "жилет", "קופסה", "אפוד",
+)  # fmt: skip
 BODYWEIGHT = ("bw", "bodyweight", "body weight", "משקל גוף", "собственный вес", "св")

@@ -58,16 +58,7 @@ _SPLIT = re.compile(
     r"|\s+(?:and|&|и|ו-?)\s+(?=\d)|\s+(?:and|&|и)\s+",
     re.I,
 )
-# What a quantity piece may name besides its number ("25 box jumps, 30 inch box").
-_QUALIFIERS = frozenset(
-    {"side", "each side", "per side", "each", "arm", "each arm", "leg", "each leg", "target",
-     "ball", "rx", "scaled"}
-)  # fmt: skip
-_EQUIPMENT = frozenset(
-    {"box", "plate", "ball", "bar", "barbell", "dumbbell", "dumbbells", "kettlebell",
-     "kettlebells", "vest", "target", "ruck", "sandbag", "bell", "bells", "тумба", "гиря",
-     "гантели", "жилет", "קופסה", "אפוד"}
-) | _QUALIFIERS  # fmt: skip
+_EQUIPMENT = frozenset(lexicon.EQUIPMENT_NAMES)
 
 
 def _joined_names() -> re.Pattern[str]:

@@ -87,6 +87,7 @@ _NAMED_BUILD = re.compile(
 )
 # "Build to a heavy triple across the sets" is about the lift above, not a lift of its own.
 _NOT_A_LIFT = re.compile(r"\b(?:across|the|sets?|today|each|every)\b", re.I)
+_LOAD_LABEL = re.compile(rf"^{words(lexicon.LOAD_LABELS)}(?!\w)\s*:?", re.I)
 _QUOTED = re.compile(r"^[\"“'][^\d\"“”']{2,40}[\"”']:?$")
 _LEADING_SCHEME = re.compile(r"^(\d+(?:-\d+){2,})\s+(?=[^\W\d])")
 _OPEN_TITLE = re.compile(r"^(?:(?:the\s+)?open\s+)?\d{2}\.\d(?:[AB])?\b", re.I)
@@ -216,11 +217,7 @@ class Reader:
         """ "♀ 65 lb ♂ 95 lb", "Barbell: 155/105 lb", "M 22.5 kg / W 15 kg": loads stated once
         for the section's movements. The line stays a note (it is the coach's standard)."""
         halves, rest = quantities.sexed(text)
-        labelled = re.match(
-            r"^(?:barbell|bar|weights?|loads?|rx|kb|db|kettlebells?|dumbbells?|вес|משקל)\b\s*:?",
-            text,
-            re.I,
-        )
+        labelled = _LOAD_LABEL.match(text)
         if halves and not names_a_movement(rest):
             section = self.section()
             section.halves.extend(halves)
