@@ -39,6 +39,8 @@ leads = Router(
     roles=STAFF,
     feature_gate="lead_management",
 )
+# Converting, bulk changes and pipeline / stage / tag administration.
+managers = leads.group(roles=MANAGERS)
 
 Text = Annotated[str, Field(min_length=1, max_length=80)]
 Tags = Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]], Field(max_length=20)]
@@ -310,8 +312,8 @@ async def untag_lead(ctx: ToolContext, args: TagArgs) -> Tagged:
     )
 
 
-# Owner/admin only, always confirmed: converting and bulk changes.
-confirmed_by_managers = leads.group(roles=MANAGERS, confirm="always")
+# Converting and bulk changes are always confirmed.
+confirmed_by_managers = managers.group(confirm="always")
 
 
 async def _convert_preview(ctx: ToolContext, args: LeadArgs) -> Confirmation:
@@ -464,9 +466,9 @@ async def bulk_email(ctx: ToolContext, args: BulkEmailArgs) -> dict[str, Any]:
 
 # ---- pipeline, stage and tag administration (owner/admin) ------------------------------------
 
-pipeline_admin = leads.group(roles=MANAGERS, resource="lead_pipeline")
-stage_admin = leads.group(roles=MANAGERS, resource="lead_stage")
-tag_admin = leads.group(roles=MANAGERS, resource="lead_tag")
+pipeline_admin = managers.group(resource="lead_pipeline")
+stage_admin = managers.group(resource="lead_stage")
+tag_admin = managers.group(resource="lead_tag")
 
 
 class PipelineArgs(Args):
