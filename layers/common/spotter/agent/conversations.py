@@ -1,13 +1,15 @@
-"""Reading conversations for the dashboard: the list, and one conversation as a person sees it."""
+"""Reading conversations for the dashboard: the list, one conversation as a person sees it, and
+one in full for a client that rebuilds it (`conversation_log`: the AI SDK history)."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 from uuid import UUID
 
 from spotter.agent.approvals import call_fingerprint
 from spotter.agent.executions import conversation_calls, interrupted_error
-from spotter.agent.transcript import visible_text
+from spotter.agent.transcript import strip_turn_context, visible_text
 from spotter.db import Conn
 from spotter.db.scope import OrgScope
 from spotter.domain.outbox import statuses_for_conversation
@@ -118,3 +120,72 @@ def _tool_execution(row: dict[str, Any]) -> dict[str, Any]:
             shown["confirmation"] = row["confirmation"]
             shown["fingerprint"] = call_fingerprint(row["router"], row["action"], row["input"])
     return shown
+
+
+@dataclass(frozen=True)
+class LoggedMessage:
+    """One stored user or assistant turn as a person reads it: a user turn's visible text; an
+    assistant turn's text blocks and tool calls in the order the model wrote them."""
+
+    id: UUID
+    role: Literal["user", "assistant"]
+    run_id: UUID
+    # {"type": "text", "text"} and {"type": "tool_use", "id", "name", "input"}
+    blocks: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class ConversationLog:
+    """A conversation read in full for a client that rebuilds it (the AI SDK history): every
+    user and assistant turn, oldest first, and every call as the loader shows it, with its input
+    and fingerprint, by tool_use id."""
+
+    id: UUID
+    chat_id: str | None
+    messages: list[LoggedMessage]
+    calls: dict[str, dict[str, Any]]
+
+
+async def conversation_log(
+    conn: Conn, org_id: UUID, user_id: UUID, conversation_id: UUID
+) -> ConversationLog:
+    cur = await conn.execute(
+        "SELECT chat_id FROM ai_conversations WHERE id = %s AND organization_id = %s"
+        " AND user_id = %s",
+        (conversation_id, org_id, user_id),
+    )
+    conversation = await cur.fetchone()
+    if conversation is None:
+        raise NotFoundError("No such conversation.")
+    cur = await conn.execute(
+        "SELECT id, role, run_id, content FROM ai_messages"
+        " WHERE conversation_id = %s AND organization_id = %s AND role IN ('user', 'assistant')"
+        " ORDER BY ordinal",
+        (conversation_id, org_id),
+    )
+    messages = [
+        LoggedMessage(row["id"], row["role"], row["run_id"], _readable(row["content"]))
+        for row in await cur.fetchall()
+    ]
+    calls = {}
+    for row in await conversation_calls(conn, org_id, conversation_id):
+        shown = _tool_execution(row)
+        shown["input"] = row["input"]
+        shown["kind"] = row["kind"]
+        shown["confirm"] = row["confirm_policy"]
+        shown["fingerprint"] = call_fingerprint(row["router"], row["action"], row["input"])
+        calls[row["tool_use_id"]] = shown
+    return ConversationLog(conversation_id, conversation["chat_id"], messages, calls)
+
+
+def _readable(content: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    readable: list[dict[str, Any]] = []
+    for block in strip_turn_context(content):
+        if block.get("type") == "text" and block.get("text"):
+            readable.append({"type": "text", "text": str(block["text"])})
+        elif block.get("type") == "tool_use":
+            readable.append(
+                {"type": "tool_use", "id": block["id"], "name": block.get("name", "")}
+                | {"input": block.get("input")}
+            )
+    return readable

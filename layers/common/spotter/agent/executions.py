@@ -23,7 +23,7 @@ conversation, owned by `actor_user_id`, tool_use id `mcp_<hex>`). Its life:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Literal
 from uuid import UUID, uuid4
@@ -132,6 +132,8 @@ class NewExecution:
         cls, position: int, ref: CallRef, spec: ToolSpec | None, *, status: ExecutionStatus,
         **columns: Any,
     ) -> NewExecution:  # fmt: skip
+        if ref.execution_id is not None:  # the id the call's events already name
+            columns["id"] = ref.execution_id
         if spec is None:
             return cls(position, ref, status, **columns)
         return cls(
@@ -216,14 +218,13 @@ async def insert_mcp_call(
     """An MCP call's row (channel `mcp`, owned by the caller): final with its `outcome` (in the
     transaction of its effect and audit row), or pending with its card when there is none."""
     row_id = uuid4()
-    ref = CallRef(f"mcp_{row_id.hex}", call.spec.router, call.spec.action, call.executable_input)
+    spec = call.spec
+    ref = CallRef(f"mcp_{row_id.hex}", spec.router, spec.action, call.executable_input, row_id)
     if outcome is None:
         row = NewExecution.pending(0, ref, call.spec, card)
     else:
         row = NewExecution.settled(0, ref, call.spec, outcome)
-    await _insert(
-        conn, caller.org_id, _Owner("mcp", actor_user_id=caller.user_id), [replace(row, id=row_id)]
-    )
+    await _insert(conn, caller.org_id, _Owner("mcp", actor_user_id=caller.user_id), [row])
     return row_id
 
 
@@ -386,7 +387,7 @@ class PendingCall:
 
     @property
     def ref(self) -> CallRef:
-        return CallRef(self.tool_use_id, self.router, self.action, self.input)
+        return CallRef(self.tool_use_id, self.router, self.action, self.input, self.execution_id)
 
     @property
     def link(self) -> CallLink:

@@ -10,7 +10,7 @@ model SDK, a second of cold start the buffered reads function never pays.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated
 from uuid import UUID
 
@@ -19,12 +19,12 @@ from starlette.responses import StreamingResponse
 
 from spotter.agent import events as ev
 from spotter.agent import run
-from spotter.agent.stream import RunLog, check_can_follow, follow, request_stop, start_live
+from spotter.agent.stream import LiveRun, RunLog, check_can_follow, follow, request_stop, start_live
 from spotter.auth.caller import Caller
-from spotter.errors import SpotterError
 from spotter.http.bodies import ConfirmBatchBody, ConfirmBody, PickBody, SendMessageBody
 from spotter.http.deps import StaffCaller, get_agent_deps
-from spotter.http.sse import protocol_of, recorded_response, unlogged
+from spotter.http.sse import recorded_response, resume_point, unlogged
+from spotter.http.ui_stream import UiMessageStream
 from spotter.i18n import Locale, error_message
 from spotter.observability import current_trace_id
 from spotter.providers.anthropic import ProviderNotConfigured
@@ -44,16 +44,38 @@ async def _provider_missing(locale: Locale) -> AsyncIterator[ev.AgentEvent]:
 RunStarter = Callable[[run.AgentDeps, RunLog], AsyncIterator[ev.AgentEvent]]
 
 
-def _live(request: Request, caller: Caller, start: RunStarter) -> StreamingResponse:
-    """Start the run in its own task; the response streams it in the request's encoding."""
-    protocol = protocol_of(request)
+def live_response(
+    request: Request,
+    caller: Caller,
+    start: RunStarter,
+    ui: Callable[[LiveRun | None], UiMessageStream] | None = None,
+) -> StreamingResponse:
+    """Start the run in its own task; the response streams it natively, or through the AI SDK
+    translator `ui` makes for it (given the live run, None when no model is configured)."""
     try:
         deps = get_agent_deps(request, request.app.state.db)
     except ProviderNotConfigured:
         # `make dev` without a key: say so on the stream instead of failing the request
-        return recorded_response(unlogged(_provider_missing(caller.locale)), protocol)
+        missing = unlogged(_provider_missing(caller.locale))
+        return recorded_response(missing, ui=ui(None) if ui else None)
     live = start_live(lambda log: start(deps, log))
-    return recorded_response(live.events(), protocol, run=live.task)
+    return recorded_response(live.events(), run=live.task, ui=ui(live) if ui else None)
+
+
+async def undo_response(
+    request: Request,
+    caller: Caller,
+    claim: Callable[[run.AgentDeps], Awaitable[run.ClaimedUndo]],
+    ui: UiMessageStream | None = None,
+) -> StreamingResponse:
+    """Claim the undo (its refusals, 404 / 422, are JSON before any stream), then stream the
+    inverse. An undo is the user's act on a finished call, not a run: its events carry no ids."""
+    try:
+        deps = get_agent_deps(request, request.app.state.db)
+    except ProviderNotConfigured:
+        return recorded_response(unlogged(_provider_missing(caller.locale)), ui=ui)
+    claimed = await claim(deps)
+    return recorded_response(unlogged(run.run_undo(deps, caller, claimed)), ui=ui)
 
 
 @router.post("/messages")
@@ -66,7 +88,7 @@ async def send_message(
         selection=body.page_context.selection,
         conversation_id=body.conversation_id,
     )
-    return _live(
+    return live_response(
         request, caller, lambda deps, log: run.send_message(deps, caller, message, log=log)
     )
 
@@ -79,7 +101,7 @@ async def confirm(
     tool_use_id: str,
     body: ConfirmBody,
 ) -> StreamingResponse:
-    return _live(
+    return live_response(
         request,
         caller,
         lambda deps, log: run.confirm(
@@ -106,7 +128,7 @@ async def confirm_batch(
         )
         for d in body.decisions
     ]
-    return _live(
+    return live_response(
         request,
         caller,
         lambda deps, log: run.confirm_batch(deps, caller, conversation_id, decisions, log=log),
@@ -117,7 +139,7 @@ async def confirm_batch(
 async def pick(
     request: Request, caller: StaffCaller, conversation_id: UUID, tool_use_id: str, body: PickBody
 ) -> StreamingResponse:
-    return _live(
+    return live_response(
         request,
         caller,
         lambda deps, log: run.pick(deps, caller, conversation_id, tool_use_id, body.id, log=log),
@@ -128,28 +150,11 @@ async def pick(
 async def undo(
     request: Request, caller: StaffCaller, conversation_id: UUID, tool_use_id: str
 ) -> StreamingResponse:
-    protocol = protocol_of(request)
-    try:
-        deps = get_agent_deps(request, request.app.state.db)
-    except ProviderNotConfigured:
-        return recorded_response(unlogged(_provider_missing(caller.locale)), protocol)
-    # refusals (404, 422) are JSON, before the stream; the claim is taken here too
-    claimed = await run.claim_undo(deps, caller, conversation_id, tool_use_id)
-    # an undo is the user's act on a finished call, not a run: its events carry no ids
-    return recorded_response(unlogged(run.run_undo(deps, caller, claimed)), protocol)
-
-
-def _resume_point(last_event_id: str | None, after: int | None) -> int:
-    raw = after if after is not None else last_event_id
-    if raw is None or raw == "":
-        return 0
-    try:
-        point = int(raw)
-    except ValueError:
-        point = -1
-    if point < 0:
-        raise SpotterError("invalid_request", "Last-Event-ID must be an event id.", status=400)
-    return point
+    return await undo_response(
+        request,
+        caller,
+        lambda deps: run.claim_undo(deps, caller, conversation_id, tool_use_id),
+    )
 
 
 @router.get("/conversations/{conversation_id}/stream")
@@ -162,10 +167,10 @@ async def stream(
 ) -> StreamingResponse:
     """What the client missed (every event after its last id), then the live run until its
     `done`; with no run live, the replay alone. Any instance serves it."""
-    point = _resume_point(last_event_id, after)
+    point = resume_point(last_event_id, after)
     db = request.app.state.db
     await check_can_follow(db, caller, conversation_id)  # foreign or missing: a JSON 404
-    return recorded_response(follow(db, caller, conversation_id, point), protocol_of(request))
+    return recorded_response(follow(db, caller, conversation_id, point))
 
 
 @router.post("/conversations/{conversation_id}/stop")
@@ -179,11 +184,10 @@ async def undo_execution(
     request: Request, caller: StaffCaller, execution_id: UUID
 ) -> StreamingResponse:
     """Undo a write made outside a conversation (an MCP client's), named by its execution id."""
-    try:
-        deps = get_agent_deps(request, request.app.state.db)
-    except ProviderNotConfigured:
-        return recorded_response(unlogged(_provider_missing(caller.locale)), protocol_of(request))
-    claimed = await run.claim_execution_undo(
-        deps.db, deps.registry_for(caller), caller, execution_id
+    return await undo_response(
+        request,
+        caller,
+        lambda deps: run.claim_execution_undo(
+            deps.db, deps.registry_for(caller), caller, execution_id
+        ),
     )
-    return recorded_response(unlogged(run.run_undo(deps, caller, claimed)), protocol_of(request))

@@ -17,6 +17,7 @@ from spotter.config import Settings, get_settings
 from spotter.db import Database
 from spotter.db.errors import RETRY_AFTER_SECONDS, UNAVAILABLE_ERRORS
 from spotter.errors import ErrorCode, SpotterError
+from spotter.http.cors import add_cors
 from spotter.http.locale import resolve_locale
 from spotter.http.middleware import BodyLimitMiddleware, NulPathMiddleware, TraceIdMiddleware
 from spotter.http.routes import router as reads_router
@@ -26,6 +27,8 @@ from spotter.providers.email import email_sender_for
 
 if TYPE_CHECKING:
     from spotter.mcp.server import McpApp
+
+CHAT_PATH = "/agent/chat"  # the AI SDK chat's POST: the SDK sends the whole chat each time
 
 
 def _error_body(request: Request, code: str, detail: Any) -> dict[str, Any]:
@@ -138,8 +141,10 @@ def create_app(
     app.include_router(reads_router)
     if streaming:
         from spotter.http.agent_routes import router as agent_router
+        from spotter.http.chat_routes import router as chat_router
 
         app.include_router(agent_router)
+        app.include_router(chat_router)
     # one sender per app: an approved outbound call delivers its mail right after it committed,
     # on every channel (the agent's confirm stream, an MCP approval)
     app.state.email_sender = email_sender_for(settings)
@@ -157,8 +162,14 @@ def create_app(
     async def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
-    # Outermost first: the trace id exists before the body limit can refuse a request.
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    # Outermost first: the trace id exists before the body limit can refuse a request, and CORS
+    # wraps everything, so a refusal is readable cross-origin.
+    app.add_middleware(
+        BodyLimitMiddleware,
+        max_bytes=settings.max_body_bytes,
+        per_path={CHAT_PATH: settings.chat_max_body_bytes},
+    )
     app.add_middleware(NulPathMiddleware)
     app.add_middleware(TraceIdMiddleware)
+    add_cors(app, settings)
     return app

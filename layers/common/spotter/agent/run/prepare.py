@@ -9,8 +9,10 @@ from typing import Any
 from uuid import UUID
 
 from psycopg import AsyncCursor
+from psycopg.errors import UniqueViolation
 
 from spotter.agent.approvals import answer_for_new_message
+from spotter.agent.chats import chat_taken
 from spotter.agent.cost import UsageSnapshot
 from spotter.agent.cost.budget import daily_cap, queue_usage_snapshot
 from spotter.agent.prompting import build_turn_context, user_turn
@@ -39,6 +41,8 @@ class SendMessage:
     pathname: str
     selection: dict[str, Any] | None = None
     conversation_id: UUID | None = None
+    # an AI SDK chat's id: a new conversation is bound to it (`agent.chats`)
+    chat_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -65,16 +69,25 @@ async def prepare_run(start: RunStart, request: SendMessage, ambient: str = "") 
     guard = UserTurnGuard(daily_cap(caller.platform_tier, start.now))
     history = lease = None
     sent = time.monotonic()
-    async with start.deps.db.pipelined_tx(caller.org_id) as conn:
-        budget_of = await queue_usage_snapshot(conn, caller.org_id, caller.platform_tier, start.now)
-        if request.conversation_id is None:
-            conversation_id = await start_conversation(conn, caller, start.run_id)
-        else:
-            conversation_id = request.conversation_id
-            history = await queue_history(conn, caller, conversation_id)
-            # a run already live in it makes this send a refusal, its turn unwritten
-            lease = await queue_acquire(conn, caller, conversation_id, start.run_id)
-        appended = await _queue_user_turn(start, conn, conversation_id, content, page, guard)
+    try:
+        async with start.deps.db.pipelined_tx(caller.org_id) as conn:
+            budget_of = await queue_usage_snapshot(
+                conn, caller.org_id, caller.platform_tier, start.now
+            )
+            if request.conversation_id is None:
+                conversation_id = await start_conversation(
+                    conn, caller, start.run_id, request.chat_id
+                )
+            else:
+                conversation_id = request.conversation_id
+                history = await queue_history(conn, caller, conversation_id)
+                # a run already live in it makes this send a refusal, its turn unwritten
+                lease = await queue_acquire(conn, caller, conversation_id, start.run_id)
+            appended = await _queue_user_turn(start, conn, conversation_id, content, page, guard)
+    except UniqueViolation as exc:
+        if request.chat_id is None:
+            raise
+        raise await chat_taken(start.deps.db, caller, request.chat_id) from exc
     state = start.in_conversation(conversation_id)
     last_seq = (
         0 if lease is None else await read_acquired(start.deps.db, lease, caller, conversation_id)

@@ -79,10 +79,12 @@ def resolve_message(
     caller: Caller,
     conversation_id: UUID,
     decisions: Sequence[Decision],
-    kind: DecisionKind,
+    kind: DecisionKind | None,
     *,
     log: RunLog | None = None,
 ) -> AsyncIterator[ev.AgentEvent]:
+    """`kind`: what every decision must be; None: each its own (an AI SDK request answers a
+    message's approvals and pickers together)."""
     start = RunStart.begin(deps, caller, log)
     state = start.in_conversation(conversation_id, resumed=True)
     first = partial(_resolve, state, decisions, kind)
@@ -90,7 +92,7 @@ def resolve_message(
 
 
 async def _resolve(
-    state: RunState, decisions: Sequence[Decision], kind: DecisionKind, events: Emitter
+    state: RunState, decisions: Sequence[Decision], kind: DecisionKind | None, events: Emitter
 ) -> RunEnded | ModelRun:
     sent = time.monotonic()
     async with state.deps.db.pipelined_tx(state.caller.org_id) as conn:

@@ -86,6 +86,11 @@ class RunLog:
     def conversation_id(self) -> UUID | None:
         return self._binding.conversation_id if self._binding else None
 
+    @property
+    def run_id(self) -> UUID | None:
+        """The run's id once it is bound (an AI SDK stream's message is named after it)."""
+        return self._binding.run_id if self._binding else None
+
     def bind(
         self, db: Database, org_id: UUID, conversation_id: UUID, run_id: UUID, last_seq: int
     ) -> None:

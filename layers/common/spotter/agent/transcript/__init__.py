@@ -28,7 +28,12 @@ from spotter.agent.transcript.replay import (
     validate_replay,
 )
 from spotter.agent.transcript.storable import StorableReply, storable_reply
-from spotter.agent.transcript.turn_context import TURN_CONTEXT_TAG, is_turn_context, visible_text
+from spotter.agent.transcript.turn_context import (
+    TURN_CONTEXT_TAG,
+    is_turn_context,
+    strip_turn_context,
+    visible_text,
+)
 
 __all__ = [
     "INTERRUPTED",
@@ -53,6 +58,7 @@ __all__ = [
     "replay_messages",
     "start_conversation",
     "storable_reply",
+    "strip_turn_context",
     "tool_result_block",
     "validate_replay",
     "visible_text",
