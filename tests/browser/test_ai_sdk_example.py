@@ -11,7 +11,6 @@ at a tenth of the speed, so the stop + resume test can stop a run that is still 
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import os
 import re
@@ -27,20 +26,18 @@ from urllib.parse import urlencode
 
 import psycopg
 import pytest
-import uvicorn
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from spotter.agent.state import AgentDeps
-from spotter.auth.devkeys import DEV_ISSUER, ensure_dev_key, mint_token, public_pem
+from spotter.auth.devkeys import ensure_dev_key, mint_token
 from spotter.config import Settings
-from spotter.db.migrate import migrate
-from spotter.db.server import ensure_database
 from spotter.devconsole.app import create_dev_app
 from spotter.providers.demo import DemoModel, answer, read_turn
 from spotter.providers.fake import Reply
-from spotter.seed.demo import DEMO_CLERK_ORG_ID, DEMO_STAFF, seed_demo
+from spotter.seed.demo import DEMO_CLERK_ORG_ID, DEMO_STAFF
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.support.dev_server import demo_database, dev_settings, local_socket, serving
 from tests.support.node_packages import EXAMPLE, build_example
 
 pytestmark = pytest.mark.xdist_group("browser")
@@ -77,24 +74,14 @@ def _with_paced_model(app: Any, settings: Settings) -> ASGIApp:
     return wrapped
 
 
-def _socket() -> socket.socket:
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    return sock
-
-
 @pytest.fixture(scope="module")
 def page_socket() -> socket.socket:
-    return _socket()
+    return local_socket()
 
 
 @pytest.fixture(scope="module")
 def demo_db(pg_server_url: str) -> str:
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    url = ensure_database(pg_server_url, f"spotter_aisdk_{worker}", recreate=True)
-    asyncio.run(migrate(url))
-    asyncio.run(seed_demo(url))
-    return url
+    return demo_database(pg_server_url, "spotter_aisdk")
 
 
 @pytest.fixture(scope="module")
@@ -104,42 +91,13 @@ def spotter(
     """`spotter dev`'s app on 127.0.0.1, allowing the page's origin (localhost, another port)."""
     data_dir = tmp_path_factory.mktemp("ai-sdk-data")
     page_origin = f"http://localhost:{page_socket.getsockname()[1]}"
-    settings = Settings(
-        environment="dev",
-        database_url=demo_db,
-        app_database_url=None,
-        data_dir=data_dir,
-        clerk_jwt_key=public_pem(ensure_dev_key(data_dir)),
-        clerk_issuer=DEV_ISSUER,
-        clerk_jwks_url=None,
-        clerk_authorized_parties="",
-        anthropic_api_key=None,
-        model_provider="anthropic",
-        spotter_fake_model=True,
-        voyage_api_key=None,
-        sentry_dsn=None,
-        posthog_api_key=None,
-        cors_allowed_origins=page_origin,
-    )
-    sock = _socket()
-    app = create_dev_app(settings)
-    server = uvicorn.Server(
-        uvicorn.Config(_with_paced_model(app, settings), log_level="warning", lifespan="on")
-    )
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the Spotter server did not start")
-        time.sleep(0.05)
+    settings = dev_settings(demo_db, data_dir, cors_allowed_origins=page_origin)
     owner = next(p for p in DEMO_STAFF if p.role == "owner")
     token = mint_token(
         ensure_dev_key(data_dir), clerk_user_id=owner.clerk_user_id, clerk_org_id=DEMO_CLERK_ORG_ID
     )
-    yield {"api": f"http://127.0.0.1:{sock.getsockname()[1]}", "token": token, "page": page_origin}
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(_with_paced_model(create_dev_app(settings), settings)) as api:
+        yield {"api": api, "token": token, "page": page_origin}
 
 
 @pytest.fixture(scope="module")

@@ -47,6 +47,14 @@ def parse(
     return result
 
 
+def _answered(message: dict[str, Any], call_id: str, **fields: Any) -> dict[str, Any]:
+    """The message as the SDK leaves it once the person answered (addToolApprovalResponse,
+    addToolOutput): a copy, its call's part updated."""
+    answered = copy.deepcopy(message)
+    next(p for p in answered["parts"] if p.get("toolCallId") == call_id).update(fields)
+    return answered
+
+
 def parts_of(result: dict[str, Any], kind: str) -> list[dict[str, Any]]:
     return [p for p in result["message"]["parts"] if p["type"] == kind]
 
@@ -97,9 +105,8 @@ async def test_an_approval_continues_the_message_in_place(
     assert tool["approval"]["descriptor"]["confirmation"]["target"] == "Old track"
     assert tool["input"] == {"programId": str(program)}
     # what addToolApprovalResponse leaves, and what sendAutomaticallyWhen posts
-    answered = copy.deepcopy(result["message"])
-    part = next(p for p in answered["parts"] if p.get("toolCallId") == "t_arch")
-    part["state"], part["approval"]["approved"] = "approval-responded", True
+    approval = {**tool["approval"], "approved": True}
+    answered = _answered(result["message"], "t_arch", state="approval-responded", approval=approval)
     model.script.append(Reply([Text("Archived.")]))
     chat.messages[-1] = copy.deepcopy(answered)
     continued = await chat.submit()
@@ -138,9 +145,8 @@ async def test_a_picker_reads_as_a_client_tool_and_its_pick_as_its_output(
     [picker] = parts_of(result, "tool-read_ask_user_to_pick")
     assert picker["state"] == "input-available" and "providerExecuted" not in picker
     assert [c["label"] for c in picker["input"]["candidates"]] == ["Strength", "Engine"]
-    answered = copy.deepcopy(result["message"])
-    part = next(p for p in answered["parts"] if p.get("toolCallId") == "t_pick")
-    part["state"], part["output"] = "output-available", {"id": "id_Engine", "label": "Engine"}
+    chosen = {"id": "id_Engine", "label": "Engine"}
+    answered = _answered(result["message"], "t_pick", state="output-available", output=chosen)
     model.script.append(Reply([Text("Engine.")]))
     chat.messages[-1] = copy.deepcopy(answered)
     continued = await chat.submit()

@@ -39,23 +39,40 @@ async def list_conversations(conn: Conn, org_id: UUID, user_id: UUID) -> list[di
     ]
 
 
-async def get_conversation(
-    conn: Conn, org_id: UUID, user_id: UUID, conversation_id: UUID
+async def _own(
+    conn: Conn, org_id: UUID, user_id: UUID, conversation_id: UUID, columns: str
 ) -> dict[str, Any]:
+    """The caller's conversation row (`columns` of it); a foreign or missing one is not_found."""
     cur = await conn.execute(
-        "SELECT id, title, created_at, updated_at, compacting_since IS NOT NULL AS compacting"
-        " FROM ai_conversations WHERE id = %s AND organization_id = %s AND user_id = %s",
+        f"SELECT {columns} FROM ai_conversations"
+        " WHERE id = %s AND organization_id = %s AND user_id = %s",
         (conversation_id, org_id, user_id),
     )
     conversation = await cur.fetchone()
     if conversation is None:
         raise NotFoundError("No such conversation.")
+    return conversation
+
+
+async def _turns(conn: Conn, org_id: UUID, conversation_id: UUID, columns: str) -> list[Any]:
+    """The user and assistant turns (`columns` of them), oldest first."""
     cur = await conn.execute(
-        "SELECT id, role, content, stop_reason, created_at FROM ai_messages"
+        f"SELECT {columns} FROM ai_messages"
         " WHERE conversation_id = %s AND organization_id = %s AND role IN ('user', 'assistant')"
         " ORDER BY ordinal",
         (conversation_id, org_id),
     )
+    return list(await cur.fetchall())
+
+
+async def get_conversation(
+    conn: Conn, org_id: UUID, user_id: UUID, conversation_id: UUID
+) -> dict[str, Any]:
+    conversation = await _own(
+        conn, org_id, user_id, conversation_id,
+        "id, title, created_at, updated_at, compacting_since IS NOT NULL AS compacting",
+    )  # fmt: skip
+    rows = await _turns(conn, org_id, conversation_id, "id, role, content, stop_reason, created_at")
     messages = [
         {
             "id": str(row["id"]),
@@ -64,7 +81,7 @@ async def get_conversation(
             "stopReason": row["stop_reason"],
             "createdAt": row["created_at"].isoformat(),
         }
-        for row in await cur.fetchall()
+        for row in rows
     ]
     tools = [
         _tool_execution(row) for row in await conversation_calls(conn, org_id, conversation_id)
@@ -149,23 +166,10 @@ class ConversationLog:
 async def conversation_log(
     conn: Conn, org_id: UUID, user_id: UUID, conversation_id: UUID
 ) -> ConversationLog:
-    cur = await conn.execute(
-        "SELECT chat_id FROM ai_conversations WHERE id = %s AND organization_id = %s"
-        " AND user_id = %s",
-        (conversation_id, org_id, user_id),
-    )
-    conversation = await cur.fetchone()
-    if conversation is None:
-        raise NotFoundError("No such conversation.")
-    cur = await conn.execute(
-        "SELECT id, role, run_id, content FROM ai_messages"
-        " WHERE conversation_id = %s AND organization_id = %s AND role IN ('user', 'assistant')"
-        " ORDER BY ordinal",
-        (conversation_id, org_id),
-    )
+    conversation = await _own(conn, org_id, user_id, conversation_id, "chat_id")
     messages = [
         LoggedMessage(row["id"], row["role"], row["run_id"], _readable(row["content"]))
-        for row in await cur.fetchall()
+        for row in await _turns(conn, org_id, conversation_id, "id, role, run_id, content")
     ]
     calls = {}
     for row in await conversation_calls(conn, org_id, conversation_id):

@@ -29,7 +29,9 @@ def has_nul(value: Any) -> bool:
     return False
 
 
-class _Body(BaseModel):
+class Body(BaseModel):
+    """camelCase on the wire, unknown keys refused, NUL refused anywhere."""
+
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
 
     @model_validator(mode="before")
@@ -40,12 +42,12 @@ class _Body(BaseModel):
         return data
 
 
-class PageContext(_Body):
+class PageContext(Body):
     pathname: Annotated[str, Field(min_length=1, max_length=512)]
     selection: dict[str, Any] | None = None
 
 
-class SendMessageBody(_Body):
+class SendMessageBody(Body):
     conversation_id: UUID | None = None
     text: Annotated[str, Field(min_length=1, max_length=MAX_TEXT_CHARS)]
     page_context: PageContext
@@ -62,7 +64,7 @@ MAX_REASON_CHARS = 2_000
 Fingerprint = Annotated[str, Field(min_length=1, max_length=64)]
 
 
-class ConfirmBody(_Body):
+class ConfirmBody(Body):
     """`args` approves with edited arguments; `reason` says why a call was declined (the model
     reads it); `fingerprint` is the card's, so a decision made on a stale card is refused."""
 
@@ -84,7 +86,7 @@ class Decision(ConfirmBody):
     tool_use_id: Annotated[str, Field(min_length=1, max_length=128)]
 
 
-class ConfirmBatchBody(_Body):
+class ConfirmBatchBody(Body):
     decisions: Annotated[list[Decision], Field(min_length=1, max_length=MAX_DECISIONS)]
 
     @field_validator("decisions")
@@ -96,5 +98,5 @@ class ConfirmBatchBody(_Body):
         return decisions
 
 
-class PickBody(_Body):
+class PickBody(Body):
     id: Annotated[str, Field(min_length=1, max_length=128)]

@@ -15,12 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-from pydantic.alias_generators import to_camel
+from pydantic import BaseModel, ConfigDict, Field
 
 from spotter.agent.run import Decision
 from spotter.errors import SpotterError
-from spotter.http.bodies import MAX_REASON_CHARS, MAX_TEXT_CHARS, PageContext, has_nul
+from spotter.http.bodies import MAX_REASON_CHARS, MAX_TEXT_CHARS, Body, PageContext
 from spotter.http.ui_stream import KnownCall
 
 ChatId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,128}$")]
@@ -37,24 +36,17 @@ class UiMessageIn(BaseModel):
     parts: list[dict[str, Any]]
 
 
-class ChatBody(BaseModel):
+class ChatBody(Body):
     """Unknown keys are the app's own `body` extras: ignored, so a newer SDK's additions or an
     app's own fields never break the chat. NUL anywhere is refused (Postgres cannot hold it)."""
 
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
+    model_config = ConfigDict(extra="ignore")
 
     id: ChatId
     messages: Annotated[list[UiMessageIn], Field(min_length=1)]
     trigger: Literal["submit-message", "regenerate-message"]
     message_id: Annotated[str, Field(max_length=256)] | None = None
     page_context: PageContext | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _no_nul(cls, data: Any) -> Any:
-        if has_nul(data):
-            raise ValueError("text must not contain NUL characters")
-        return data
 
 
 @dataclass(frozen=True)
