@@ -267,6 +267,7 @@ def test_a_rejection_with_a_reason_reaches_the_model(chat: Page, demo_db: str) -
     cancel.get_by_test_id("reason").fill("the coach is back")
     cancel.get_by_test_id("reject").click()
     expect(cancel).to_have_attribute("data-state", "output-denied")
+    expect(cancel.get_by_test_id("denied")).to_have_text("Rejected: the coach is back")
     chat.wait_for_function(IDLE)
     assert last_reply(chat) == "OK, I left the class as it is."
     [(status, error)] = _db(
@@ -302,6 +303,7 @@ def test_a_picker_is_answered_with_add_tool_output(chat: Page) -> None:
     expect(candidates).to_have_count(2)
     candidates.filter(has_text="Saar Levi").click()
     expect(picker).to_have_attribute("data-state", "output-available")
+    expect(picker.get_by_test_id("picked")).to_have_text("Picked Saar Levi")
     book = tool(chat, "bookings_book")
     expect(book).to_have_attribute("data-state", "approval-requested")
     book.get_by_test_id("approve").click()
@@ -337,8 +339,9 @@ def _shown(page: Page) -> list[Any]:
         """() => [...document.querySelectorAll('[data-testid=message]')].map(m => ({
           role: m.dataset.role,
           texts: [...m.querySelectorAll('[data-testid=text]')].map(t => t.textContent),
-          tools: [...m.querySelectorAll('[data-testid=tool]')].map(
-            t => [t.dataset.tool, t.dataset.state, !!t.querySelector('[data-testid=undone]')]),
+          tools: [...m.querySelectorAll('[data-testid=tool]')].map(t => [
+            t.dataset.tool, t.dataset.state, !!t.querySelector('[data-testid=undone]'),
+            t.querySelector('[data-testid=denied]')?.textContent ?? null]),
         }))"""
     )
 

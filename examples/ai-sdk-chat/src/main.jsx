@@ -204,7 +204,14 @@ function ToolPart({ part, chat, undo }) {
         </button>
       )}
       {meta.undone && <span data-testid="undone">Undone</span>}
-      {part.state === "output-denied" && <span data-testid="denied">Rejected</span>}
+      {part.state === "output-available" && !part.providerExecuted && (
+        <span data-testid="picked">Picked {part.output?.pickedLabel ?? part.output?.label}</span>
+      )}
+      {part.state === "output-denied" && (
+        <span data-testid="denied">
+          Rejected{part.approval?.reason ? `: ${part.approval.reason}` : ""}
+        </span>
+      )}
       {part.state === "output-error" && (
         <span className="error" data-testid="tool-error">
           {meta.errorCode}: {part.errorText}
