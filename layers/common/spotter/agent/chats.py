@@ -26,6 +26,7 @@ from spotter.auth.caller import Caller
 from spotter.db import Conn, Database
 from spotter.errors import NotFoundError, SpotterError
 
+# what a chat id may be (the migration's CHECK says the same): it travels in URL paths
 CHAT_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
 
 

@@ -17,12 +17,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from spotter.agent.chats import CHAT_ID
 from spotter.agent.run import Decision
 from spotter.errors import SpotterError
 from spotter.http.bodies import MAX_REASON_CHARS, MAX_TEXT_CHARS, Body, PageContext
 from spotter.http.ui_stream import KnownCall
 
-ChatId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,128}$")]
+ChatId = Annotated[str, Field(pattern=CHAT_ID.pattern)]
 _APPROVAL_STATES = ("approval-requested", "approval-responded")
 
 
