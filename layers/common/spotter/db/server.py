@@ -13,6 +13,12 @@ from pathlib import Path
 import psycopg
 from psycopg import sql
 
+from spotter.db.pool import APP_ROLE
+
+# The app role's password on a local server (`make dev`, the tests, the benchmarks): migrating
+# sets it, and the app logs in with it. Refused in production, where the password is a secret's.
+LOCAL_APP_PASSWORD = "spotter-app-local"
+
 
 def start_server(pgdata: Path, *, throwaway: bool) -> str:
     """Start (or reuse) the server whose data is in `pgdata`; returns its `postgres` db URL."""
@@ -44,8 +50,24 @@ def stop_server(pgdata: Path) -> bool:
 
 def with_database(url: str, database: str) -> str:
     """The same server URL pointing at another database."""
+    return with_params(url, dbname=database)
+
+
+def with_login(url: str, user: str, password: str) -> str:
+    """The same server and database, logged in as `user`."""
+    return with_params(url, user=user, password=password)
+
+
+def app_login_url(owner_url: str) -> str:
+    """The app role's login on the owner's server and database, with the local password (dev
+    and tests only: a deployed app's URL comes from its own secret)."""
+    return with_login(owner_url, APP_ROLE, LOCAL_APP_PASSWORD)
+
+
+def with_params(url: str, **changes: str) -> str:
+    """`url` with some connection parameters changed (host, port, user, dbname, ...)."""
     info = psycopg.conninfo.conninfo_to_dict(url)
-    info["dbname"] = database
+    info.update(changes)
     return psycopg.conninfo.make_conninfo(**{k: str(v) for k, v in info.items() if v is not None})
 
 
