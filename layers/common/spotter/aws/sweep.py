@@ -35,7 +35,7 @@ class SweepHandler:
             self.loop = asyncio.new_event_loop()
             settings = get_settings()
             self.db = self.loop.run_until_complete(
-                Database.open(settings.app_pool_url(), max_size=2)
+                Database.open(settings.app_pool_url(), max_size=settings.db_pool_max_size)
             )
             self.sender = email_sender_for(settings)
         report = self.loop.run_until_complete(sweep(self.db))
