@@ -3,9 +3,9 @@
 close the message's abandoned claims → validate every decision (reads only; a batch error is a
 `DecisionError` and nothing runs) → claim them all (lost → `tool_already_resolved`) → apply in
 the MESSAGE's tool order (approved: run; rejected: `rejected_by_user`; pick: the choice is the
-output) → held siblings (`approvals.held`) → settle ONE tool_result turn. The last item is the
-step: `ResumeModel` when this stream's settle appended the merged turn (the model runs once
-more, `run.resolve`), else `NothingToResume`.
+output) → held siblings (`approvals.held`) → settle ONE tool_result turn. The events go on the
+run's emitter; the step is returned: `ResumeModel` when this stream's settle appended the merged
+turn (the model runs once more, `run.resolve`), else `NothingToResume`.
 
 Every outcome is written fenced on its claim (`approvals.fenced`): a database-only write commits
 its domain change, audit row and `succeeded` status together, and rolls back if its row was
@@ -15,8 +15,7 @@ closed meanwhile (the sweep). The claim is committed before anything runs, so a 
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Sequence
-from contextlib import aclosing
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 from uuid import UUID
@@ -41,6 +40,7 @@ from spotter.agent.approvals.settle import close_and_settle, settle_message
 from spotter.agent.call_record import ExecutionStatus, executed, tool_completed, tool_started
 from spotter.agent.errors import ConfirmationStale, InvalidEditedArgs, ToolAlreadyResolved
 from spotter.agent.state import RunState
+from spotter.agent.stream import Emitter
 from spotter.db import Conn
 from spotter.errors import NotFoundError
 from spotter.tools.calls import ResolvedCall, ToolOutcome
@@ -96,9 +96,9 @@ async def _own_conversation(conn: Conn, state: RunState) -> None:
 
 
 async def apply_decisions(
-    state: RunState, decisions: Sequence[Decision], kind: DecisionKind
-) -> AsyncGenerator[ev.AgentEvent | ResolutionStep, None]:
-    """Yield each call's events, then the step; raises `NotFoundError` / `DecisionError`."""
+    state: RunState, events: Emitter, decisions: Sequence[Decision], kind: DecisionKind
+) -> ResolutionStep:
+    """Emit each call's events; return the step. Raises `NotFoundError` / `DecisionError`."""
     org_id, db = state.caller.org_id, state.deps.db
     ids = [d.tool_use_id for d in decisions]
     async with db.org_tx(org_id) as conn:
@@ -127,11 +127,10 @@ async def apply_decisions(
     for call in decided:  # a changed target or effect is asked again, never run
         edit = edits.get(call.tool_use_id)
         if edit is not None and not edit.same_effect:
-            yield await _ask_again(state, call, edit)
+            events.emit(await _ask_again(state, call, edit))
     decided = [c for c in decided if c.tool_use_id not in edits or edits[c.tool_use_id].same_effect]
     if not decided:
-        yield NothingToResume()
-        return
+        return NothingToResume()
     claims = await claim_all(db, org_id, [c.execution_id for c in decided])
     if claims is None:
         raise ToolAlreadyResolved
@@ -140,27 +139,27 @@ async def apply_decisions(
         claim = claim_of[call.execution_id]
         decision = by_id[call.tool_use_id]
         if kind == "pick":
-            yield await _record(state, call, claim, "succeeded", output=picks[call.tool_use_id])
+            events.emit(
+                await _record(state, call, claim, "succeeded", output=picks[call.tool_use_id])
+            )
         elif decision.approved:
             edit = edits.get(call.tool_use_id)
             if edit is not None:
                 adopted = await _adopt_edit(state, call, claim, edit)
                 if adopted is None:
-                    yield await _closed_meanwhile(state, call)
+                    events.emit(await _closed_meanwhile(state, call))
                     continue
                 call = adopted
-            yield tool_started(call.ref)
-            yield await run_claimed(state, call, claim)
+            events.emit(tool_started(call.ref))
+            events.emit(await run_claimed(state, call, claim))
         else:
             error = REJECTED if decision.reason is None else {**REJECTED, "reason": decision.reason}
-            yield await _record(state, call, claim, "rejected_by_user", error=error)
+            events.emit(await _record(state, call, claim, "rejected_by_user", error=error))
     message_id = decided[0].message_id
-    async with aclosing(_run_held(state, message_id)) as held:
-        async for event in held:
-            yield event
+    await _run_held(state, events, message_id)
     async with db.org_tx(org_id) as conn:
         settled = await settle_message(conn, org_id, message_id)
-    yield ResumeModel() if settled else NothingToResume()
+    return ResumeModel() if settled else NothingToResume()
 
 
 def _effect(card: Confirmation) -> dict[str, Any]:
@@ -233,7 +232,7 @@ async def _adopt_edit(
     return replace(call, input=edit.input)
 
 
-async def _run_held(state: RunState, message_id: UUID) -> AsyncGenerator[ev.AgentEvent, None]:
+async def _run_held(state: RunState, events: Emitter, message_id: UUID) -> None:
     """Held siblings, in tool order, once nothing of the message waits for the user."""
     org_id = state.caller.org_id
     async with state.deps.db.org_tx(org_id) as conn:
@@ -248,10 +247,10 @@ async def _run_held(state: RunState, message_id: UUID) -> AsyncGenerator[ev.Agen
             # another stream won it: it runs this and the ones after it, in order
             return
         if skipped_after_rejection(call, calls):
-            yield await _record(state, call, claims[0], "failed", error=SKIPPED)
+            events.emit(await _record(state, call, claims[0], "failed", error=SKIPPED))
             continue
-        yield tool_started(call.ref)
-        yield await run_claimed(state, call, claims[0])
+        events.emit(tool_started(call.ref))
+        events.emit(await run_claimed(state, call, claims[0]))
 
 
 async def run_claimed(state: RunState, call: PendingCall, claim: Claim) -> ev.ToolCompleted:

@@ -10,7 +10,6 @@ the stored rows, so it is the projection: the summary, then the kept tail.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
 from functools import partial
 
 from spotter.agent import events as ev
@@ -26,6 +25,7 @@ from spotter.agent.prompting import system_blocks
 from spotter.agent.run.prepare import valid_replay
 from spotter.agent.run.side_calls import side_text
 from spotter.agent.state import RunState
+from spotter.agent.stream import Emitter
 from spotter.agent.transcript import StoredMessage, load_history
 
 
@@ -40,10 +40,8 @@ def threshold(state: RunState) -> int:
     return effective_threshold(setting, context_window(state.call.model))
 
 
-async def compact_if_needed(
-    state: RunState, stored: list[StoredMessage]
-) -> AsyncGenerator[ev.AgentEvent, None]:
-    """Yield the compaction events (nothing when no compaction is due); on success, replace
+async def compact_if_needed(state: RunState, events: Emitter, stored: list[StoredMessage]) -> None:
+    """Emit the compaction events (nothing when no compaction is due); on success, replace
     `state.messages` with the replay of the compacted conversation."""
     rows = [m.as_row() for m in stored]
     estimated = estimate_context_tokens(rows, prompt_chars=prompt_chars(state))
@@ -51,7 +49,7 @@ async def compact_if_needed(
     if plan is None:
         return
     conversation = str(state.conversation_id)
-    yield ev.CompactionStarted(conversation_id=conversation)
+    events.emit(ev.CompactionStarted(conversation_id=conversation))
     summarize = partial(side_text, state, "spotterCompaction", SUMMARIZER_SYSTEM)
     done = await compact(
         state.deps.db, state.caller.org_id, state.conversation_id, state.run_id, plan, summarize
@@ -60,8 +58,10 @@ async def compact_if_needed(
         async with state.deps.db.org_tx(state.caller.org_id) as conn:
             stored = await load_history(conn, state.caller, state.conversation_id)
         state.messages = valid_replay(state, stored)
-    yield ev.CompactionFinished(
-        conversation_id=conversation,
-        compacted=done is not None,
-        summarized_messages=done.summarized_messages if done else 0,
+    events.emit(
+        ev.CompactionFinished(
+            conversation_id=conversation,
+            compacted=done is not None,
+            summarized_messages=done.summarized_messages if done else 0,
+        )
     )

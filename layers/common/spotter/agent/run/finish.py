@@ -1,11 +1,13 @@
 """The end of every run — send, resume, resolve: one path for its failure, usage and `done`.
 
-`finish_run` relays a run's body (events; the `RunState` once the run has a conversation; its
-last item a `RunEnded`), turns anything it raises into the run's code (a refusal — a
-`SpotterError` such as a foreign conversation — is logged with its code at info level and never
-reaches Sentry; a fault is `agent.turn_failed`), records the usage not yet recorded (shielded
-from a client that left), emits `agent.turn.finished`, says `error?` + `done`, and after `done`
-flushes analytics and refreshes the embeddings of records a write changed.
+`run_events` is a run as its caller reads it: `finish_run` runs in its own task
+(`agent.stream.channel`), runs the run's stages in turn (each puts its events on the channel and
+returns the next step: `InConversation` once the run has its conversation, `ModelRun` once it
+asks the model, `RunEnded` at its end), turns anything they raise into the run's code (a refusal
+— a `SpotterError` such as a foreign conversation — is logged with its code at info level and
+never reaches Sentry; a fault is `agent.turn_failed`), records the usage not yet recorded
+(shielded from a client that left), emits `agent.turn.finished`, says `error?` + `done`, and
+after `done` flushes analytics and refreshes the embeddings of records a write changed.
 """
 
 from __future__ import annotations
@@ -13,40 +15,52 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncIterator
+from functools import partial
 
 from spotter.agent import events as ev
 from spotter.agent.errors import ConversationBusy, classify, is_refusal
 from spotter.agent.rag.refresh import refresh_after_run
 from spotter.agent.run.metering import record_unrecorded
-from spotter.agent.run.steps import ModelRunStarted, RunEnded
+from spotter.agent.run.steps import InConversation, ModelRun, RunEnded, RunStage
 from spotter.agent.state import RunStart, RunState
+from spotter.agent.stream.channel import RunChannel, stream_run
 from spotter.agent.telemetry import SOFT_TERMINAL
 from spotter.db.errors import is_unavailable
 from spotter.i18n import error_message
 
-RunBody = AsyncGenerator[ev.AgentEvent | RunState | ModelRunStarted | RunEnded, None]
+
+def run_events(
+    start: RunStart, first: RunStage, *, model_run: bool, state: RunState | None = None
+) -> AsyncIterator[ev.AgentEvent]:
+    """The run's events as they happen. `model_run`: whether the run asks the model from its
+    start (a send) or only after `ModelRun` (a resolution); `state`: its conversation, when it
+    has one from the start (a resolution names it)."""
+    run = partial(finish_run, start, first, model_run=model_run, state=state)
+    return stream_run(start.log, run)
 
 
 async def finish_run(
-    start: RunStart, body: RunBody, *, model_run: bool
-) -> AsyncIterator[ev.AgentEvent]:
-    """Relay `body` and end it; `model_run`: whether the body asks the model from its start (a
-    send) or only after `ModelRunStarted` (a resolution)."""
-    state: RunState | None = None
+    start: RunStart,
+    first: RunStage,
+    channel: RunChannel,
+    *,
+    model_run: bool,
+    state: RunState | None = None,
+) -> None:
+    """Run the stages from `first` to the run's end, then end it: `error?` + `done`."""
     end = RunEnded()
     log = start.log
+    stage: RunStage | None = first
     try:
-        async for item in body:
-            if isinstance(item, RunState):
-                state = item
-            elif isinstance(item, ModelRunStarted):
-                model_run = True
-            elif isinstance(item, RunEnded):
-                end = item
-            else:
-                log.record(item)
-                yield item
+        while stage is not None:
+            match await stage(channel):
+                case InConversation(state=entered, then=then):
+                    state, stage = entered, then
+                case ModelRun(then=then):
+                    model_run, stage = True, then
+                case RunEnded() as ended:
+                    end, stage = ended, None
     except asyncio.CancelledError:
         if not log.stopping:
             raise  # a cancellation that is not our stop is not ours to swallow
@@ -67,19 +81,18 @@ async def finish_run(
         end = RunEnded(code, live_run_id=live)
     finally:
         log.ending = True
-        await body.aclose()  # a client that left closes the body's own generators now
         end = await _close(start, end)
         if sys.exc_info()[0] is not None:
-            await log.close()  # leaving early (a consumer that closed us): persist what was seen
+            await log.close()  # cancelled (the reader left): persist what was seen
     if end.model_run is not None:
         model_run = end.model_run
     last = _last_events(start, state, end, model_run=model_run)
     for event in last:
-        log.record(event)
+        channel.record(event)
     # persisted (and the lease released) before the client sees `done`
     await _persist(start, database_gone=end.code == "service_unavailable")
     for event in last:
-        yield event
+        channel.deliver(event)
     # after `done` reached the client, so analytics never delays the answer
     await start.telemetry.flush()
     if state is not None:

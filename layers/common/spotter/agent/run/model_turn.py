@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,6 +10,7 @@ from spotter.agent.cost import CallUsage
 from spotter.agent.prompting import system_blocks, with_cached_tail
 from spotter.agent.run.metering import metered_call
 from spotter.agent.state import RunState
+from spotter.agent.stream import Emitter
 from spotter.agent.transcript import storable_reply
 from spotter.providers.message_reply import ReplyReducer
 from spotter.providers.message_stream import open_stream
@@ -82,9 +82,9 @@ def finished_content(
     return content
 
 
-async def stream_reply(state: RunState) -> AsyncGenerator[ev.TextDelta | ModelReply, None]:
-    """Yield text deltas as they arrive, then the reply. Closing this generator (a client
-    disconnect) closes the provider stream; the tokens already reported are still counted."""
+async def stream_reply(state: RunState, events: Emitter) -> ModelReply:
+    """Emit text deltas as they arrive; return the reply. A cancelled run (a client that left,
+    a stop) closes the provider stream here at once; the tokens already reported still count."""
     reducer = ReplyReducer()
     finished = False
     request = wire_request(state)
@@ -95,7 +95,7 @@ async def stream_reply(state: RunState) -> AsyncGenerator[ev.TextDelta | ModelRe
             async with open_stream(state.deps.client, request) as stream:
                 async for event in stream:
                     if (delta := reducer.feed(event)) is not None:
-                        yield ev.TextDelta(delta=delta)
+                        events.emit(ev.TextDelta(delta=delta))
             finished = True
         finally:
             if not finished and reducer.usage is not None:
@@ -119,7 +119,7 @@ async def stream_reply(state: RunState) -> AsyncGenerator[ev.TextDelta | ModelRe
             refused_calls=len(storable.refused),
             **state.ids,
         )
-    yield ModelReply(
+    return ModelReply(
         content=storable.content,
         stop_reason=final.stop_reason,
         model=final.model,

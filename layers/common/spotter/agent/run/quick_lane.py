@@ -16,8 +16,6 @@ A failure anywhere declines: a failed tool's call and result stay, and the loop 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator
-from contextlib import aclosing
 from typing import Any
 from uuid import UUID
 
@@ -26,9 +24,16 @@ from spotter.agent.cost import model_policy
 from spotter.agent.prompting import CACHE_5M
 from spotter.agent.run.model_turn import UNPARSEABLE_INPUT, stored_tool_use
 from spotter.agent.run.side_calls import side_call
-from spotter.agent.run.steps import BatchResults, BatchStep, LaneAnswered, LaneDeclined, LaneStep
+from spotter.agent.run.steps import (
+    BatchResults,
+    BatchSuspended,
+    LaneAnswered,
+    LaneDeclined,
+    LaneStep,
+)
 from spotter.agent.run.tool_batch import plan_calls, run_tool_calls
 from spotter.agent.state import RunState
+from spotter.agent.stream import Emitter
 from spotter.agent.transcript import (
     MessageRole,
     StoredMessage,
@@ -98,8 +103,8 @@ async def _store(
 
 
 async def _answer(
-    state: RunState, router_text: str, tool_result: str | None
-) -> AsyncGenerator[ev.AgentEvent, None]:
+    state: RunState, events: Emitter, router_text: str, tool_result: str | None
+) -> LaneAnswered:
     prompt = router_text if tool_result is None else (
         f"{router_text}\n<tool_result>\n{tool_result}\n</tool_result>"
     )  # fmt: skip
@@ -109,20 +114,20 @@ async def _answer(
     text = reply.text.strip()
     if not text:
         raise ValueError("empty quick answer")
-    yield ev.TextDelta(delta=text)
+    events.emit(ev.TextDelta(delta=text))
     model = model_policy(state.deps.settings)["spotterQuickAnswer"].model
     content = storable_reply([{"type": "text", "text": text}]).content
     message_id = await _store(state, "assistant", content, model=model, stop_reason="end_turn")
-    yield ev.MessageDone(message_id=str(message_id), stop_reason="end_turn")
+    events.emit(ev.MessageDone(message_id=str(message_id), stop_reason="end_turn"))
+    return LaneAnswered()
 
 
 async def try_quick_lane(
-    state: RunState, stored: list[StoredMessage], text: str
-) -> AsyncGenerator[ev.AgentEvent | LaneStep, None]:
-    """The lane's events, then its step: answered (the loop does not run) or declined."""
+    state: RunState, events: Emitter, stored: list[StoredMessage], text: str
+) -> LaneStep:
+    """Emit the lane's events; return its step: answered (the loop does not run) or declined."""
     if not eligible(state, text):
-        yield LaneDeclined()
-        return
+        return LaneDeclined()
     routed = router_input(stored, text)
     try:
         decision = await asyncio.wait_for(
@@ -138,57 +143,39 @@ async def try_quick_lane(
         )
     except Exception as exc:
         log_event("quick_route.failed", level="warning", error=type(exc).__name__)
-        yield LaneDeclined()
-        return
+        return LaneDeclined()
     tool_uses = [stored_tool_use(b["id"], b["name"], b["input"]) for b in decision.tool_uses]
-    step: LaneStep = LaneDeclined()
     try:
         if not tool_uses and decision.text.strip().rstrip(".").upper() == ANSWER:
-            async with aclosing(_answer(state, routed, None)) as answer:
-                async for event in answer:
-                    yield event
-            step = LaneAnswered()
-        elif len(tool_uses) == 1:
-            async with aclosing(_act(state, routed, tool_uses, decision.unparsed)) as act:
-                async for item in act:
-                    if isinstance(item, LaneStep):
-                        step = item
-                    else:
-                        yield item
+            return await _answer(state, events, routed, None)
+        if len(tool_uses) == 1:
+            return await _act(state, events, routed, tool_uses, decision.unparsed)
     except Exception as exc:
         log_event("quick_route.declined_after_error", level="warning", error=type(exc).__name__)
-    yield step
+    return LaneDeclined()
 
 
 async def _act(
-    state: RunState, routed: str, tool_uses: list[dict[str, Any]], unparsed: tuple[str, ...]
-) -> AsyncGenerator[ev.AgentEvent | LaneStep, None]:
+    state: RunState,
+    events: Emitter,
+    routed: str,
+    tool_uses: list[dict[str, Any]],
+    unparsed: tuple[str, ...],
+) -> LaneStep:
     refused = storable_reply(tool_uses).refused | dict.fromkeys(unparsed, UNPARSEABLE_INPUT)
     [planned] = plan_calls(state, tool_uses, refused)
     if planned.spec is None or planned.refusal is not None:
-        yield LaneDeclined()
-        return
+        return LaneDeclined()
     if planned.spec not in state.registry.quick_specs:
-        yield LaneDeclined()  # only a quick action runs without the loop's judgement
-        return
+        return LaneDeclined()  # only a quick action runs without the loop's judgement
     model = model_policy(state.deps.settings)["spotterQuickRoute"].model
     message_id = await _store(state, "assistant", tool_uses, model=model, stop_reason="tool_use")
-    yield ev.MessageDone(message_id=str(message_id), stop_reason="tool_use")
-    batch: BatchStep | None = None
-    async with aclosing(run_tool_calls(state, message_id, [planned])) as tool_events:
-        async for item in tool_events:
-            if isinstance(item, BatchStep):
-                batch = item
-            else:
-                yield item
-    if not isinstance(batch, BatchResults):
-        # quick actions never confirm nor ask the user: they never suspend
-        raise RuntimeError("a quick action did not settle")
-    results = batch.results  # stored by the batch
-    if results[0].get("is_error"):
-        yield LaneDeclined()  # the loop reads the failed call and its error
-        return
-    async with aclosing(_answer(state, routed, str(results[0]["content"]))) as answer:
-        async for event in answer:
-            yield event
-    yield LaneAnswered()
+    events.emit(ev.MessageDone(message_id=str(message_id), stop_reason="tool_use"))
+    match await run_tool_calls(state, events, message_id, [planned]):
+        case BatchResults(results=results):  # stored by the batch
+            if results[0].get("is_error"):
+                return LaneDeclined()  # the loop reads the failed call and its error
+            return await _answer(state, events, routed, str(results[0]["content"]))
+        case BatchSuspended():
+            # quick actions never confirm nor ask the user: they never suspend
+            raise RuntimeError("a quick action did not settle")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator, Sequence
-from contextlib import aclosing
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -18,17 +18,17 @@ from spotter.agent import events as ev
 from spotter.agent.approvals import DecisionKind
 from spotter.agent.approvals.resolution import (
     Decision,
-    ResolutionStep,
+    NothingToResume,
     ResumeModel,
     apply_decisions,
 )
-from spotter.agent.run.finish import RunBody, finish_run
+from spotter.agent.run.finish import run_events
 from spotter.agent.run.loop import drive_model_loop
 from spotter.agent.run.prepare import prepare_resume
-from spotter.agent.run.steps import ModelRunStarted, RunEnded
+from spotter.agent.run.steps import ModelRun, RunEnded
 from spotter.agent.run_lease import acquire_lease
 from spotter.agent.state import AgentDeps, RunStart, RunState
-from spotter.agent.stream import RunLog
+from spotter.agent.stream import Emitter, RunLog
 from spotter.auth.caller import Caller
 
 __all__ = ["Decision", "confirm", "confirm_batch", "pick", "resolve_message"]
@@ -85,29 +85,22 @@ def resolve_message(
 ) -> AsyncIterator[ev.AgentEvent]:
     start = RunStart.begin(deps, caller, log)
     state = start.in_conversation(conversation_id, resumed=True)
-    return finish_run(start, _resolve(state, decisions, kind), model_run=False)
+    first = partial(_resolve, state, decisions, kind)
+    return run_events(start, first, model_run=False, state=state)
 
 
-async def _resolve(state: RunState, decisions: Sequence[Decision], kind: DecisionKind) -> RunBody:
-    yield state
+async def _resolve(
+    state: RunState, decisions: Sequence[Decision], kind: DecisionKind, events: Emitter
+) -> RunEnded | ModelRun:
     sent = time.monotonic()
     async with state.deps.db.pipelined_tx(state.caller.org_id) as conn:
         # one run per conversation: a live run makes this resolution a refusal, nothing claimed
         last_seq = await acquire_lease(conn, state.caller, state.conversation_id, state.run_id)
     state.start.lease.confirm(sent)
     state.stream_events(last_seq)
-    step: ResolutionStep | None = None
-    async with aclosing(apply_decisions(state, decisions, kind)) as applied:
-        async for outcome in applied:
-            if isinstance(outcome, ResolutionStep):
-                step = outcome
-            else:
-                yield outcome
-    if not isinstance(step, ResumeModel):
-        yield RunEnded()  # nothing was asked of the model: zero usage
-        return
-    await prepare_resume(state)
-    yield ModelRunStarted()
-    async with aclosing(drive_model_loop(state)) as loop:
-        async for item in loop:
-            yield item
+    match await apply_decisions(state, events, decisions, kind):
+        case NothingToResume():
+            return RunEnded()  # nothing was asked of the model: zero usage
+        case ResumeModel():
+            await prepare_resume(state)
+            return ModelRun(partial(drive_model_loop, state))

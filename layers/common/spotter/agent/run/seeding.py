@@ -13,17 +13,15 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import AsyncGenerator
-from contextlib import aclosing
 from datetime import date, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from spotter.agent import events as ev
 from spotter.agent.run.lead_page_seeds import lead_seed_inputs
-from spotter.agent.run.steps import BatchResults, BatchStep
+from spotter.agent.run.steps import BatchResults, BatchSuspended
 from spotter.agent.run.tool_batch import plan_calls, run_tool_calls
 from spotter.agent.state import RunState
+from spotter.agent.stream import Emitter
 from spotter.tiers import has_feature
 
 MAX_SEEDS = 2
@@ -93,9 +91,9 @@ def _already_replayed(state: RunState) -> set[str]:
 
 
 async def seed_page_reads(
-    state: RunState, pathname: str, selection: dict[str, Any] | None
-) -> AsyncGenerator[ev.AgentEvent, None]:
-    """Run and store the page's seeds (nothing when none apply); yields the tool events."""
+    state: RunState, events: Emitter, pathname: str, selection: dict[str, Any] | None
+) -> None:
+    """Run and store the page's seeds (nothing when none apply), emitting the tool events."""
     today = state.now.astimezone(ZoneInfo(state.caller.org_timezone)).date()
     seen = _already_replayed(state)
     tool_uses = [
@@ -117,14 +115,9 @@ async def seed_page_reads(
     content = [b for b in tool_uses if b["id"] in kept]
     async with state.transaction() as tx:
         message_id = await state.append(tx, "assistant", content, stop_reason="tool_use")
-    batch: BatchStep | None = None
     note = [{"type": "text", "text": SEEDED_RESULTS_NOTE}]
-    seeds = run_tool_calls(state, message_id, planned, note=note)
-    async with aclosing(seeds) as tool_events:
-        async for item in tool_events:
-            if isinstance(item, BatchStep):
-                batch = item
-            else:
-                yield item
-    if not isinstance(batch, BatchResults):
-        raise RuntimeError("a seed did not settle")  # parallel-safe reads never suspend
+    match await run_tool_calls(state, events, message_id, planned, note=note):
+        case BatchResults():
+            pass  # stored by the batch
+        case BatchSuspended():
+            raise RuntimeError("a seed did not settle")  # parallel-safe reads never suspend

@@ -1,4 +1,4 @@
-"""Sending a message: the run's phases in order, as an async generator of SSE events.
+"""Sending a message: the run's phases in order, as an async iterator of SSE events.
 
 conversation_started (new) → ambient RAG → budget pre-check → user turn (title in the
 background) → T1 quick lane (answers, acts once, or declines) → compaction gate → T0 page
@@ -10,20 +10,20 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import aclosing
+from functools import partial
 
 from spotter.agent import events as ev
 from spotter.agent.rag.ambient import find_ambient, render_ambient
 from spotter.agent.run.compaction_gate import compact_if_needed
-from spotter.agent.run.finish import RunBody, finish_run
+from spotter.agent.run.finish import run_events
 from spotter.agent.run.loop import drive_model_loop
-from spotter.agent.run.prepare import SendMessage, prepare_run
+from spotter.agent.run.prepare import Prepared, SendMessage, prepare_run
 from spotter.agent.run.quick_lane import try_quick_lane
 from spotter.agent.run.seeding import seed_page_reads
-from spotter.agent.run.steps import LaneAnswered, LaneStep, RunEnded
+from spotter.agent.run.steps import InConversation, LaneAnswered, LaneDeclined, RunEnded
 from spotter.agent.run.title_task import finish_title, start_title
 from spotter.agent.state import AgentDeps, RunStart
-from spotter.agent.stream import RunLog
+from spotter.agent.stream import Emitter, RunLog
 from spotter.auth.caller import Caller
 from spotter.i18n import translate
 
@@ -35,58 +35,45 @@ def send_message(
 ) -> AsyncIterator[ev.AgentEvent]:
     """`log`: the run's event log, when someone (the HTTP driver) listens to it."""
     start = RunStart.begin(deps, caller, log)
-    return finish_run(start, _send(start, request), model_run=True)
+    return run_events(start, partial(_prepare, start, request), model_run=True)
 
 
-async def _send(start: RunStart, request: SendMessage) -> RunBody:
-    caller = start.caller
+async def _prepare(start: RunStart, request: SendMessage, events: Emitter) -> InConversation:
     # before the user row is written, so the stored turn context is written once
     hits = await find_ambient(
         start.deps.db,
-        caller.org_id,
+        start.caller.org_id,
         request.text,
         start.deps.embedder,
         budget_seconds=start.deps.settings.ambient_rag_budget_seconds,
     )
     prepared = await prepare_run(start, request, render_ambient(hits))
+    return InConversation(prepared.state, partial(_converse, prepared, request))
+
+
+async def _converse(prepared: Prepared, request: SendMessage, events: Emitter) -> RunEnded:
     state = prepared.state
-    yield state
     if prepared.new_conversation:
-        yield ev.ConversationStarted(conversation_id=str(state.conversation_id))
+        events.emit(ev.ConversationStarted(conversation_id=str(state.conversation_id)))
     if prepared.budget.exceeded:
         amount = f"{prepared.budget.cap_usd_micros / 1_000_000:.2f}"
-        message = translate("agent.budget.exceeded", caller.locale).replace("{amount}", amount)
+        said = translate("agent.budget.exceeded", state.caller.locale)
+        message = said.replace("{amount}", amount)
         state.telemetry.emit("agent.budget_exceeded", **state.ids)
-        yield RunEnded("agent_budget_exceeded", message=message, model_run=False)
-        return
+        return RunEnded("agent_budget_exceeded", message=message, model_run=False)
     title: asyncio.Task[str | None] | None = None
     if prepared.new_conversation:
         title = start_title(state, request.text)  # beside the loop; awaited before done
     try:
-        lane: LaneStep | None = None
-        async with aclosing(try_quick_lane(state, prepared.stored, request.text)) as quick:
-            async for answered in quick:
-                if isinstance(answered, LaneStep):
-                    lane = answered
-                else:
-                    yield answered
-        end = RunEnded()
-        if not isinstance(lane, LaneAnswered):
-            async with aclosing(compact_if_needed(state, prepared.stored)) as gate:
-                async for event in gate:
-                    yield event
-            selection = request.selection
-            async with aclosing(seed_page_reads(state, request.pathname, selection)) as seeds:
-                async for event in seeds:
-                    yield event
-            async with aclosing(drive_model_loop(state)) as loop:
-                async for item in loop:
-                    if isinstance(item, RunEnded):
-                        end = item
-                    else:
-                        yield item
+        match await try_quick_lane(state, events, prepared.stored, request.text):
+            case LaneAnswered():
+                end = RunEnded()
+            case LaneDeclined():
+                await compact_if_needed(state, events, prepared.stored)
+                await seed_page_reads(state, events, request.pathname, request.selection)
+                end = await drive_model_loop(state, events)
         await finish_title(title)
-        yield end
+        return end
     finally:
         if title is not None and not title.done():
             title.cancel()  # a failed or abandoned run does not wait for its title

@@ -1,16 +1,19 @@
 """What each phase of a run says happened: typed steps instead of holders read afterwards.
 
-A phase is an async generator of the events the client sees; its LAST item is its step, one of
-a closed union (as openai-agents' `NextStepFinalOutput | NextStepRunAgain |
-NextStepInterruption`). The caller relays the events and matches on the step.
+A phase is a coroutine that puts the client's events on the `Emitter` it is given
+(`agent.stream.channel`) and returns its step, one of a closed union (as openai-agents'
+`NextStepFinalOutput | NextStepRunAgain | NextStepInterruption`). The caller matches on it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from spotter.agent.state import RunState
+from spotter.agent.stream.channel import Emitter
 from spotter.errors import ErrorCode
 
 
@@ -70,13 +73,9 @@ class LaneDeclined:
 LaneStep = LaneAnswered | LaneDeclined
 
 
-# A whole run (`run.finish`): the body of send, resume or resolve ends with one of these.
-@dataclass(frozen=True)
-class ModelRunStarted:
-    """From here on the body asks the model (a resolution that resumes): its end is a model
-    run's end, with usage and `agent.turn.finished`."""
-
-
+# A whole run (`run.finish`): send, resume and resolve are stages that return one of these; the
+# finish path runs the next stage until one returns `RunEnded`, as pydantic-ai's graph runs the
+# node each node returns until `End`.
 @dataclass(frozen=True)
 class RunEnded:
     """The run's end: `code` is its error (None: a normal end); `message` replaces the code's
@@ -87,3 +86,24 @@ class RunEnded:
     message: str | None = None
     model_run: bool | None = None  # None: as the run went
     live_run_id: UUID | None = None  # conversation_busy: the run that holds the conversation
+
+
+@dataclass(frozen=True)
+class InConversation:
+    """The run has its conversation (a send, once prepared): from here its failures and its
+    `done` name it. `then` is the rest of the run."""
+
+    state: RunState
+    then: RunStage
+
+
+@dataclass(frozen=True)
+class ModelRun:
+    """From here the run asks the model (a resolution that resumes): its end is a model run's
+    end, with usage and `agent.turn.finished`. `then` is the rest of the run."""
+
+    then: RunStage
+
+
+RunStep = RunEnded | InConversation | ModelRun
+RunStage = Callable[[Emitter], Awaitable[RunStep]]

@@ -4,16 +4,14 @@ A batch of parallel reads runs each handler in its own pipelined transaction (�
 then settles them all in ONE transaction — their `ai_tool_executions` rows and the results turn,
 in tool_use order — before any `tool_completed`. Any other batch runs call by call, each in its
 own org transaction that also writes its execution row (a database-only write and its row commit
-together or not at all), and stores the results turn after the last. The batch's last item is
-its step: `BatchResults` (in tool_use order, stored) or `BatchSuspended`.
+together or not at all), and stores the results turn after the last. The batch returns its
+step: `BatchResults` (in tool_use order, stored) or `BatchSuspended`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncGenerator
-from contextlib import aclosing
 from dataclasses import dataclass, replace
 from typing import Any
 from uuid import UUID
@@ -30,6 +28,7 @@ from spotter.agent.call_record import (
 from spotter.agent.run.steps import BatchResults, BatchStep, BatchSuspended
 from spotter.agent.run.suspension import confirmation_card, store_suspended
 from spotter.agent.state import RunState
+from spotter.agent.stream import Emitter
 from spotter.agent.transcript import tool_result_block
 from spotter.db.errors import is_unavailable
 from spotter.tools.calls import ResolvedCall, ToolOutcome
@@ -155,48 +154,44 @@ def _completed(state: RunState, settled: Settled) -> ev.ToolCompleted:
 
 async def run_tool_calls(
     state: RunState,
+    events: Emitter,
     message_id: UUID,
     planned: list[PlannedCall],
     *,
     note: list[dict[str, Any]] | None = None,
-) -> AsyncGenerator[ev.AgentEvent | BatchStep, None]:
-    """Run the batch, yielding tool_started / tool_completed, then its step: the results in
+) -> BatchStep:
+    """Run the batch, emitting tool_started / tool_completed; return its step: the results in
     tool_use order, stored as the results turn (`note`'s blocks after them), or suspended at
     the first call that needs the user."""
     results: list[dict[str, Any]] = []
     turn_tail = note or []
     if runs_concurrently(planned):
-        async with aclosing(_run_reads_concurrently(state, message_id, planned, turn_tail)) as run:
-            async for item in run:
-                yield item
-        return
+        return await _run_reads_concurrently(state, events, message_id, planned, turn_tail)
     for index, p in enumerate(planned):
         if p.needs_user and p.call is not None:
             rest = planned[index + 1 :]
-            suspension = await _suspend_at(state, message_id, p, p.call, rest)
-            if isinstance(suspension, list):
-                for event in suspension:
-                    yield event
-                yield BatchSuspended()
-                return
-            # its card could not be built: a failed call the model reads, and on we go
-            p = replace(p, refusal=suspension)
-        yield tool_started(p.ref)
+            match await _suspend_at(state, events, message_id, p, p.call, rest):
+                case BatchSuspended() as suspended:
+                    return suspended
+                case refusal:
+                    # its card could not be built: a failed call the model reads, and on we go
+                    p = replace(p, refusal=refusal)
+        events.emit(tool_started(p.ref))
         settled = await _run_one(state, message_id, p)
         results.append(_result(settled))
-        yield _completed(state, settled)
+        events.emit(_completed(state, settled))
     async with state.transaction() as tx:
         await state.append(tx, "tool_result", [*results, *turn_tail])
-    yield BatchResults(results)
+    return BatchResults(results)
 
 
 async def _suspend_at(
-    state: RunState, message_id: UUID, first: PlannedCall, call: ResolvedCall,
+    state: RunState, events: Emitter, message_id: UUID, first: PlannedCall, call: ResolvedCall,
     rest: list[PlannedCall],
-) -> list[ev.AgentEvent] | dict[str, Any]:  # fmt: skip
+) -> BatchSuspended | dict[str, Any]:  # fmt: skip
     """Suspend at `first`: its card (a picker has none) and the pending rows in one
-    transaction, returning the announcements; the card's error, storing nothing, when it cannot
-    be built (nobody is asked to approve a call that cannot succeed)."""
+    transaction, then the announcements; the card's error, storing nothing, when it cannot be
+    built (nobody is asked to approve a call that cannot succeed)."""
     async with state.deps.db.org_tx(state.caller.org_id) as conn:
         card = None
         if call.spec.kind != "user_picker":
@@ -204,35 +199,29 @@ async def _suspend_at(
                 card = await confirmation_card(ToolContext(state.caller, conn, state.now), call)
             except DomainError as exc:
                 return exc.as_result()
-        return await store_suspended(state, conn, message_id, first, call, card, rest)
+        announced = await store_suspended(state, conn, message_id, first, call, card, rest)
+    for event in announced:
+        events.emit(event)
+    return BatchSuspended()
 
 
 async def _run_reads_concurrently(
-    state: RunState, message_id: UUID, planned: list[PlannedCall], turn_tail: list[dict[str, Any]]
-) -> AsyncGenerator[ev.AgentEvent | BatchStep, None]:
+    state: RunState,
+    events: Emitter,
+    message_id: UUID,
+    planned: list[PlannedCall],
+    turn_tail: list[dict[str, Any]],
+) -> BatchResults:
     gate = asyncio.Semaphore(MAX_PARALLEL_READS)
-    notices: asyncio.Queue[int] = asyncio.Queue()  # positions whose handler just started
 
     async def guarded(p: PlannedCall) -> Settled:
         async with gate:
-            notices.put_nowait(p.position)
+            events.emit(tool_started(p.ref))  # as its handler starts
             return await _read(state, p)
 
     tasks = [asyncio.create_task(guarded(p)) for p in planned]
     try:
-        every = asyncio.gather(*tasks, return_exceptions=True)
-        # announce every call as its handler starts, until all of them are done
-        while not every.done() or not notices.empty():
-            if notices.empty():
-                waiter = asyncio.create_task(notices.get())
-                racing: set[asyncio.Future[Any]] = {waiter, every}
-                await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
-                if not waiter.done():
-                    waiter.cancel()
-                    continue
-                yield tool_started(planned[waiter.result()].ref)
-            else:
-                yield tool_started(planned[notices.get_nowait()].ref)
+        await asyncio.gather(*tasks, return_exceptions=True)
         # a runner failure surfaces here, after every read in flight has finished
         settled = [task.result() for task in tasks]
     finally:
@@ -248,5 +237,5 @@ async def _run_reads_concurrently(
         await insert_executions(tx.conn, state.caller, state.conversation_id, rows)
         await state.append(tx, "tool_result", [*results, *turn_tail])
     for s in settled:
-        yield _completed(state, s)
-    yield BatchResults(results)
+        events.emit(_completed(state, s))
+    return BatchResults(results)

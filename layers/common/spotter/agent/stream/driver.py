@@ -4,8 +4,8 @@ The response relays the run's events from the log's local queue (no database in 
 the client goes away, the response ends but the run does not: it goes on to its end (bounded by
 MAX_TURNS, the output cap and the budget) and persists everything; the HTTP response
 returns only once the run has ended (`http.sse`, `run=`), because on Lambda an invocation ends
-when its response does. A stop cancels the run's task; `run.finish` turns that into
-`run_stopped` and ends the run like any other.
+when its response does. A stop cancels the run (`agent.stream.channel`); `run.finish` turns that
+into `run_stopped` and ends the run like any other.
 """
 
 from __future__ import annotations
@@ -27,14 +27,10 @@ class LiveRun:
         self.log = RunLog()
         self._queue = self.log.subscribe()
         self.task = asyncio.create_task(self._drive(start(self.log)))
-        self.log.on_stop = self._cancel
-
-    def _cancel(self) -> None:
-        if not self.task.done():
-            self.task.cancel()
 
     async def _drive(self, events: AsyncIterator[ev.AgentEvent]) -> None:
         try:
+            # closed with this task, should it be cancelled: the run ends with it
             async with aclosing(events) as run:  # type: ignore[type-var]
                 async for _ in run:
                     pass  # each event reached the listeners when the log recorded it

@@ -80,7 +80,7 @@ class RunLog:
         self.stopping = False
         self.ending = False  # the run is past its body: a stop now changes nothing
         self._abandoned = False  # closed with the database gone: nothing more is written
-        self.on_stop: Callable[[], Any] | None = None  # the driver's way to cancel the run
+        self.on_stop: Callable[[], Any] | None = None  # cancels the run (`stream.channel`)
 
     @property
     def conversation_id(self) -> UUID | None:
