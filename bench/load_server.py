@@ -43,6 +43,7 @@ ANSWER = (
 _PUBLISH = re.compile(r"publish ([0-9a-f-]{36})")
 _HOLD = re.compile(r"hold (\d+(?:\.\d+)?)")
 _THOUGHT = "Weighing what to say. " * 6  # eight chunks of thinking: no event reaches a client
+_WARM_SECONDS = 600.0
 _EVENTS_PER_HELD_REPLY = 19  # message_start … message_stop around the thinking and one word
 
 
@@ -105,7 +106,8 @@ async def _warm(db: Database, size: int) -> None:
 
     async def hold() -> None:
         nonlocal held
-        async with db._pool.connection():  # checked out, nothing sent (bench only)
+        # checked out, nothing sent (bench only); the pool opens one connection at a time
+        async with db._pool.connection(timeout=_WARM_SECONDS):
             held += 1
             if held == size:
                 all_held.set()

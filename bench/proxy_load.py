@@ -50,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psutil
 import psycopg
 from turn_overhead import machine
 
@@ -64,7 +65,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.support.history import stored_history_violations
 
 HERE = Path(__file__).resolve().parent
-READY_SECONDS = 60.0
+READY_SECONDS = 600.0  # the instances open their whole pools first (SCRAM logins)
 REQUEST_TIMEOUT_S = 120.0
 # a run's connections at most (template.yaml: DB_POOL_MAX_SIZE of the run functions); a
 # follower's and a stream's 1
@@ -224,6 +225,49 @@ async def probe(db: Database, orgs: list[Org], report: ProbeReport, stop: asynci
         report.foreign_rows += int(row["foreign_rows"])
         report.backends.add(int(row["backend"]))
         await asyncio.sleep(0.1)
+
+
+class CpuMeter:
+    """CPU seconds by part (the instances, Postgres with every backend it reaped, PgBouncer,
+    this driver) and how busy the whole machine was (other sessions included)."""
+
+    def __init__(self, parts: dict[str, list[int]]) -> None:
+        self._parts = parts
+        self._start = self._read()
+
+    @staticmethod
+    def _seconds(pid: int) -> float:
+        try:
+            process = psutil.Process(pid)
+            own = process.cpu_times()
+            total = own.user + own.system + own.children_user + own.children_system
+            for child in process.children(recursive=True):
+                times = child.cpu_times()
+                total += times.user + times.system
+            return total
+        except psutil.Error:
+            return 0.0
+
+    def _read(self) -> dict[str, float]:
+        fields = [int(v) for v in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+        idle = fields[3] + fields[4]
+        read = {name: sum(self._seconds(pid) for pid in pids) for name, pids in self._parts.items()}
+        read["driver"] = time.process_time()
+        ticks = os.sysconf("SC_CLK_TCK")
+        return {**read, "_busy": (sum(fields) - idle) / ticks, "_all": sum(fields) / ticks}
+
+    def used(self) -> dict[str, float]:
+        now = self._read()
+        spent = {name: now[name] - self._start[name] for name in now}
+        busy, everything = spent.pop("_busy"), spent.pop("_all")
+        return {**spent, "machine_busy": busy / everything if everything else 0.0}
+
+
+def postmaster_pid(owner_url: str) -> int:
+    with psycopg.connect(owner_url) as conn:
+        row = conn.execute("SELECT pg_backend_pid()").fetchone()
+    assert row is not None
+    return psutil.Process(int(row[0])).ppid()
 
 
 # ---- the instances -------------------------------------------------------------------------
@@ -578,7 +622,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             server_idle_timeout_s=args.server_lifetime,
         )
         with PgBouncer(server, {APP_ROLE: LOCAL_APP_PASSWORD}, config) as bouncer:
-            app_url = bouncer.url(app_login_url(owner_url))
+            proxied = bouncer.url(app_login_url(owner_url))
+            # --direct: the same load straight to Postgres, to compare
+            app_url = app_login_url(owner_url) if args.direct else proxied
             env = {
                 **os.environ,
                 "APP_DATABASE_URL": app_url,
@@ -600,8 +646,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     probing = asyncio.create_task(probe(probe_db, orgs, probed, stop))
                     # phase 1: sends, confirms and active followers
                     reset_statements(owner_url)
-                    before = bouncer_stats(bouncer, app_url, database)
+                    before = bouncer_stats(bouncer, proxied, database)
                     probes_before = probed.transactions
+                    cpu = CpuMeter(
+                        {
+                            "instances": [i.process.pid for i in instances],
+                            "postgres": [postmaster_pid(owner_url)],
+                            "pgbouncer": [bouncer.pid or 0],
+                        }
+                    )
                     started = time.perf_counter()
                     with BackendSampler(owner_url) as sampler:
                         await asyncio.gather(
@@ -611,7 +664,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                             )
                         )
                     wall = time.perf_counter() - started
-                    after = bouncer_stats(bouncer, app_url, database)
+                    cpu_used = cpu.used()
+                    after = bouncer_stats(bouncer, proxied, database)
                     busy = split_statements(
                         statement_counts(owner_url), load.followers,
                         probed.transactions - probes_before,
@@ -637,6 +691,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             finally:
                 await probe_db.close()
                 pools = [instance.stop() for instance in instances]
+                if load.errors:
+                    for n in range(len(instances)):
+                        tail = (tmp / f"instance-{n}.log").read_text()[-3000:]
+                        print(f"--- instance {n}'s log, last lines:\n{tail}", file=sys.stderr)
         invalid = stored_history_violations(owner_url)
     turns = sum(1 for r in busy_replies if r.kind in ("send", "confirm") and r.error is None)
     return {
@@ -650,7 +708,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "server_lifetime_s": args.server_lifetime,
             "event_delay_s": args.event_delay,
             "orgs": args.orgs,
+            "direct": args.direct,
         },
+        "cpu_seconds": cpu_used,
         "wall_s": wall,
         "errors": len(load.errors),
         "error_kinds": sorted(set(load.errors)),
@@ -694,11 +754,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def render(r: dict[str, Any]) -> str:
     s = r["shape"]
+    cpu = r["cpu_seconds"]
+    route = (
+        "straight to Postgres (--direct; no proxy)"
+        if s["direct"]
+        else f"PgBouncer (transaction mode, {s['server_pool']} server connections, lifetime"
+        f" {s['server_lifetime_s']} s)"
+    )
     lines = [
         f"machine: {r['machine']}",
         f"{s['conversations']} conversations × (send, confirm, send) + {s['followers']} followers;"
-        f" {s['servers']} instances × pool {s['pool']} → PgBouncer (transaction mode,"
-        f" {s['server_pool']} server connections, lifetime {s['server_lifetime_s']} s);"
+        f" {s['servers']} instances × pool {s['pool']} → {route};"
         f" {s['event_delay_s'] * 1000:.0f} ms/model event; {s['orgs']} orgs; {r['wall_s']:.1f} s",
         f"errors: {r['errors']} {r['error_kinds'] or ''}; invalid conversations:"
         f" {r['invalid_conversations']}",
@@ -731,6 +797,10 @@ def render(r: dict[str, Any]) -> str:
         f" (aim ≤ {AIM_IDLE_POLLS_PER_S} poll/s, 1 statement per poll)",
         f"instance pools: {r['pool_waits']} of {r['pool_requests']} checkouts waited,"
         f" {r['pool_wait_ms']} ms in all",
+        f"CPU over the {r['wall_s']:.0f} s of sends: instances {cpu['instances']:.0f} s,"
+        f" Postgres {cpu['postgres']:.0f} s, PgBouncer {cpu['pgbouncer']:.1f} s, this driver"
+        f" {cpu['driver']:.0f} s; the machine (2 cores, other sessions included) was"
+        f" {cpu['machine_busy']:.0%} busy",
         f"probe: {r['probe']['transactions']} transactions, {r['probe']['as_app_role']} as"
         f" {APP_ROLE}, {r['probe']['foreign_rows']} foreign rows seen, on"
         f" {r['probe']['backends']} different backends; statements by roles other than"
@@ -759,6 +829,7 @@ def main() -> None:
     parser.add_argument("--event-delay", type=float, default=0.03)
     parser.add_argument("--orgs", type=int, default=10)
     parser.add_argument("--hold", type=float, default=20.0, help="idle phase: seconds of silence")
+    parser.add_argument("--direct", action="store_true", help="no proxy: to compare")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     if args.pool is None:

@@ -80,6 +80,10 @@ class PgBouncer:
         self._process: subprocess.Popen[bytes] | None = None
 
     @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+    @property
     def log_path(self) -> Path:
         return Path(self._dir.name) / "pgbouncer.log"
 
