@@ -206,9 +206,10 @@ class Database:
             yield conn
 
     async def one_statement(self, query: LiteralString, params: Sequence[Any]) -> list[Row]:
-        """ONE statement in its own implicit transaction (no BEGIN, no COMMIT: one round trip),
-        for a SQL function that binds its organization itself, as `spotter_stream_poll` does.
-        Unbound, row-level security shows no org-owned row."""
+        """ONE statement in its own implicit transaction (no BEGIN, no COMMIT: one round trip):
+        a SQL function that binds its organization itself (`spotter_stream_poll`), or a
+        definer function that needs none (`spotter_resolve_caller`). Unbound, row-level
+        security shows no org-owned row."""
         async with self._pool.connection() as conn:
             cur = await conn.execute(query, params)
             return await cur.fetchall()
