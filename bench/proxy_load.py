@@ -5,12 +5,13 @@ over HTTP while followers replay and follow their runs from other instances.
 
     .venv/bin/python bench/proxy_load.py [--conversations 200] [--followers 50] [--servers 4]
         [--pool N] [--server-pool 10] [--server-lifetime 5] [--event-delay 0.03] [--orgs 10]
-        [--hold 20] [--json report.json]
+        [--hold 20] [--direct] [--plain] [--json report.json]
 
 Each conversation, all starting together: send "publish <its own draft session>" (the model
 asks for `class_sessions.publish`, always confirmed: the run ends awaiting confirmation) on
 instance i; confirm it on instance i+1 (the run resumes, publishes, answers); send a plain
-question on instance i+2. `--followers` of them have a second tab: once the second send's first
+question on instance i+2 (`--plain`: two plain sends, no confirmation, the shape of issue 22's
+first measurement). `--followers` of them have a second tab: once the second send's first
 event arrives, a follower replays the run from the last id its conversation had and follows it
 live on instance i+3, to `done`. Then an idle phase: `--followers` new conversations each send
 "hold <--hold>" (the run stays live and silent about that long) and are followed from another
@@ -470,34 +471,35 @@ def _same_run(load: Load, sent: Reply, followed: Reply) -> None:
         load.errors.append(f"follow: {len(seen)} events, the sender had {len(expected)}")
 
 
-async def conversation(load: Load, i: int, org: Org, followed: bool) -> None:
+async def conversation(load: Load, i: int, org: Org, followed: bool, plain: bool) -> None:
     token = load.tokens[org.clerk_org]
     session = org.sessions[i // len(load.tokens)]
+    said = "how full is the week?" if plain else f"publish {session}"
     first = load.record(
-        await load.request(
-            "send", f"{load.base(i)}/agent/messages", token, _send_body(f"publish {session}")
-        )
+        await load.request("send", f"{load.base(i)}/agent/messages", token, _send_body(said))
     )
     done = first.of("done")
     pending = first.of("confirmation_pending")
     if first.error:
         return
-    if not done or not pending:
+    if not done or not (pending or plain):
         load.errors.append("send: no confirmation asked")
         return
     conversation_id = str(done[-1].data["conversationId"])
-    asked = pending[0].data
-    where = f"/agent/conversations/{conversation_id}/confirm/{asked['toolUseId']}"
-    confirmed = load.record(
-        await load.request(
-            "confirm",
-            f"{load.base(i + 1)}{where}",
-            token,
-            {"approved": True, "fingerprint": asked.get("fingerprint")},
+    confirmed = Reply("confirm")
+    if not plain:
+        asked = pending[0].data
+        where = f"/agent/conversations/{conversation_id}/confirm/{asked['toolUseId']}"
+        confirmed = load.record(
+            await load.request(
+                "confirm",
+                f"{load.base(i + 1)}{where}",
+                token,
+                {"approved": True, "fingerprint": asked.get("fingerprint")},
+            )
         )
-    )
-    if confirmed.error:
-        return
+        if confirmed.error:
+            return
     after = max(first.last_id, confirmed.last_id)
     tab: list[asyncio.Task[Reply]] = []
 
@@ -575,7 +577,11 @@ def split_statements(
     app = sum(calls for role, _, calls in counts if role == APP_ROLE)
     polls = sum(calls for role, query, calls in counts if role == APP_ROLE and _POLL_TEXT in query)
     others = sorted({role for role, _, _ in counts if role != APP_ROLE})
+    top = sorted(
+        ((calls, query) for role, query, calls in counts if role == APP_ROLE), reverse=True
+    )[:25]
     return {
+        "top": [f"{calls:>6}  {' '.join(query.split())[:150]}" for calls, query in top],  # type: ignore[dict-item]
         "app": app,
         "polls": polls,
         "follow_checks": followers * FOLLOW_CHECK_STATEMENTS,
@@ -639,11 +645,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             probe_db = await Database.open(app_url, max_size=1)
             limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
             timeout = httpx.Timeout(REQUEST_TIMEOUT_S)
+            probed, stop = ProbeReport(), asyncio.Event()
+            probing = asyncio.create_task(probe(probe_db, orgs, probed, stop))
+            errors: list[str] = []
             try:
                 async with httpx.AsyncClient(limits=limits, timeout=timeout) as client:
-                    load = Load(client, instances, tokens)
-                    probed, stop = ProbeReport(), asyncio.Event()
-                    probing = asyncio.create_task(probe(probe_db, orgs, probed, stop))
+                    load = Load(client, instances, tokens, errors=errors)
                     # phase 1: sends, confirms and active followers
                     reset_statements(owner_url)
                     before = bouncer_stats(bouncer, proxied, database)
@@ -659,7 +666,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     with BackendSampler(owner_url) as sampler:
                         await asyncio.gather(
                             *(
-                                conversation(load, i, orgs[i % len(orgs)], i < args.followers)
+                                conversation(
+                                    load, i, orgs[i % len(orgs)], i < args.followers, args.plain
+                                )
                                 for i in range(args.conversations)
                             )
                         )
@@ -689,9 +698,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     stop.set()
                     await probing
             finally:
+                stop.set()
+                await asyncio.gather(probing, return_exceptions=True)
                 await probe_db.close()
                 pools = [instance.stop() for instance in instances]
-                if load.errors:
+                if errors:
                     for n in range(len(instances)):
                         tail = (tmp / f"instance-{n}.log").read_text()[-3000:]
                         print(f"--- instance {n}'s log, last lines:\n{tail}", file=sys.stderr)
@@ -709,6 +720,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "event_delay_s": args.event_delay,
             "orgs": args.orgs,
             "direct": args.direct,
+            "plain": args.plain,
         },
         "cpu_seconds": cpu_used,
         "wall_s": wall,
@@ -755,6 +767,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 def render(r: dict[str, Any]) -> str:
     s = r["shape"]
     cpu = r["cpu_seconds"]
+    shape = "send, send" if s["plain"] else "send, confirm, send"
     route = (
         "straight to Postgres (--direct; no proxy)"
         if s["direct"]
@@ -763,7 +776,7 @@ def render(r: dict[str, Any]) -> str:
     )
     lines = [
         f"machine: {r['machine']}",
-        f"{s['conversations']} conversations × (send, confirm, send) + {s['followers']} followers;"
+        f"{s['conversations']} conversations × ({shape}) + {s['followers']} followers;"
         f" {s['servers']} instances × pool {s['pool']} → {route};"
         f" {s['event_delay_s'] * 1000:.0f} ms/model event; {s['orgs']} orgs; {r['wall_s']:.1f} s",
         f"errors: {r['errors']} {r['error_kinds'] or ''}; invalid conversations:"
@@ -830,6 +843,9 @@ def main() -> None:
     parser.add_argument("--orgs", type=int, default=10)
     parser.add_argument("--hold", type=float, default=20.0, help="idle phase: seconds of silence")
     parser.add_argument("--direct", action="store_true", help="no proxy: to compare")
+    parser.add_argument(
+        "--plain", action="store_true", help="two plain sends a conversation, no confirmation"
+    )
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     if args.pool is None:
