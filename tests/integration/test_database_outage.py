@@ -14,7 +14,7 @@ import psycopg
 import pytest
 
 from spotter.agent import events as ev
-from spotter.agent.approvals.claims import CLAIM_TTL
+from spotter.agent.executions import CLAIM_TTL
 from spotter.agent.run import SendMessage, send_message
 from spotter.auth import Caller
 from spotter.config import Settings

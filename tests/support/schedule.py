@@ -64,7 +64,7 @@ async def fails(
     """The error code of a call that must fail."""
     outcome = await call(db, caller, router, action, args, now=now)
     assert not outcome.ok and outcome.error is not None, outcome.output
-    return str(outcome.error["code"])
+    return str(outcome.error.code)
 
 
 async def class_type(

@@ -1,10 +1,21 @@
-"""How well the parser reads the fixture set: movement recall/precision, formats, reps, loads.
+"""How well the parser reads a fixture set, by category: movements named, formats, schemes, loads.
 
-Each fixture (tests/fixtures/workout_set/*.json) is a coach-style text with what a reader should
-get out of it: the sections that hold movements, in order (format, rep scheme, rounds) and each
-movement by its library name with reps, load, distance and calories. Predicted names are the
-parser's names resolved against the seeded library exactly as the resolver does before trigram
-(exact name, then alias); an ambiguous or unknown name counts as not named.
+Each fixture (tests/fixtures/workout_set/*.json, tests/fixtures/workout_heldout/*.json) is a
+coach-style text with what a reader should get out of it: the sections that hold movements, in
+order (format, rounds, rep scheme, clock) and each movement by its library name with its scheme
+(reps, sets, rep scheme, percent, tempo) and quantities (load, distance, calories, height).
+Predicted names are the parser's names resolved against the seeded library exactly as the
+resolver does before trigram (exact name, then alias); an ambiguous or unknown name counts as not
+named.
+
+The categories:
+- movements named: recall (expected movements read under the right library name) and precision;
+- formats: sections whose kind is right, with the rounds and clock (duration, interval, cap) the
+  fixture states;
+- schemes: every expected movement (reps always compared, a missing count included; sets, rep
+  scheme, percent and tempo where the fixture states them) and every section rep scheme;
+- loads: every movement that carries a load, distance, calories or height (expected, or invented
+  by the reader): all four right.
 """
 
 from __future__ import annotations
@@ -19,14 +30,16 @@ from spotter.domain.movement_match import MovementIndex
 from spotter.domain.workout_parser import parse_workout
 from spotter.seed.training import EXERCISES
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "workout_set"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+TUNED = FIXTURES / "workout_set"
+HELD_OUT = FIXTURES / "workout_heldout"
 QUANTITIES = ("load", "distance", "calories")
+CLOCK = ("rounds", "durationSeconds", "intervalSeconds", "timeCapSeconds")
+SCHEME_GIVEN = ("sets", "repScheme", "percent", "tempo")
 
 
-def load_fixtures() -> list[dict[str, Any]]:
-    return [
-        json.loads(path.read_text(encoding="utf-8")) for path in sorted(FIXTURES.glob("*.json"))
-    ]
+def load_fixtures(folder: Path = TUNED) -> list[dict[str, Any]]:
+    return [json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.json"))]
 
 
 def seeded_index() -> MovementIndex:
@@ -43,8 +56,10 @@ class Score:
     named: int = 0
     sections: int = 0
     formats_right: int = 0
-    reps_right: int = 0
-    quantities_right: int = 0
+    schemes: int = 0
+    schemes_right: int = 0
+    loads: int = 0
+    loads_right: int = 0
     titles: int = 0
     titles_right: int = 0
     misses: list[str] = field(default_factory=list)
@@ -62,19 +77,20 @@ class Score:
         return self.formats_right / self.sections
 
     @property
-    def rep_accuracy(self) -> float:
-        return self.reps_right / self.expected_movements
+    def scheme_accuracy(self) -> float:
+        return self.schemes_right / self.schemes
 
     @property
     def load_accuracy(self) -> float:
-        return self.quantities_right / self.expected_movements
+        return self.loads_right / max(self.loads, 1)
 
     def summary(self) -> str:
         return (
             f"movements named: recall {self.recall:.1%}, precision {self.precision:.1%}"
             f" ({self.named}/{self.expected_movements} expected, {self.predicted_movements}"
             f" read); formats {self.format_accuracy:.1%} ({self.formats_right}/{self.sections});"
-            f" reps {self.rep_accuracy:.1%}; loads/distances/calories {self.load_accuracy:.1%};"
+            f" schemes {self.scheme_accuracy:.1%} ({self.schemes_right}/{self.schemes});"
+            f" loads {self.load_accuracy:.1%} ({self.loads_right}/{self.loads});"
             f" titles {self.titles_right}/{self.titles}"
         )
 
@@ -95,16 +111,51 @@ def _predicted_sections(text: str, index: MovementIndex) -> tuple[Any, list[dict
     return parsed["title"], sections
 
 
+def _scheme_of(predicted: dict[str, Any]) -> Any:
+    if predicted["format"] == "strength" and len(predicted["movements"]) == 1:
+        # A lift's scheme ("Deadlift 5-5-3-3-1-1") is written on the lift itself.
+        return predicted.get("repScheme") or predicted["movements"][0].get("repScheme")
+    return predicted.get("repScheme")
+
+
 def _format_right(expected: dict[str, Any], predicted: dict[str, Any] | None) -> bool:
     if predicted is None or predicted["format"] != expected["format"]:
         return False
-    if predicted["format"] == "strength" and len(predicted["movements"]) == 1:
-        # A lift's scheme ("Deadlift 5-5-3-3-1-1") is written on the lift itself.
-        lift = predicted["movements"][0]
-        predicted = {"repScheme": lift.get("repScheme"), **predicted}
-    return all(
-        predicted.get(key) == expected[key] for key in ("repScheme", "rounds") if key in expected
-    )
+    return all(predicted.get(key) == expected[key] for key in CLOCK if key in expected)
+
+
+def _movement_scheme_right(expected: dict[str, Any], got: dict[str, Any]) -> bool:
+    if got.get("reps") != expected.get("reps"):
+        return False
+    return all(got.get(key) == expected[key] for key in SCHEME_GIVEN if key in expected)
+
+
+def _loads_right(expected: dict[str, Any], got: dict[str, Any]) -> bool:
+    if any(got.get(key) != expected.get(key) for key in QUANTITIES):
+        return False
+    return "height" not in expected or got.get("height") == expected["height"]
+
+
+def _carries_load(movement: dict[str, Any]) -> bool:
+    return any(key in movement for key in (*QUANTITIES, "height"))
+
+
+def _score_sections(
+    name: str, expected: list[dict[str, Any]], predicted: list[dict[str, Any]], score: Score
+) -> None:
+    for position, section in enumerate(expected):
+        got = predicted[position] if position < len(predicted) else None
+        score.sections += 1
+        if _format_right(section, got):
+            score.formats_right += 1
+        else:
+            score.misses.append(f"{name}: section {position + 1} format {section} != {got}")
+        if "repScheme" in section:
+            score.schemes += 1
+            if got is not None and _scheme_of(got) == section["repScheme"]:
+                score.schemes_right += 1
+            else:
+                score.misses.append(f"{name}: section {position + 1} scheme {section} != {got}")
 
 
 def score_fixture(fixture: dict[str, Any], index: MovementIndex, score: Score) -> None:
@@ -113,13 +164,7 @@ def score_fixture(fixture: dict[str, Any], index: MovementIndex, score: Score) -
     if "title" in fixture:
         score.titles += 1
         score.titles_right += title == fixture["title"]
-    for position, section in enumerate(fixture["sections"]):
-        got = predicted[position] if position < len(predicted) else None
-        score.sections += 1
-        if _format_right(section, got):
-            score.formats_right += 1
-        else:
-            score.misses.append(f"{name}: section {position + 1} format {section} != {got}")
+    _score_sections(name, fixture["sections"], predicted, score)
     expected = [m for s in fixture["sections"] for m in s["movements"]]
     read = [m for s in predicted for m in s["movements"]]
     score.expected_movements += len(expected)
@@ -128,22 +173,26 @@ def score_fixture(fixture: dict[str, Any], index: MovementIndex, score: Score) -
     score.named += sum(names.values())
     cursor = 0
     for movement in expected:
+        score.schemes += 1
         found = next(
             (i for i in range(cursor, len(read)) if read[i]["name"] == movement["name"]), None
         )
         if found is None:
+            score.loads += _carries_load(movement)
             score.misses.append(f"{name}: movement {movement} not read")
             continue
         cursor = found + 1
         got = read[found]
-        if got.get("reps") == movement.get("reps"):
-            score.reps_right += 1
+        if _movement_scheme_right(movement, got):
+            score.schemes_right += 1
         else:
-            score.misses.append(f"{name}: reps {movement} != {got}")
-        if all(got.get(key) == movement.get(key) for key in QUANTITIES):
-            score.quantities_right += 1
-        else:
-            score.misses.append(f"{name}: quantities {movement} != {got}")
+            score.misses.append(f"{name}: scheme {movement} != {got}")
+        if _carries_load(movement) or _carries_load(got):
+            score.loads += 1
+            if _loads_right(movement, got):
+                score.loads_right += 1
+            else:
+                score.misses.append(f"{name}: quantities {movement} != {got}")
     extra = Counter(m["name"] for m in read) - Counter(m["name"] for m in expected)
     for extra_name in extra.elements():
         score.misses.append(f"{name}: read a movement not there: {extra_name!r}")

@@ -1,4 +1,5 @@
-"""`spotter parse-workout`: coach text on stdin, the parser's reading as JSON on stdout."""
+"""`spotter parse-workout`: coach text on stdin, what the parser read on stdout — compact, or
+the full reading with --json."""
 
 from __future__ import annotations
 
@@ -10,15 +11,19 @@ import pytest
 from spotter.cli import main
 
 
-def _run(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+def _run(monkeypatch: pytest.MonkeyPatch, text: str, *flags: str) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO(text))
-    main(["parse-workout"])
+    main(["parse-workout", *flags])
 
 
-def test_prints_the_parsed_workout_and_what_it_could_not_read(
+def test_json_prints_the_parsed_workout_and_what_it_could_not_read(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _run(monkeypatch, "Helen\n3 rounds for time:\n400m run\n21 KB swings (1.5/1 pood)\n4 @ 70%\n")
+    _run(
+        monkeypatch,
+        "Helen\n3 rounds for time:\n400m run\n21 KB swings (1.5/1 pood)\n4 @ 70%\n",
+        "--json",
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["title"] == "Helen"
     [section] = out["parts"][0]["sections"]
@@ -30,11 +35,43 @@ def test_prints_the_parsed_workout_and_what_it_could_not_read(
     assert out["unread"] == ["4 @ 70%"]
 
 
-def test_hebrew_stays_readable_in_the_output(
+def test_the_compact_form_shows_formats_counts_known_names_and_loads(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _run(monkeypatch, "2 סבבים: 400 מטר ריצה, 15 כפיפות בטן")
-    assert "כפיפות בטן" in capsys.readouterr().out
+    _run(monkeypatch, "Eva: 5 RFT 800m run, 30 KBS 2/1.5 pood, 30 pull-ups\n4 @ 70%")
+    assert capsys.readouterr().out.splitlines() == [
+        "Eva",
+        "Workout",
+        "  for time · 5 rounds",
+        "    note: 4 @ 70%",
+        "    run · 800m",
+        "    30 × KBS (Kettlebell Swing) · 2/1.5pood",
+        "    30 × pull-ups",
+        "unread: 4 @ 70%",
+    ]
+
+
+def test_the_compact_form_shows_clocks_percentages_and_tempo(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _run(monkeypatch, "E2:30 x 5: 2 hang power snatch + 1 OHS @ 65%\nTempo back squat 4x6 @ 32X1")
+    assert capsys.readouterr().out.splitlines() == [
+        "Workout",
+        "  every 2:30 × 5 · complex",
+        "    2 × hang power snatch · @ 65%",
+        "    1 × OHS (Overhead Squat) · @ 65%",
+        "  strength",
+        "    4 × 6 Tempo back squat (Back Squat) · tempo 3-2-X-1",
+    ]
+
+
+def test_hebrew_and_russian_stay_readable_in_the_output(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _run(monkeypatch, "2 סבבים: 400 מטר ריצה, 15 כפיפות בטן\n10 махов гирей")
+    out = capsys.readouterr().out
+    assert "15 × כפיפות בטן (Sit-up)" in out
+    assert "10 × махов гирей (Kettlebell Swing)" in out
 
 
 def test_text_with_no_workout_exits_non_zero_and_says_why(

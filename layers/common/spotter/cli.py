@@ -163,8 +163,9 @@ async def _embed_backfill(settings: Settings) -> str:
     )
 
 
-def cmd_parse_workout(text: str) -> int:
-    """What the parser reads from a coach's text, as JSON; exit 1 when it reads no workout.
+def cmd_parse_workout(text: str, *, as_json: bool = False) -> int:
+    """What the parser reads from a coach's text, compact (or as JSON); exit 1 when it reads
+    no workout.
 
     Offline and deterministic (no database, no model): the same reading workouts.parse starts
     from, before movements are matched to a library. `unread` lists what it could not read.
@@ -172,9 +173,10 @@ def cmd_parse_workout(text: str) -> int:
     import json
 
     from spotter.domain.workout_parser import parse_workout
+    from spotter.domain.workout_parser.render import render
 
     parsed = parse_workout(text)
-    print(json.dumps(parsed, ensure_ascii=False, indent=2))
+    print(json.dumps(parsed, ensure_ascii=False, indent=2) if as_json else render(parsed))
     if not parsed["parts"]:
         print("parse-workout: no workout could be read from this text", file=sys.stderr)
         return 1
@@ -204,9 +206,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     sub.add_parser("stop-db", help="stop the embedded dev Postgres")
     sub.add_parser("sweep", help="close abandoned tool-call claims in every org (idempotent)")
     sub.add_parser("embed-backfill", help="embed stale search documents of every org (Voyage)")
-    sub.add_parser(
-        "parse-workout", help="read a coach's workout text from stdin; print the parsed JSON"
+    parse = sub.add_parser(
+        "parse-workout", help="read a coach's workout text from stdin; print what was read"
     )
+    parse.add_argument("--json", action="store_true", help="the full reading, as JSON")
     doc = sub.add_parser("tools-doc", help="regenerate docs/tools.md")
     doc.add_argument("--out", type=Path, default=Path("docs/tools.md"))
     args = parser.parse_args(argv)
@@ -228,7 +231,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         case "embed-backfill":
             print(asyncio.run(_embed_backfill(settings)))
         case "parse-workout":
-            code = cmd_parse_workout(sys.stdin.read())
+            code = cmd_parse_workout(sys.stdin.read(), as_json=args.json)
             sys.stdout.flush()
             if code:
                 raise SystemExit(code)

@@ -15,8 +15,8 @@ import psycopg
 import pytest
 
 from spotter.agent import events as ev
-from spotter.agent.cost.budget import daily_budget_micros
-from spotter.agent.cost.holds import HOLD_TTL, reserve, upper_bound_micros
+from spotter.agent.cost.budget import HOLD_TTL, daily_budget_micros
+from spotter.agent.cost.holds import reserve, upper_bound_micros
 from spotter.agent.cost.model_policy import LOOP_MAX_TOKENS, LOOP_MODEL
 from spotter.agent.cost.pricing import CallTokens, rates_for
 from spotter.agent.cost.usage import CallUsage, RunUsage

@@ -12,8 +12,8 @@ from datetime import timedelta
 import psycopg
 import pytest
 
-from spotter.agent.approvals.claims import _CLAIM_SQL, CLAIM_TTL, claim_all
 from spotter.agent.approvals.settle import sweep
+from spotter.agent.executions import _CLAIM_SQL, CLAIM_TTL, claim_all
 from spotter.db import Database
 from tests.support.executions import pending_message, statuses
 from tests.support.world import Org

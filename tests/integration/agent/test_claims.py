@@ -9,7 +9,7 @@ from datetime import timedelta
 import psycopg
 import pytest
 
-from spotter.agent.approvals.claims import (
+from spotter.agent.executions import (
     NOT_APPLIED,
     OUTCOME_UNKNOWN,
     claim_all,
@@ -18,6 +18,7 @@ from spotter.agent.approvals.claims import (
     orgs_with_abandoned_claims,
 )
 from spotter.db import Database
+from spotter.tools.calls import ToolOutcome
 from tests.support.executions import pending_message, statuses
 from tests.support.world import Org
 
@@ -92,7 +93,7 @@ async def test_an_executor_finishing_after_its_row_was_closed_leaves_no_trace(
                 "INSERT INTO programs (organization_id, name) VALUES (%s, 'late write')", (org.id,)
             )
             if not await finish_claimed(
-                conn, org.id, claims[0], status="succeeded", output={"id": "x"}
+                conn, org.id, claims[0], ToolOutcome.succeeded({"id": "x"})
             ):
                 raise Rollback
 
@@ -109,9 +110,7 @@ async def test_a_held_claim_finishes_normally(db: Database, org: Org, clean_db: 
     claims = await claim_all(db, org.id, message.execution_ids)
     assert claims is not None
     async with db.org_tx(org.id) as conn:
-        assert await finish_claimed(
-            conn, org.id, claims[0], status="succeeded", output={"ok": True}
-        )
+        assert await finish_claimed(conn, org.id, claims[0], ToolOutcome.succeeded({"ok": True}))
     assert statuses(clean_db, message.execution_ids) == ["succeeded"]
 
 

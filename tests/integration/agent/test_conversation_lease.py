@@ -19,7 +19,7 @@ import psycopg
 import pytest
 
 from spotter.agent import events as ev
-from spotter.agent.approvals.claims import CLAIM_TTL
+from spotter.agent.executions import CLAIM_TTL
 from spotter.agent.run import resolve as resolution
 from spotter.agent.run_lease import LEASE_TTL, acquire_lease, live_run, release_lease
 from spotter.auth import Caller

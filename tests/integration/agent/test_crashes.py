@@ -16,8 +16,8 @@ import psycopg
 import pytest
 
 from spotter.agent import events as ev
-from spotter.agent.approvals.claims import NOT_APPLIED, OUTCOME_UNKNOWN, claim_all
 from spotter.agent.approvals.settle import sweep
+from spotter.agent.executions import NOT_APPLIED, OUTCOME_UNKNOWN, claim_all
 from spotter.agent.run import resolve as resolution
 from spotter.agent.transcript.replay import validate_replay
 from spotter.auth import Caller

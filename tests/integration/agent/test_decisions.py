@@ -8,8 +8,9 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from spotter.agent.approvals.decisions import load_calls, validate_decisions, validate_pick
+from spotter.agent.approvals.decisions import validate_decisions, validate_pick
 from spotter.agent.errors import DecisionError
+from spotter.agent.executions import load_calls
 from spotter.db import Database
 from tests.support.executions import PendingMessage, pending_message
 from tests.support.world import Org

@@ -16,7 +16,7 @@ import psycopg
 import pytest
 
 from spotter.agent import events as ev
-from spotter.agent.approvals.claims import CLAIM_TTL
+from spotter.agent.executions import CLAIM_TTL
 from spotter.agent.transcript.replay import validate_replay
 from spotter.auth import Caller
 from spotter.db import Database

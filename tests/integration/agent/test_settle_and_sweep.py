@@ -9,9 +9,11 @@ import uuid
 import psycopg
 from psycopg.rows import dict_row
 
-from spotter.agent.approvals.claims import NOT_APPLIED, claim_all, finish_claimed
+from spotter.agent.approvals.resolution import REJECTED
 from spotter.agent.approvals.settle import settle_message, sweep
+from spotter.agent.executions import NOT_APPLIED, claim_all, finish_claimed
 from spotter.db import Database
+from spotter.tools.calls import ToolOutcome
 from tests.support.executions import PendingMessage, pending_message, statuses
 from tests.support.world import Org
 
@@ -33,14 +35,17 @@ def tool_result_turns(url: str, message: PendingMessage) -> list[list[dict[str, 
     return [r["content"] for r in rows]
 
 
-async def finish(db: Database, org: Org, ids: list[uuid.UUID], status: str = "succeeded") -> None:
+async def finish(db: Database, org: Org, ids: list[uuid.UUID], *, declined: bool = False) -> None:
     claims = await claim_all(db, org.id, ids)
     assert claims is not None
     async with db.org_tx(org.id) as conn:
         for claim in claims:
-            assert await finish_claimed(
-                conn, org.id, claim, status=status, output={"id": str(claim.execution_id)}
+            outcome = (
+                ToolOutcome.failed(REJECTED)
+                if declined
+                else ToolOutcome.succeeded({"id": str(claim.execution_id)})
             )
+            assert await finish_claimed(conn, org.id, claim, outcome)
 
 
 async def test_a_complete_message_gets_one_merged_turn_in_tool_order(
@@ -104,7 +109,7 @@ async def test_two_sweeps_and_a_live_resolution_at_once_settle_exactly_once(
     age_claims(clean_db, [*message.execution_ids[:1], *elsewhere.execution_ids])
 
     async def resolve_the_other_call() -> None:
-        await finish(db, org, message.execution_ids[1:], status="rejected_by_user")
+        await finish(db, org, message.execution_ids[1:], declined=True)
         async with db.org_tx(org.id) as conn:
             await settle_message(conn, org.id, message.message_id)
 

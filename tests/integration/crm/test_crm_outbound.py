@@ -67,7 +67,7 @@ async def test_bulk_email_to_leads_without_email_is_refused_and_queues_nothing(
         db, await caller_for(db, org, "owner"),
         *call("leads.bulk_email", {"leadIds": [w.lead2], "subject": "Hi", "body": "Hi"}),
     )  # fmt: skip
-    assert outcome.error is not None and outcome.error["details"]["reason"] == "no_recipients"
+    assert outcome.error is not None and outcome.error.details["reason"] == "no_recipients"
     assert _outbox(clean_db) == []
 
 
@@ -126,7 +126,7 @@ async def test_a_converted_lead_is_a_member_the_read_router_finds(
         db, owner, *call("leads.move", {"leadId": w.lead, "stageId": w.stages[1]})
     )
     assert member.ok and member.output["name"] == "Noa Bar", member.output
-    assert again.error is not None and again.error["details"]["reason"] == "lead_converted"
+    assert again.error is not None and again.error.details["reason"] == "lead_converted"
 
 
 async def test_a_lead_with_an_invalid_email_is_refused(
@@ -137,5 +137,5 @@ async def test_a_lead_with_an_invalid_email_is_refused(
         db, await caller_for(db, org, "coach"),
         *call("leads.create", {"firstName": "X", "email": "not-an-email"}),
     )  # fmt: skip
-    assert outcome.error is not None and outcome.error["code"] == "invalid_args"
-    assert outcome.error["details"]["problems"][0]["field"] == "email"
+    assert outcome.error is not None and outcome.error.code == "invalid_args"
+    assert outcome.error.details["problems"][0]["field"] == "email"

@@ -23,7 +23,7 @@ CATALOG = load_catalog()
 CRM = sorted(n for n, s in CATALOG.specs.items() if s.router in ("leads", "inbox", "tasks"))
 GATED = [n for n in CRM if CATALOG.specs[n].feature_gate == "lead_management"]
 MANAGER_ONLY = [n for n in CRM if "coach" not in CATALOG.specs[n].roles]
-CONFIRMED = [n for n in CRM if CATALOG.specs[n].needs_confirmation]
+CONFIRMED = [n for n in CRM if CATALOG.specs[n].confirm != "never"]
 UNDOABLE = [n for n in CRM if CATALOG.specs[n].inverse is not None]
 # what must have happened before the sample call can succeed
 PRECONDITION = {"leads.restore": "leads.archive", "inbox.reopen": "inbox.close"}
@@ -69,7 +69,7 @@ async def test_a_coach_is_refused_owner_admin_actions(
     db: Database, org: Org, world: CrmWorld, name: str
 ) -> None:
     outcome = await _run(db, org, "coach", name, sample_args(world)[name])
-    assert outcome.error is not None and outcome.error["code"] == "forbidden"
+    assert outcome.error is not None and outcome.error.code == "forbidden"
 
 
 @pytest.mark.parametrize("name", ["leads.convert", "leads.bulk_email", "leads.delete_stage"])
@@ -84,7 +84,7 @@ async def test_a_member_is_refused_every_action(
     db: Database, org: Org, world: CrmWorld, name: str
 ) -> None:
     outcome = await _run(db, org, "member", name, sample_args(world)[name])
-    assert outcome.error is not None and outcome.error["code"] == "forbidden"
+    assert outcome.error is not None and outcome.error.code == "forbidden"
 
 
 @pytest.mark.parametrize("name", GATED)
@@ -93,7 +93,7 @@ async def test_an_org_without_lead_management_is_refused(
 ) -> None:
     starter = create_org(clean_db, name="Starter box", tier="starter")
     outcome = await _run(db, starter, "owner", name, sample_args(world)[name])
-    assert outcome.error is not None and outcome.error["code"] == "feature_unavailable"
+    assert outcome.error is not None and outcome.error.code == "feature_unavailable"
 
 
 async def test_a_feature_flag_opens_the_gate_for_a_starter_org(db: Database, clean_db: str) -> None:
@@ -117,7 +117,7 @@ async def test_another_orgs_ids_are_not_found(
 ) -> None:
     theirs = await make_crm(db, clean_db, other_org)
     outcome = await _run(db, org, "owner", name, sample_args(theirs)[name])
-    assert outcome.error is not None and outcome.error["code"] == "not_found", outcome.error
+    assert outcome.error is not None and outcome.error.code == "not_found", outcome.error
 
 
 @pytest.mark.parametrize("name", CRM)
@@ -125,7 +125,7 @@ async def test_unknown_arguments_are_invalid(
     db: Database, org: Org, world: CrmWorld, name: str
 ) -> None:
     outcome = await _run(db, org, "owner", name, {**sample_args(world)[name], "bogus": 1})
-    assert outcome.error is not None and outcome.error["code"] == "invalid_args"
+    assert outcome.error is not None and outcome.error.code == "invalid_args"
 
 
 @pytest.mark.parametrize("name", CONFIRMED)

@@ -78,5 +78,5 @@ async def test_agent_upsert_with_source_text_or_scores_is_refused(
             db, coach, "workouts", {"action": "upsert", "args": base | extra}
         )
         assert outcome.error is not None
-        assert (outcome.error["code"], outcome.error["message"]) == ("invalid_args", MCP_ONLY)
+        assert (outcome.error.code, outcome.error.message) == ("invalid_args", MCP_ONLY)
     assert rows(clean_db, "SELECT count(*) FROM workouts") == [(0,)]

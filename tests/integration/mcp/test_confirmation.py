@@ -17,8 +17,10 @@ from mcp_types import (
     InputRequiredResult,
 )
 
+from spotter.providers.email import RecordingSender
 from tests.integration.mcp.conftest import answer, connect, payload, rows, token_for
 from tests.support.hitl import add_program, program_status
+from tests.support.memberships import add_member
 from tests.support.tokens import TokenFactory
 from tests.support.world import Org
 
@@ -195,4 +197,24 @@ async def test_picker_asks_for_one_of_the_candidates(
     }
     assert rows(clean_db, "SELECT status, kind FROM ai_tool_executions") == [
         ("succeeded", "user_picker")
+    ]
+
+
+async def test_an_email_approved_over_mcp_is_delivered_before_the_call_answers(
+    mcp_app: FastAPI, tokens: TokenFactory, org: Org, clean_db: str
+) -> None:
+    sender = RecordingSender()
+    mcp_app.state.email_sender = sender
+    ann = add_member(clean_db, org, "Ann Bar", "ann@example.com")
+    body = "Hi Ann,\n\nThe 7:00 class moves to 7:30 tomorrow."
+    args = {"memberId": str(ann.membership_id), "subject": "Class moved", "body": body}
+    async with connect(mcp_app, token_for(tokens, org, "owner"), elicit=answer(True)) as client:
+        result = await client.call_tool("messages_send", args)
+    assert not result.is_error, payload(result)
+    # delivered by the call itself, as a dashboard approval delivers it: not left to the sweep
+    assert [(e.to_address, e.body) for e in sender.sent] == [("ann@example.com", body)]
+    assert rows(clean_db, "SELECT status FROM outbox_messages") == [("delivered",)]
+    assert payload(result)["output"]["delivery"] == {"delivered": 1}
+    assert rows(clean_db, "SELECT status, output->'delivery' FROM ai_tool_executions") == [
+        ("succeeded", {"delivered": 1})
     ]

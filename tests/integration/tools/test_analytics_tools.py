@@ -29,7 +29,7 @@ async def _call(db: Database, caller: Caller, action: str, args: dict[str, Any])
 
 def _code(outcome: ToolOutcome) -> str:
     assert outcome.error is not None, outcome.output
-    return str(outcome.error["code"])
+    return str(outcome.error.code)
 
 
 @pytest.fixture

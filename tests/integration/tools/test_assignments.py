@@ -36,7 +36,7 @@ async def _ok(db: Database, caller: Caller, action: str, args: dict[str, Any]) -
 
 def _error(outcome: ToolOutcome) -> str:
     assert outcome.error is not None, outcome.output
-    return str(outcome.error["code"])
+    return str(outcome.error.code)
 
 
 async def _undo(db: Database, caller: Caller, action: str, output: dict[str, Any]) -> Any:

@@ -67,9 +67,9 @@ async def test_an_unknown_placeholder_is_refused_with_the_allowed_ones(
     db: Database, owner: Caller
 ) -> None:
     outcome = await call(db, owner, R, "create", {**WELCOME, "body": "Hi {{firstname}}"})
-    assert outcome.error is not None and outcome.error["code"] == "invalid_args"
-    assert "{{firstname}}" in outcome.error["message"]
-    assert "first_name" in outcome.error["details"]["allowed"]
+    assert outcome.error is not None and outcome.error.code == "invalid_args"
+    assert "{{firstname}}" in outcome.error.message
+    assert "first_name" in outcome.error.details["allowed"]
 
 
 async def test_update_changes_fields_and_its_inverse_restores_them(

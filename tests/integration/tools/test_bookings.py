@@ -239,7 +239,7 @@ async def test_two_bookings_racing_for_the_last_spot_get_one_each_answer(
         call(db, owner, R, "book", spot(sid, ann)), call(db, owner, R, "book", spot(sid, ben))
     )
     assert sorted(o.ok for o in outcomes) == [False, True]
-    assert [o.error["code"] for o in outcomes if o.error] == ["capacity_full"]
+    assert [o.error.code for o in outcomes if o.error] == ["capacity_full"]
     assert (await ok(db, owner, R, "list", {"sessionId": sid}))["booked"] == 1
 
 

@@ -34,7 +34,7 @@ async def _ok(db: Database, caller: Caller, action: str, args: dict[str, Any]) -
 
 def _code(outcome: ToolOutcome) -> str:
     assert outcome.error is not None, outcome.output
-    return str(outcome.error["code"])
+    return str(outcome.error.code)
 
 
 async def _undo(db: Database, caller: Caller, action: str, output: dict[str, Any]) -> Any:
@@ -101,7 +101,7 @@ async def test_publish_refuses_a_draft_that_fails_the_lint(db: Database, org: Or
     out = await _ok(db, owner, "create", {"kind": "waiver", "name": "Bare"})
     outcome = await _call(db, owner, "publish", {"formId": out["id"]})
     assert _code(outcome) == "form_lint_failed"
-    assert outcome.error is not None and outcome.error["details"]["problems"]
+    assert outcome.error is not None and outcome.error.details["problems"]
 
 
 async def test_publish_makes_the_draft_the_version_members_sign(db: Database, org: Org) -> None:

@@ -29,7 +29,7 @@ async def test_a_question_nothing_answers_says_so(db: Database, org: Org) -> Non
 async def test_an_empty_question_is_invalid(db: Database, org: Org) -> None:
     owner = await caller_for(db, org, "owner")
     outcome = await invoke_tool(db, owner, "help", {"action": "ask", "args": {"question": ""}})
-    assert outcome.error is not None and outcome.error["code"] == "invalid_args"
+    assert outcome.error is not None and outcome.error.code == "invalid_args"
 
 
 async def test_members_have_no_help_tool(db: Database, org: Org) -> None:
@@ -37,4 +37,4 @@ async def test_members_have_no_help_tool(db: Database, org: Org) -> None:
     outcome = await invoke_tool(
         db, member, "help", {"action": "ask", "args": {"question": "how do I book?"}}
     )
-    assert outcome.error is not None and outcome.error["code"] == "forbidden"
+    assert outcome.error is not None and outcome.error.code == "forbidden"

@@ -12,7 +12,7 @@ import pytest
 from spotter.auth import Caller
 from spotter.db import Database
 from spotter.tools.catalog import load_catalog
-from spotter.tools.errors import DomainError
+from spotter.tools.errors import DomainError, ToolArgsError
 from spotter.tools.invoke import preview_tool
 from tests.support.callers import caller_for
 from tests.support.erasure import columns_mentioning
@@ -96,7 +96,7 @@ async def test_invite_is_a_quick_action_that_records_without_mailing_and_undoes(
     db: Database, org: Org, owner: Caller, clean_db: str
 ) -> None:
     spec = load_catalog().specs["memberships.invite"]
-    assert spec.quick_action and not spec.needs_confirmation and not spec.external_effects
+    assert spec.quick_action and spec.confirm == "never" and not spec.external_effects
     outcome = await call(db, owner, R, "invite", {"email": "avi@example.com", "name": "Avi N"})
     assert outcome.ok and outcome.output["status"] == "pending"
     assert outbox_count(clean_db) == 0
@@ -201,9 +201,9 @@ async def test_a_first_plan_has_no_undo(
         db, owner, R, "change_plan", {"memberId": mid(ann), "planId": str(add_plan(clean_db, org))}
     )
     assert started.ok
-    with pytest.raises(DomainError) as info:
+    with pytest.raises(ToolArgsError) as info:
         await undo(db, owner, R, "change_plan", started)
-    assert info.value.code == "invalid_args"
+    assert info.value.error.code == "invalid_args"
 
 
 async def test_credits_sets_the_balance_shows_old_and_new_and_undoes(

@@ -37,7 +37,7 @@ async def _ok(db: Database, caller: Caller, action: str, args: dict[str, Any]) -
 
 def _error(outcome: ToolOutcome) -> str:
     assert outcome.error is not None, outcome.output
-    return str(outcome.error["code"])
+    return str(outcome.error.code)
 
 
 async def _undo(db: Database, caller: Caller, action: str, output: dict[str, Any]) -> ToolOutcome:
@@ -144,7 +144,7 @@ async def test_copy_refuses_a_date_with_several_workouts(
         db, owner, "create", {"name": "W", "fromProgramId": program, "span": span}
     )
     assert _error(outcome) == "conflict"
-    assert outcome.error is not None and outcome.error["details"]["dates"] == ["2026-12-07"]
+    assert outcome.error is not None and outcome.error.details["dates"] == ["2026-12-07"]
 
 
 async def test_bad_args_are_invalid_args(db: Database, org: Org) -> None:

@@ -29,7 +29,7 @@ async def test_duplicate_name_is_conflict(db: Database, org: Org) -> None:
     again = await invoke_tool(
         db, owner, "programs", {"action": "create", "args": {"name": "engine"}}
     )
-    assert again.error is not None and again.error["code"] == "conflict"
+    assert again.error is not None and again.error.code == "conflict"
 
 
 async def test_foreign_org_program_is_not_found(db: Database, org: Org, other_org: Org) -> None:
@@ -47,7 +47,7 @@ async def test_foreign_org_program_is_not_found(db: Database, org: Org, other_or
             "programs",
             {"action": "update", "args": {"programId": program_id, "name": "Mine"}},
         )
-        assert outcome.error is not None and outcome.error["code"] == "not_found"
+        assert outcome.error is not None and outcome.error.code == "not_found"
 
 
 async def test_archive_preview_names_the_program_and_never_an_id(db: Database, org: Org) -> None:

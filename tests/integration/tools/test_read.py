@@ -25,7 +25,7 @@ async def _read(db: Database, caller: Caller, action: str, args: dict[str, Any])
 async def _error(db: Database, caller: Caller, action: str, args: dict[str, Any]) -> str:
     outcome = await invoke_tool(db, caller, "read", {"action": action, "args": args})
     assert outcome.error is not None
-    return str(outcome.error["code"])
+    return str(outcome.error.code)
 
 
 def _candidates(n: int) -> list[dict[str, str]]:

@@ -60,14 +60,14 @@ async def test_read_tool_writes_no_audit_log(db: Database, org: Org, clean_db: s
 async def test_unknown_action_is_unknown_tool(db: Database, org: Org) -> None:
     owner = await caller_for(db, org, "owner")
     outcome = await invoke_tool(db, owner, "programs", {"action": "explode", "args": {}})
-    assert outcome.error is not None and outcome.error["code"] == "unknown_tool"
+    assert outcome.error is not None and outcome.error.code == "unknown_tool"
 
 
 async def test_malformed_input_is_invalid_args(db: Database, org: Org) -> None:
     owner = await caller_for(db, org, "owner")
     for raw in ("create", {"args": {}}, {"action": "create", "args": []}):
         outcome = await invoke_tool(db, owner, "programs", raw)
-        assert outcome.error is not None and outcome.error["code"] == "invalid_args", raw
+        assert outcome.error is not None and outcome.error.code == "invalid_args", raw
 
 
 async def test_bad_args_name_the_field_and_problem(db: Database, org: Org) -> None:
@@ -76,8 +76,8 @@ async def test_bad_args_name_the_field_and_problem(db: Database, org: Org) -> No
         db, owner, "programs", {"action": "create", "args": {"name": "", "bogus": 1}}
     )
     assert outcome.error is not None
-    assert outcome.error["code"] == "invalid_args"
-    fields = {p["field"] for p in outcome.error["details"]["problems"]}
+    assert outcome.error.code == "invalid_args"
+    fields = {p["field"] for p in outcome.error.details["problems"]}
     assert fields == {"name", "bogus"}
 
 
@@ -86,7 +86,7 @@ async def test_role_without_access_is_forbidden(db: Database, org: Org, clean_db
     outcome = await invoke_tool(
         db, coach, "programs", {"action": "create", "args": {"name": "Nope"}}
     )
-    assert outcome.error is not None and outcome.error["code"] == "forbidden"
+    assert outcome.error is not None and outcome.error.code == "forbidden"
     with psycopg.connect(clean_db) as conn:
         assert conn.execute("SELECT count(*) FROM programs").fetchone() == (0,)
 
@@ -136,7 +136,10 @@ async def test_handler_crash_is_internal_without_details_and_rolls_back(
 ) -> None:
     owner = await caller_for(db, org, "owner")
     outcome = await _run(db, owner, "boom")
-    assert outcome.error == {"code": "internal", "message": "echo.say failed unexpectedly."}
+    assert outcome.error.as_json() == {
+        "code": "internal",
+        "message": "echo.say failed unexpectedly.",
+    }
     with psycopg.connect(clean_db) as conn:
         assert conn.execute("SELECT count(*) FROM programs").fetchone() == (0,)
 

@@ -24,7 +24,7 @@ def test_every_confirmable_tool_has_a_preview_or_a_target() -> None:
     missing = sorted(
         name
         for name, spec in CATALOG.specs.items()
-        if spec.needs_confirmation and not (spec.preview or spec.target)
+        if spec.confirm != "never" and not (spec.preview or spec.target)
     )
     assert missing == []
 

@@ -52,7 +52,7 @@ async def _ok(db: Database, caller: Caller, action: str, args: dict[str, Any]) -
 async def _code(db: Database, caller: Caller, action: str, args: dict[str, Any]) -> str:
     outcome = await _call(db, caller, action, args)
     assert outcome.error is not None, outcome.output
-    return str(outcome.error["code"])
+    return str(outcome.error.code)
 
 
 async def test_create_get_list_update(db: Database, org: Org) -> None:
@@ -135,8 +135,8 @@ async def test_set_sections_refuses_source_text_and_scores(db: Database, org: Or
         args = {"workoutId": created["id"], "parts": PARTS} | extra
         outcome = await _call(db, coach, "set_sections", args)
         assert outcome.error is not None
-        assert outcome.error["code"] == "invalid_args"
-        assert outcome.error["message"] == "Source text and score slots require the MCP channel."
+        assert outcome.error.code == "invalid_args"
+        assert outcome.error.message == "Source text and score slots require the MCP channel."
     got = await _ok(db, coach, "get", {"workoutId": created["id"]})
     assert got["parts"] == [] and "sourceText" not in got
 

@@ -72,3 +72,49 @@ def test_an_alias_two_exercises_share_is_ambiguous_with_both() -> None:
 
 def test_an_unknown_name_matches_nothing() -> None:
     assert INDEX.match("underwater basket weaving") is None
+
+
+ENGLISH_ONLY = MovementIndex.of(
+    [
+        {"id": 1, "name": "Pull-up", "aliases": []},
+        {"id": 2, "name": "Kettlebell Swing", "aliases": []},
+        {"id": 3, "name": "Air Squat", "aliases": []},
+        {"id": 4, "name": "Back Squat", "aliases": []},
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("written", "exercise_id"),
+    [
+        ("подтягиваний", 1),
+        ("махов гирей", 2),
+        ("KBS", 2),
+        ("סווינגים", 2),
+        ("приседания", 3),
+        ("присед со штангой", 4),
+    ],
+)
+def test_a_name_the_library_lacks_reaches_it_through_the_vocabulary(
+    written: str, exercise_id: int
+) -> None:
+    match = ENGLISH_ONLY.match(written)
+    assert match is not None and match.kind == "alias" and not match.ambiguous, written
+    assert match.rows[0]["id"] == exercise_id
+
+
+def test_the_librarys_own_alias_wins_over_the_vocabulary() -> None:
+    index = MovementIndex.of(
+        [
+            {"id": 1, "name": "Kettlebell Swing", "aliases": []},
+            {"id": 2, "name": "Russian Swing", "aliases": ["KBS"]},
+        ]
+    )
+    match = index.match("KBS")
+    assert match is not None and [r["id"] for r in match.rows] == [2]
+
+
+def test_russian_endings_fold_to_the_librarys_own_alias() -> None:
+    index = MovementIndex.of([{"id": 7, "name": "Kipping Thing", "aliases": ["махи ногой"]}])
+    match = index.match("махов ногой")
+    assert match is not None and match.rows[0]["id"] == 7

@@ -2,29 +2,40 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from spotter.domain.workout_parser import movements_of, parse_workout
-from tests.support.workout_metrics import load_fixtures, score_fixtures, seeded_index
+from tests.support.workout_metrics import (
+    HELD_OUT,
+    Score,
+    load_fixtures,
+    score_fixtures,
+    seeded_index,
+)
 
 FIXTURES = load_fixtures()
+HELD_OUT_FIXTURES = load_fixtures(HELD_OUT)
 
 
-def test_the_set_holds_at_least_forty_texts_of_every_kind() -> None:
-    assert len(FIXTURES) >= 40
+def test_the_set_holds_at_least_two_hundred_texts_of_every_kind() -> None:
+    assert len(FIXTURES) >= 200
     kinds = {f["kind"] for f in FIXTURES}
-    assert kinds == {"benchmark", "hero", "open", "day", "hebrew"}
+    assert kinds == {
+        "benchmark", "hero", "open", "day", "hebrew", "russian", "oneline", "shorthand",
+        "strength", "daily",
+    }  # fmt: skip
 
 
 def test_the_set_reads_at_the_aims() -> None:
     score = score_fixtures(FIXTURES)
-    print(score.summary())  # the figures docs/tools.md quotes (pytest -s shows them)
+    print(score.summary())  # the figures docs/workout_parser.md quotes (pytest -s shows them)
     misses = "\n".join(score.misses)
-    assert score.recall >= 0.95, misses
-    assert score.precision >= 0.95, misses
-    assert score.format_accuracy >= 0.90, misses
-    assert score.rep_accuracy >= 0.90, misses
-    assert score.load_accuracy >= 0.90, misses
+    assert score.recall >= 0.98, misses
+    assert score.precision >= 0.98, misses
+    assert score.format_accuracy >= 0.95, misses
+    assert score.scheme_accuracy >= 0.95, misses
+    assert score.load_accuracy >= 0.95, misses
 
 
 def _sections(text: str) -> list[dict]:  # type: ignore[type-arg]
@@ -120,21 +131,47 @@ def test_every_mention_is_verbatim_coach_text_across_the_set() -> None:
             assert movement["mention"] in fixture["text"], (fixture["name"], movement)
 
 
+def test_the_held_out_set_reads_at_the_aims() -> None:
+    # Texts written before the parser changed and never tuned against: how a new coach's
+    # text reads. A drop here is a regression on text the grammar was not shaped to.
+    score = score_fixtures(HELD_OUT_FIXTURES)
+    misses = "\n".join(score.misses)
+    assert len(HELD_OUT_FIXTURES) >= 50
+    assert score.recall >= 0.98, misses
+    assert score.format_accuracy >= 0.95, misses
+
+
 def test_the_parser_doc_quotes_the_current_figures() -> None:
     doc = (Path(__file__).resolve().parents[3] / "docs" / "workout_parser.md").read_text()
-    score = score_fixtures(FIXTURES)
+    tuned, held = score_fixtures(FIXTURES), score_fixtures(HELD_OUT_FIXTURES)
+
+    def row(name: str, cell: Callable[[Score], str]) -> str:
+        return f"| {name} | {cell(tuned)} | {cell(held)} |"
+
     rows = [
-        f"| measure | whole set ({len(FIXTURES)} texts) |",
-        f"| movements named: recall | {score.recall:.1%}"
-        f" ({score.named}/{score.expected_movements}) |",
-        f"| movements named: precision | {score.precision:.1%}"
-        f" ({score.predicted_movements} read) |",
-        f"| formats (format, rep scheme, rounds) | {score.format_accuracy:.1%}"
-        f" ({score.formats_right}/{score.sections} sections) |",
-        f"| reps | {score.rep_accuracy:.1%} |",
-        f"| loads / distances / calories | {score.load_accuracy:.1%} |",
+        f"| measure | tuned ({len(FIXTURES)} texts) | held-out ({len(HELD_OUT_FIXTURES)} texts) |",
+        row(
+            "movements named: recall",
+            lambda s: f"{s.recall:.1%} ({s.named}/{s.expected_movements})",
+        ),
+        row(
+            "movements named: precision",
+            lambda s: f"{s.precision:.1%} ({s.predicted_movements} read)",
+        ),
+        row(
+            "formats (kind, rounds, clock)",
+            lambda s: f"{s.format_accuracy:.1%} ({s.formats_right}/{s.sections} sections)",
+        ),
+        row(
+            "schemes (reps, sets, rep schemes, percent, tempo)",
+            lambda s: f"{s.scheme_accuracy:.1%} ({s.schemes_right}/{s.schemes})",
+        ),
+        row(
+            "loads (load, distance, calories, height)",
+            lambda s: f"{s.load_accuracy:.1%} ({s.loads_right}/{s.loads})",
+        ),
     ]
-    missing = [row for row in rows if row not in doc]
+    missing = [r for r in rows if r not in doc]
     assert not missing, "update docs/workout_parser.md:\n" + "\n".join(rows)
 
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from spotter.agent.approvals import CLAIM_TTL, call_fingerprint, interrupted_error
+from spotter.agent.approvals import call_fingerprint
+from spotter.agent.executions import conversation_calls, interrupted_error
 from spotter.agent.transcript import visible_text
 from spotter.db import Conn
 from spotter.db.scope import OrgScope
 from spotter.domain.outbox import statuses_for_conversation
 from spotter.errors import NotFoundError
+from spotter.tools.asking import awaits_pick, needs_user
+from spotter.tools.catalog import load_catalog
 
 _LIST_LIMIT = 50
 
@@ -61,20 +64,9 @@ async def get_conversation(
         }
         for row in await cur.fetchall()
     ]
-    cur = await conn.execute(
-        # in the conversation's order: concurrent reads commit in any order, positions do not
-        "SELECT e.message_id, e.tool_use_id, e.router, e.action, e.status, e.input, e.output,"
-        " e.error, e.confirmation, e.confirm_policy, e.kind, e.discarded, e.external_effects,"
-        " e.status = 'running' AND e.claimed_at < clock_timestamp() - %s AS abandoned,"
-        " u.status = 'succeeded' AS undone"
-        " FROM ai_tool_executions e JOIN ai_messages m"
-        " ON m.id = e.message_id AND m.organization_id = e.organization_id"
-        " LEFT JOIN ai_tool_undos u"
-        " ON u.execution_id = e.id AND u.organization_id = e.organization_id"
-        " WHERE e.conversation_id = %s AND e.organization_id = %s ORDER BY m.ordinal, e.position",
-        (CLAIM_TTL, conversation_id, org_id),
-    )
-    tools = [_tool_execution(row) for row in await cur.fetchall()]
+    tools = [
+        _tool_execution(row) for row in await conversation_calls(conn, org_id, conversation_id)
+    ]
     # outbound calls: each message's delivery status (queued, delivered, failed, outcome_unknown)
     deliveries = await statuses_for_conversation(OrgScope(conn, org_id), conversation_id)
     for tool in tools:
@@ -93,15 +85,17 @@ async def get_conversation(
 
 def _tool_execution(row: dict[str, Any]) -> dict[str, Any]:
     """One call as a person sees it: an abandoned claim is a failure, not a spinner; a call
-    waiting for the user carries what its card needs."""
+    waiting for the user carries what its card needs; a write that can still be undone says so,
+    as its live `tool_completed` did (`inverseAvailable`), with the execution id undo names."""
     status, error = row["status"], row["error"]
     if row["abandoned"]:
         # no live stream is behind it; the sweep will close it exactly like this
-        status, error = "failed", interrupted_error(row["external_effects"])
-    awaiting = status == "pending" and (
-        row["kind"] == "user_picker" or row["confirm_policy"] != "never"
-    )
+        status, error = "failed", interrupted_error(row["external_effects"]).as_json()
+    awaiting = status == "pending" and needs_user(row["kind"], row["confirm_policy"])
+    spec = load_catalog().specs.get(f"{row['router']}.{row['action']}")
+    undone = bool(row["undone"])
     shown: dict[str, Any] = {
+        "executionId": str(row["id"]),
         "messageId": str(row["message_id"]),
         "toolUseId": row["tool_use_id"],
         "router": row["router"],
@@ -111,12 +105,15 @@ def _tool_execution(row: dict[str, Any]) -> dict[str, Any]:
         "error": error,
         "discarded": row["discarded"],
         "awaitingUser": awaiting,
-        "undone": bool(row["undone"]),
+        "undone": undone,
+        "inverseAvailable": (
+            status == "succeeded" and not undone and spec is not None and spec.inverse is not None
+        ),
     }
     if awaiting:
         shown["input"] = row["input"]
         shown["kind"] = row["kind"]
-        if row["kind"] != "user_picker":
+        if not awaits_pick(row["kind"]):
             shown["confirm"] = row["confirm_policy"]
             shown["confirmation"] = row["confirmation"]
             shown["fingerprint"] = call_fingerprint(row["router"], row["action"], row["input"])

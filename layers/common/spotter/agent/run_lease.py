@@ -25,8 +25,8 @@ from spotter.auth.caller import Caller
 from spotter.db import Conn, Database
 from spotter.errors import NotFoundError
 
-# The same two minutes as `approvals.claims.CLAIM_TTL` (a unit test keeps them equal; importing
-# it here would make state → approvals, a cycle).
+# The same two minutes as the claims' rule, `executions.CLAIM_TTL` (a test keeps them equal): a
+# run's lease, like a claim, has no live process behind it once it is that old.
 LEASE_TTL = timedelta(minutes=2)
 
 _ACQUIRE_SQL = """

@@ -17,11 +17,8 @@ RefusalCode = Literal[
     "form_lint_failed",
     "form_kind_not_allowed",
     "invalid_answers",
-    # raised by the tool runner before a handler runs
-    "forbidden",
-    "unknown_tool",
+    # the org type keeps no forms (domain.form_compliance); the runner's tier gate says the same
     "feature_unavailable",
-    "needs_user",
 ]
 
 
@@ -33,12 +30,6 @@ class DomainError(Exception):
         self.code: RefusalCode = code
         self.message = message
         self.details = details
-
-    def as_result(self) -> dict[str, Any]:
-        result: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.details:
-            result["details"] = self.details
-        return result
 
 
 class NotFound(DomainError):

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from spotter.db.scope import OrgScope
+from spotter.domain.movement_vocabulary import normalize
 
 _COLUMNS = "id, name, aliases, category, equipment"
 # Trigram score (0..1) at which a library movement is offered as a candidate at all.
@@ -18,33 +18,6 @@ def exercise_out(row: dict[str, Any]) -> dict[str, Any]:
         if row.get(key):
             out[key] = row[key]
     return out
-
-
-def normalize(name: str) -> str:
-    """The form names are compared in: lower case, no hyphens, English plurals made singular."""
-    words = re.sub(r"[-_.,]+", " ", name.lower()).split()
-    return " ".join(_singular(w) for w in words)
-
-
-# Words that vary how a movement is done, not which movement it is ("strict T2B" is T2B).
-_MODIFIERS = frozenset(
-    {"strict", "kipping", "butterfly", "banded", "weighted", "heavy", "light", "alternating",
-     "single", "arm", "tempo", "pause", "paused", "deficit", "scaled", "rx", "slow", "fast",
-     "easy", "max", "unbroken", "alt", "lateral"}
-)  # fmt: skip
-
-
-def base_form(name: str) -> str:
-    """The normalized name without modifiers; empty when nothing else is left."""
-    return " ".join(w for w in normalize(name).split() if w not in _MODIFIERS)
-
-
-def _singular(word: str) -> str:
-    if not word.isascii() or len(word) < 3 or word.endswith("ss"):
-        return word
-    if word.endswith(("ches", "shes", "sses", "xes")):
-        return word[:-2]
-    return word[:-1] if word.endswith("s") else word
 
 
 # A stored name in the form `normalize` gives a query (plurals aside: library names are singular).

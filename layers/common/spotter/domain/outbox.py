@@ -57,10 +57,13 @@ class Recipient:
 
 @dataclass(frozen=True)
 class CallLink:
-    """The agent call that queued the messages: its conversation and tool_use id."""
+    """The tool call that queued the messages: its execution row (delivery after the commit
+    finds them by it, on every channel), and an agent call's conversation and tool_use id (the
+    conversation loader shows each call's delivery by them)."""
 
-    conversation_id: UUID
-    tool_use_id: str
+    execution_id: UUID
+    conversation_id: UUID | None = None
+    tool_use_id: str | None = None
 
 
 def _validated(
@@ -104,16 +107,17 @@ async def enqueue(
     """Queue one email per distinct address in the caller's transaction; what was queued."""
     unique, subject, body = _validated(recipients, subject, body)
     cur = await scope.conn.execute(
-        "INSERT INTO outbox_messages (organization_id, source, conversation_id, tool_use_id,"
-        " recipient_kind, recipient_id, to_address, to_name, subject, body)"
-        " SELECT %(org)s, %(source)s, %(conversation)s, %(tool_use)s, r.kind, r.rid, r.address,"
-        " r.name, %(subject)s, %(body)s"
+        "INSERT INTO outbox_messages (organization_id, source, execution_id, conversation_id,"
+        " tool_use_id, recipient_kind, recipient_id, to_address, to_name, subject, body)"
+        " SELECT %(org)s, %(source)s, %(execution)s, %(conversation)s, %(tool_use)s, r.kind,"
+        " r.rid, r.address, r.name, %(subject)s, %(body)s"
         " FROM unnest(%(kinds)s::text[], %(ids)s::uuid[], %(addresses)s::text[], %(names)s::text[])"
         " WITH ORDINALITY AS r(kind, rid, address, name, n)"
         " ORDER BY r.n RETURNING id, to_address, to_name, status",
         {
             "org": scope.org_id,
             "source": source,
+            "execution": link.execution_id if link else None,
             "conversation": link.conversation_id if link else None,
             "tool_use": link.tool_use_id if link else None,
             "kinds": [r.kind for r in unique],
@@ -348,11 +352,12 @@ def with_delivery(output: Any, delivered: Sequence[dict[str, Any]]) -> Any:
     }
 
 
-async def ids_for_call(scope: OrgScope, link: CallLink) -> list[UUID]:
+async def ids_for_execution(scope: OrgScope, execution_id: UUID) -> list[UUID]:
+    """The rows one tool call queued, in the order they were queued."""
     cur = await scope.conn.execute(
-        "SELECT id FROM outbox_messages WHERE organization_id = %s AND conversation_id = %s"
-        " AND tool_use_id = %s ORDER BY created_at, lower(to_address), id",
-        (scope.org_id, link.conversation_id, link.tool_use_id),
+        "SELECT id FROM outbox_messages WHERE organization_id = %s AND execution_id = %s"
+        " ORDER BY created_at, lower(to_address), id",
+        (scope.org_id, execution_id),
     )
     return [r["id"] for r in await cur.fetchall()]
 

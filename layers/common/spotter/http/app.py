@@ -22,6 +22,7 @@ from spotter.http.middleware import BodyLimitMiddleware, NulPathMiddleware, Trac
 from spotter.http.routes import router as reads_router
 from spotter.i18n import error_message
 from spotter.observability import current_trace_id, log_event
+from spotter.providers.email import email_sender_for
 
 if TYPE_CHECKING:
     from spotter.mcp.server import McpApp
@@ -139,10 +140,15 @@ def create_app(
         from spotter.http.agent_routes import router as agent_router
 
         app.include_router(agent_router)
+    # one sender per app: an approved outbound call delivers its mail right after it committed,
+    # on every channel (the agent's confirm stream, an MCP approval)
+    app.state.email_sender = email_sender_for(settings)
     if mcp:
         from spotter.mcp.server import MCP_PATH, build_mcp
 
-        mcp_app = build_mcp(settings, verifier, lambda: app.state.db)
+        mcp_app = build_mcp(
+            settings, verifier, lambda: app.state.db, lambda: app.state.email_sender
+        )
         app.router.routes.extend(mcp_app.metadata_routes)
         app.router.routes.append(Route(MCP_PATH, mcp_app.app, methods=["GET", "POST", "DELETE"]))
         app.state.mcp = mcp_app

@@ -55,7 +55,6 @@ def get_agent_deps(request: Request, db: Annotated[Database, Depends(get_db)]) -
     """The run's dependencies, built once per process (tests put their own on app.state)."""
     from spotter.agent.state import AgentDeps
     from spotter.providers.anthropic import build_client
-    from spotter.providers.email import email_sender_for
     from spotter.providers.embeddings import embedder_for
 
     deps: AgentDeps | None = getattr(request.app.state, "agent_deps", None)
@@ -66,7 +65,7 @@ def get_agent_deps(request: Request, db: Annotated[Database, Depends(get_db)]) -
             client=build_client(settings),
             settings=settings,
             embedder=embedder_for(settings),
-            email_sender=email_sender_for(settings),
+            email_sender=request.app.state.email_sender,
         )
         request.app.state.agent_deps = deps
     return deps

@@ -6,8 +6,10 @@
   the call is stored `pending`, and the answer is an input-required result whose request state
   names that row (the SDK's boundary seals it, binding it to this tool, these arguments, this
   user and org, and a TTL). The retry carrying the user's answer claims the row exactly as a
-  dashboard confirm does (`agent.approvals.claims`): a second retry, a replayed state or an
-  answer for another org's row finds nothing pending and runs nothing.
+  dashboard confirm does (`agent.executions.claim_all`): a second retry, a replayed state or an
+  answer for another org's row finds nothing pending and runs nothing. An approved call runs
+  exactly as a dashboard approval does (`agent.approvals.claimed`): the mail an outbound tool
+  queued is delivered before the tool call answers.
 - A client that cannot elicit is told to confirm in the dashboard; nothing is stored.
 """
 
@@ -28,21 +30,29 @@ from mcp_types import (
     InputResponse,
 )
 
-from spotter.agent.approvals.claims import Claim, claim_all, finish_claimed
-from spotter.agent.approvals.fenced import execute_fenced
+from spotter.agent.approvals.claimed import run_claimed
 from spotter.agent.approvals.resolution import REJECTED
-from spotter.agent.call_record import ExecutionStatus
+from spotter.agent.executions import (
+    Claim,
+    McpPendingCall,
+    card_json,
+    claim_all,
+    finish_decided,
+    insert_mcp_call,
+    load_mcp_call,
+)
 from spotter.auth.caller import Caller
-from spotter.db import Conn, Database
-from spotter.mcp import ledger
+from spotter.db import Database
 from spotter.mcp.catalog import UNDO_TOOL, catalog_for
 from spotter.mcp.results import error_result, outcome_error, outcome_result
 from spotter.mcp.undo import undo_tool
 from spotter.observability import log_event
+from spotter.providers.email import EmailSender
+from spotter.tools.asking import awaits_approval, awaits_pick, needs_user
 from spotter.tools.calls import ResolvedCall, ToolOutcome
 from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
-from spotter.tools.errors import DomainError
+from spotter.tools.errors import TOOL_REFUSALS, UnknownTool, tool_error
 from spotter.tools.previews import build_confirmation
 from spotter.tools.registry import registry_for_caller
 from spotter.tools.runner import execute, resolve_call
@@ -68,8 +78,9 @@ class McpCall:
 
 
 async def call_tool(
-    db: Database, request: McpCall, *, now: datetime | None = None
+    db: Database, sender: EmailSender, request: McpCall, *, now: datetime | None = None
 ) -> CallToolResult | InputRequiredResult:
+    """`sender` delivers the mail an approved outbound call queued, before the call answers."""
     caller = request.caller
     if not caller.is_staff:
         return error_result("staff_only", "Spotter is available to staff only.")
@@ -78,17 +89,17 @@ async def call_tool(
         return await undo_tool(db, caller, request.arguments, now=at)
     spec = catalog_for(caller.role, caller.day_grain_programming).specs.get(request.name)
     if spec is None:
-        return error_result("unknown_tool", f"There is no tool {request.name}.")
+        return outcome_error(UnknownTool(request.name).error)
     if request.request_state is not None:
-        return await _answer(db, request, spec, at)
+        return await _answer(db, sender, request, spec, at)
     try:
         call = resolve_call(
             registry_for_caller(caller), spec.router,
             {"action": spec.action, "args": request.arguments},
         )  # fmt: skip
-    except DomainError as exc:
-        return outcome_error(exc.as_result())
-    if spec.needs_confirmation or spec.kind == "user_picker":
+    except TOOL_REFUSALS as exc:
+        return outcome_error(tool_error(exc))
+    if needs_user(spec.kind, spec.confirm):
         return await _ask(db, request, call, at)
     return await _inline(db, caller, call, at)
 
@@ -96,8 +107,8 @@ async def call_tool(
 async def _inline(db: Database, caller: Caller, call: ResolvedCall, at: datetime) -> CallToolResult:
     async with db.org_tx(caller.org_id) as conn:
         outcome = await execute(ToolContext(caller, conn, at, channel="mcp"), call)
-        execution_id = await ledger.record_outcome(conn, caller, call, outcome)
-    _log(call.spec, outcome.ok, outcome.error)
+        execution_id = await insert_mcp_call(conn, caller, call, outcome=outcome)
+    _log(call.spec, outcome)
     return outcome_result(call.spec, outcome, execution_id)
 
 
@@ -127,7 +138,7 @@ def _input_required(
     org_id: UUID,
 ) -> InputRequiredResult:  # fmt: skip
     """The question for the user and the state naming the pending row (sealed by the SDK)."""
-    if spec.kind == "user_picker":
+    if awaits_pick(spec.kind):
         args = stored_input.get("args", {})
         options = [{"const": str(c["id"]), "title": str(c["label"])} for c in args["candidates"]]
         key, params = (
@@ -170,15 +181,16 @@ async def _ask(
         return error_result("confirmation_required", CONFIRM_IN_DASHBOARD.format(tool=spec.name))
     card: Confirmation | None = None
     async with db.org_tx(caller.org_id) as conn:
-        if spec.kind != "user_picker":
+        if awaits_approval(spec.kind, spec.confirm):
             try:
                 async with conn.transaction():  # a card that cannot be built stores nothing
                     card = await build_confirmation(ToolContext(caller, conn, at, "mcp"), call)
-            except DomainError as exc:
-                return outcome_error(exc.as_result())
-        execution_id = await ledger.store_pending(conn, caller, call, card)
-    card_json = card.model_dump(mode="json", by_alias=True) if card else None
-    return _input_required(spec, call.executable_input, card_json, execution_id, caller.org_id)
+            except TOOL_REFUSALS as exc:
+                return outcome_error(tool_error(exc))
+        execution_id = await insert_mcp_call(conn, caller, call, card=card)
+    # the card as stored, so asking again shows exactly the same one
+    shown = card_json(card) if card else None
+    return _input_required(spec, call.executable_input, shown, execution_id, caller.org_id)
 
 
 def _named_row(state: str, caller: Caller) -> UUID | None:
@@ -192,7 +204,7 @@ def _named_row(state: str, caller: Caller) -> UUID | None:
 
 
 async def _answer(
-    db: Database, request: McpCall, spec: ToolSpec, at: datetime
+    db: Database, sender: EmailSender, request: McpCall, spec: ToolSpec, at: datetime
 ) -> CallToolResult | InputRequiredResult:
     caller = request.caller
     assert request.request_state is not None
@@ -200,12 +212,12 @@ async def _answer(
     if execution_id is None:
         return error_result("not_found", "No such pending call.")
     async with db.org_tx(caller.org_id) as conn:
-        row = await ledger.load_own(conn, caller, execution_id)
+        row = await load_mcp_call(conn, caller, execution_id)
     if row is None or (row.router, row.action) != (spec.router, spec.action):
         return error_result("not_found", "No such pending call.")
     if row.status != "pending":
         return error_result("tool_already_resolved", ALREADY_RESOLVED)
-    key = PICK_KEY if spec.kind == "user_picker" else CONFIRM_KEY
+    key = PICK_KEY if awaits_pick(spec.kind) else CONFIRM_KEY
     answer = (request.input_responses or {}).get(key)
     if not isinstance(answer, ElicitResult):
         # No answer for our question: ask it again, the row stays pending.
@@ -215,27 +227,17 @@ async def _answer(
         return error_result("tool_already_resolved", ALREADY_RESOLVED)
     claim = claims[0]
     content = answer.content or {}
-    if spec.kind == "user_picker":
+    if awaits_pick(spec.kind):
         return await _record_pick(db, caller, spec, row, claim, answer, content)
     if answer.action != "accept" or content.get("approved") is not True:
-        await _finish(db, caller, claim, "rejected_by_user", error=REJECTED)
-        _log(spec, False, REJECTED)
+        await finish_decided(db, caller.org_id, claim, ToolOutcome.failed(REJECTED))
+        _log(spec, ToolOutcome.failed(REJECTED))
         return outcome_error(REJECTED)
-    return await _run_claimed(db, caller, row, claim, at)
-
-
-async def _finish(
-    db: Database, caller: Caller, claim: Claim, status: ExecutionStatus, *, output: Any = None,
-    error: dict[str, Any] | None = None,
-) -> bool:  # fmt: skip
-    async with db.org_tx(caller.org_id) as conn:
-        return await finish_claimed(
-            conn, caller.org_id, claim, status=status, output=output, error=error
-        )
+    return await _run_claimed(db, sender, caller, row, claim, at)
 
 
 async def _record_pick(
-    db: Database, caller: Caller, spec: ToolSpec, row: ledger.PendingMcpCall, claim: Claim,
+    db: Database, caller: Caller, spec: ToolSpec, row: McpPendingCall, claim: Claim,
     answer: ElicitResult, content: dict[str, Any],
 ) -> CallToolResult:  # fmt: skip
     args = row.input.get("args", {})
@@ -243,41 +245,32 @@ async def _record_pick(
         (c for c in args.get("candidates", []) if str(c.get("id")) == content.get("pick")), None
     )
     if answer.action != "accept" or picked is None:
-        await _finish(db, caller, claim, "rejected_by_user", error=REJECTED)
+        await finish_decided(db, caller.org_id, claim, ToolOutcome.failed(REJECTED))
         return outcome_error(REJECTED)
     output = {"pickedId": str(picked["id"]), "pickedLabel": str(picked["label"]),
               "kind": str(args.get("kind", ""))}  # fmt: skip
-    if not await _finish(db, caller, claim, "succeeded", output=output):
+    picked_outcome = ToolOutcome.succeeded(output)
+    if not await finish_decided(db, caller.org_id, claim, picked_outcome):
         return error_result("tool_already_resolved", ALREADY_RESOLVED)
-    return outcome_result(spec, ToolOutcome(ok=True, output=output), row.execution_id)
+    return outcome_result(spec, picked_outcome, row.execution_id)
 
 
 async def _run_claimed(
-    db: Database, caller: Caller, row: ledger.PendingMcpCall, claim: Claim, at: datetime
-) -> CallToolResult:
-    """Run the stored, re-validated input through the fenced executor: effect, audit row and
-    status in ONE transaction, the status fenced on this claim."""
-    try:
-        call = resolve_call(registry_for_caller(caller), row.router, row.input)
-    except DomainError as exc:
-        await _finish(db, caller, claim, "failed", error=exc.as_result())
-        return outcome_error(exc.as_result())
-
-    async def record(conn: Conn, outcome: ToolOutcome) -> bool:
-        return await finish_claimed(
-            conn, caller.org_id, claim,
-            status="succeeded" if outcome.ok else "failed",
-            output=outcome.output if outcome.ok else None,
-            error=outcome.error, audit_log_id=outcome.audit_log_id,
-        )  # fmt: skip
-
-    outcome = await execute_fenced(db, caller, at, call, record, channel="mcp")
-    if outcome is None:  # the sweep closed a stale claim meanwhile: nothing was committed
+    db: Database, sender: EmailSender, caller: Caller, row: McpPendingCall, claim: Claim,
+    at: datetime,
+) -> CallToolResult:  # fmt: skip
+    """Run the stored, re-validated input exactly as a dashboard approval does: effect, audit
+    row and status in ONE transaction fenced on this claim, then its mail delivered."""
+    registry = registry_for_caller(caller)
+    ran = await run_claimed(db, caller, at, registry, row, claim, sender=sender, channel="mcp")
+    if ran is None:  # the sweep closed a stale claim meanwhile: nothing was committed
         return error_result("tool_already_resolved", ALREADY_RESOLVED)
-    _log(call.spec, outcome.ok, outcome.error)
-    return outcome_result(call.spec, outcome, row.execution_id)
+    if ran.spec is None:  # the stored input no longer resolves: failed, nothing ran
+        return outcome_error(ran.outcome.error)
+    _log(ran.spec, ran.outcome)
+    return outcome_result(ran.spec, ran.outcome, row.execution_id)
 
 
-def _log(spec: ToolSpec, ok: bool, error: dict[str, Any] | None) -> None:
-    log_event("mcp.tool.executed", tool=spec.name, ok=ok,
-              code=None if ok else (error or {}).get("code"))  # fmt: skip
+def _log(spec: ToolSpec, outcome: ToolOutcome) -> None:
+    code = None if outcome.ok or outcome.error is None else outcome.error.code
+    log_event("mcp.tool.executed", tool=spec.name, ok=outcome.ok, code=code)

@@ -30,6 +30,7 @@ from spotter.db import Database
 from spotter.mcp.auth import ClerkMcpVerifier, current_caller
 from spotter.mcp.calls import McpCall, call_tool
 from spotter.mcp.catalog import catalog_for
+from spotter.providers.email import EmailSender
 
 MCP_PATH = "/mcp"
 SERVER_NAME = "spotter"
@@ -37,9 +38,12 @@ DEFAULT_RESOURCE_URL = "http://localhost:8000/mcp"
 
 
 class SpotterMCP(MCPServer[Any]):
-    def __init__(self, db: Callable[[], Database], **kwargs: Any) -> None:
+    def __init__(
+        self, db: Callable[[], Database], sender: Callable[[], EmailSender], **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self._db = db
+        self._sender = sender
 
     async def list_tools(self) -> list[Tool]:
         caller = current_caller()
@@ -59,7 +63,7 @@ class SpotterMCP(MCPServer[Any]):
             request_state=context.request_state if context is not None else None,
             input_responses=context.input_responses if context is not None else None,
         )
-        return await call_tool(self._db(), request)
+        return await call_tool(self._db(), self._sender(), request)
 
 
 def _state_security(settings: Settings) -> RequestStateSecurity:
@@ -81,7 +85,12 @@ class McpApp:
     resource_url: str
 
 
-def build_mcp(settings: Settings, verifier: TokenVerifier, db: Callable[[], Database]) -> McpApp:
+def build_mcp(
+    settings: Settings,
+    verifier: TokenVerifier,
+    db: Callable[[], Database],
+    sender: Callable[[], EmailSender],
+) -> McpApp:
     resource_url = settings.mcp_resource_url or DEFAULT_RESOURCE_URL
     issuer = settings.clerk_issuer or resource_url
     auth = AuthSettings(
@@ -91,6 +100,7 @@ def build_mcp(settings: Settings, verifier: TokenVerifier, db: Callable[[], Data
     )
     server = SpotterMCP(
         db,
+        sender,
         name=SERVER_NAME,
         title="Spotter",
         instructions="Spotter's gym tools: programs, workouts, schedule, bookings, members.",

@@ -33,7 +33,7 @@ async def undo_tool(
     if outcome is None:
         return error_result("undo_already_done", "This call was already undone.")
     if not outcome.ok:
-        return outcome_error(outcome.error or {})
+        return outcome_error(outcome.error)
     body = {"undone": str(execution_id), "output": outcome.output}
     text = json.dumps(body, ensure_ascii=False, default=str)
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=body)

@@ -9,6 +9,7 @@ from uuid import UUID
 
 from pydantic import BaseModel
 
+from spotter.tools.errors import ToolError
 from spotter.tools.spec import ToolSpec
 
 # Reserved: a model may try to supply its own confirmation card. It is never trusted.
@@ -31,12 +32,35 @@ class ResolvedCall:
 
 @dataclass(frozen=True)
 class ToolOutcome:
+    """What a call gave: its output (and audit row), or its error. Built with `succeeded` or
+    `failed`, so an outcome is never ok with an error or failed without one."""
+
     ok: bool
     output: Any = None
-    error: dict[str, Any] | None = None
+    error: ToolError | None = None
     audit_log_id: UUID | None = None
+
+    @classmethod
+    def succeeded(cls, output: Any, audit_log_id: UUID | None = None) -> ToolOutcome:
+        return cls(ok=True, output=output, audit_log_id=audit_log_id)
+
+    @classmethod
+    def failed(cls, error: ToolError) -> ToolOutcome:
+        return cls(ok=False, error=error)
+
+    @property
+    def payload(self) -> Any:
+        """What the model reads in the tool_result block: the output, or the error's JSON."""
+        if self.ok:
+            return self.output
+        return self.error.as_json() if self.error is not None else None
+
+    @property
+    def error_json(self) -> dict[str, Any] | None:
+        """The error as stored and streamed (None when it succeeded)."""
+        return None if self.ok or self.error is None else self.error.as_json()
 
     @property
     def result_text(self) -> str:
-        """What the model reads in the tool_result block."""
-        return json.dumps(self.output if self.ok else self.error, ensure_ascii=False, default=str)
+        """The tool_result block's text."""
+        return json.dumps(self.payload, ensure_ascii=False, default=str)

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
 from typing import Literal
-from uuid import UUID
 from zoneinfo import ZoneInfo
 
 from spotter.auth.caller import Caller
@@ -25,9 +24,8 @@ class ToolContext:
     conn: Conn
     now: datetime  # timezone-aware UTC: the run's one clock
     channel: Channel = "agent"
-    # the agent call being run, when there is one: outbound mail is linked to it (outbox)
-    conversation_id: UUID | None = None
-    tool_use_id: str | None = None
+    # the claimed call being run, when there is one: outbound mail is linked to it (outbox)
+    call_link: CallLink | None = None
 
     @cached_property
     def scope(self) -> OrgScope:
@@ -36,10 +34,8 @@ class ToolContext:
 
     @property
     def outbox_link(self) -> CallLink | None:
-        """What `outbox.enqueue(..., link=)` takes, so the loader shows this call's delivery."""
-        if self.conversation_id is None or self.tool_use_id is None:
-            return None
-        return CallLink(self.conversation_id, self.tool_use_id)
+        """What `outbox.enqueue(..., link=)` takes: the call's delivery finds its mail by it."""
+        return self.call_link
 
     @cached_property
     def tz(self) -> ZoneInfo:

@@ -48,7 +48,8 @@ async def _target_name(ctx: ToolContext, call: ResolvedCall) -> tuple[str | None
 
 
 async def build_confirmation(ctx: ToolContext, call: ResolvedCall) -> Confirmation:
-    """The card for a confirmable call; raises `DomainError` (e.g. not_found) instead of a card."""
+    """The card for a confirmable call; raises a refusal (`tools.errors.Refusal`, e.g. not_found)
+    instead of a card."""
     spec = call.spec
     card = await spec.preview(ctx, call.args) if spec.preview else Confirmation()
     target, count = await _target_name(ctx, call) if spec.target else (None, None)

@@ -6,6 +6,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from spotter.auth.caller import Caller, Role
+from spotter.tools.asking import needs_user
 from spotter.tools.catalog import ToolCatalog, load_catalog
 from spotter.tools.definitions import build_definitions, canonical_json
 from spotter.tools.spec import ToolSpec
@@ -39,11 +40,7 @@ class ToolRegistry:
     @cached_property
     def quick_specs(self) -> list[ToolSpec]:
         """What the T1 quick route may run: quick-action tools that never ask a person."""
-        return [
-            s
-            for s in self.specs
-            if s.quick_action and not s.needs_confirmation and s.kind == "normal"
-        ]
+        return [s for s in self.specs if s.quick_action and not needs_user(s.kind, s.confirm)]
 
     @cached_property
     def quick_definitions(self) -> list[dict[str, Any]]:

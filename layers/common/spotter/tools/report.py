@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from spotter.auth.caller import Role
+from spotter.tools.asking import awaits_pick
 from spotter.tools.catalog import load_catalog
 from spotter.tools.definitions import canonical_json, definition_stats
 from spotter.tools.registry import registry_for
@@ -72,7 +73,7 @@ def render_tools_doc(router_prompt: str) -> str:
         ]
         for name in names:
             spec = catalog.specs[name]
-            effects = spec.side_effects + (" (picker)" if spec.kind == "user_picker" else "")
+            effects = spec.side_effects + (" (picker)" if awaits_pick(spec.kind) else "")
             if spec.day_grain_only:
                 effects += ", day-grain only"
             roles = ", ".join(r for r in _ROLES if r in spec.roles)

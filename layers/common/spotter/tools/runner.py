@@ -15,17 +15,19 @@ from pydantic import ValidationError
 
 from spotter.observability import log_event
 from spotter.tiers import tier
+from spotter.tools.asking import awaits_pick
 from spotter.tools.audit import write_audit
 from spotter.tools.calls import PREVIEW_KEY, ResolvedCall, ToolOutcome
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import (
-    DomainError,
+    TOOL_REFUSALS,
     FeatureUnavailable,
     Forbidden,
     NeedsUser,
     ToolArgsError,
     UnknownTool,
     internal_error,
+    tool_error,
 )
 from spotter.tools.registry import ToolRegistry
 from spotter.tools.spec import Output, ToolSpec
@@ -41,7 +43,8 @@ def _validation_problems(exc: ValidationError) -> list[dict[str, str]]:
 
 
 def resolve_call(registry: ToolRegistry, router: str, raw_input: Any) -> ResolvedCall:
-    """The call the model asked for, validated; raises `DomainError` with a code it can read."""
+    """The call the model asked for, validated; raises `ToolArgsError` (fix the arguments) or a
+    `CallRefused` (`forbidden`, `unknown_tool`) with a code it can read."""
     if not isinstance(raw_input, dict) or not isinstance(raw_input.get("action"), str):
         raise ToolArgsError('Input must be {"action": "<name>", "args": {...}}.')
     action = raw_input["action"]
@@ -94,21 +97,21 @@ async def execute(
     spec = call.spec
     try:
         check_allowed(ctx, spec)
-        if spec.kind == "user_picker":
+        if awaits_pick(spec.kind):
             raise NeedsUser(spec.name)
         if savepoint:
             async with ctx.conn.transaction():
                 output, audit_id = await _run_handler(ctx, call, reverses_audit_log_id)
         else:
             output, audit_id = await _run_handler(ctx, call, reverses_audit_log_id)
-    except DomainError as exc:
-        return ToolOutcome(ok=False, error=exc.as_result())
+    except TOOL_REFUSALS as exc:
+        return ToolOutcome.failed(tool_error(exc))
     except Exception as exc:
         log_event(
             "tool.internal_error", level="exception", tool=spec.name, error=type(exc).__name__
         )
-        return ToolOutcome(ok=False, error=internal_error(spec.name))
-    return ToolOutcome(ok=True, output=cap_output(output), audit_log_id=audit_id)
+        return ToolOutcome.failed(internal_error(spec.name))
+    return ToolOutcome.succeeded(cap_output(output), audit_id)
 
 
 async def _run_handler(

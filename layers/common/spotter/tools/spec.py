@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic.alias_generators import to_camel
 
 from spotter.auth.caller import Role
+from spotter.tools.asking import ConfirmPolicy, ToolKind, needs_user
 from spotter.tools.errors import ToolArgsError
 
 if TYPE_CHECKING:
@@ -23,8 +24,6 @@ if TYPE_CHECKING:
     from spotter.tools.context import ToolContext
 
 SideEffects = Literal["read", "write"]
-ConfirmPolicy = Literal["never", "destructive", "always"]
-ToolKind = Literal["normal", "user_picker"]
 
 ALL_ROLES: frozenset[Role] = frozenset({"owner", "admin", "coach", "member"})
 STAFF: frozenset[Role] = frozenset({"owner", "admin", "coach"})
@@ -209,10 +208,6 @@ class ToolSpec:
         return self.options.get("external_effects", False)
 
     @property
-    def needs_confirmation(self) -> bool:
-        return self.confirm != "never"
-
-    @property
     def parallel_safe(self) -> bool:
         """A read that never confirms and never asks the user may run beside other reads."""
-        return self.side_effects == "read" and self.confirm == "never" and self.kind == "normal"
+        return self.side_effects == "read" and not needs_user(self.kind, self.confirm)

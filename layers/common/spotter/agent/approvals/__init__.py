@@ -1,27 +1,23 @@
-"""Asking a person and what follows: `claims` (claim before execute, abandoned claims),
-`decisions` (validation), `held` (held siblings), `fenced` (the one fenced executor),
-`resolution` (applying decisions), `settle` (one merged tool_result turn, the tail answered for a
-new message, the sweep), `undo`.
+"""Asking a person and what follows: `decisions` (validation), `held` (held siblings), `fenced`
+(the one fenced executor), `claimed` (a claimed call run from its stored input, for every
+channel, its mail delivered by `outbound`), `resolution` (applying decisions), `settle` (one
+merged tool_result turn, the tail answered for a new message, the sweep), `undo`. The rows they
+claim, finish and close are `agent.executions`'.
 
-This surface is the import-light part that the reads and sweep functions use (claims as the
-sweep will close them, the sweep itself): importing it loads no tool catalog and no model SDK.
-The streaming parts — `resolution`, `undo` — are reached through `agent.run`, which exports the
-entry points.
+This surface is the import-light part that the reads and sweep functions use (the sweep
+itself, the tail answered before a new message): importing it loads no tool catalog and no model
+SDK. The streaming parts — `resolution`, `undo` — are reached through `agent.run`, which exports
+the entry points.
 """
 
-from spotter.agent.approvals.claims import CLAIM_TTL, interrupted_error
 from spotter.agent.approvals.decisions import DecisionKind
 from spotter.agent.approvals.fingerprint import call_fingerprint
-from spotter.agent.approvals.held import needs_user
 from spotter.agent.approvals.settle import SweepReport, answer_for_new_message, sweep
 
 __all__ = [
-    "CLAIM_TTL",
     "DecisionKind",
     "SweepReport",
     "answer_for_new_message",
     "call_fingerprint",
-    "interrupted_error",
-    "needs_user",
     "sweep",
 ]

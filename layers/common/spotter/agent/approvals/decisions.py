@@ -9,12 +9,8 @@ the batch's error; nothing is claimed or run.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
-from uuid import UUID
+from typing import Literal
 
-from spotter.agent.approvals.held import awaits_approval, awaits_pick
-from spotter.agent.call_record import CallRef, ExecutionStatus
 from spotter.agent.errors import (
     ConfirmBatchMixedMessages,
     InvalidPick,
@@ -22,81 +18,9 @@ from spotter.agent.errors import (
     ToolExecutionNotFound,
     ToolNotAwaitingApproval,
 )
-from spotter.db import Conn
+from spotter.agent.executions import PendingCall
 
 DecisionKind = Literal["confirm", "pick"]
-
-
-@dataclass(frozen=True)
-class PendingCall:
-    execution_id: UUID
-    message_id: UUID
-    position: int
-    tool_use_id: str
-    router: str
-    action: str
-    input: dict[str, Any]
-    status: ExecutionStatus
-    confirm_policy: str
-    kind: str
-
-    @property
-    def ref(self) -> CallRef:
-        return CallRef(self.tool_use_id, self.router, self.action, self.input)
-
-    @property
-    def awaits_approval(self) -> bool:
-        return awaits_approval(self.kind, self.confirm_policy)
-
-    @property
-    def awaits_pick(self) -> bool:
-        return awaits_pick(self.kind)
-
-    @property
-    def held(self) -> bool:
-        """Stored pending behind a suspending call; it needs no decision of its own."""
-        return not (self.awaits_approval or self.awaits_pick)
-
-
-_COLUMNS = (
-    "id, message_id, position, tool_use_id, router, action, input, status, confirm_policy, kind"
-)
-
-
-def _call(row: dict[str, Any]) -> PendingCall:
-    return PendingCall(
-        execution_id=row["id"],
-        message_id=row["message_id"],
-        position=row["position"],
-        tool_use_id=row["tool_use_id"],
-        router=row["router"],
-        action=row["action"],
-        input=row["input"],
-        status=row["status"],
-        confirm_policy=row["confirm_policy"],
-        kind=row["kind"],
-    )
-
-
-async def load_calls(
-    conn: Conn, org_id: UUID, conversation_id: UUID, tool_use_ids: Sequence[str]
-) -> dict[str, PendingCall]:
-    cur = await conn.execute(
-        f"SELECT {_COLUMNS} FROM ai_tool_executions"
-        " WHERE organization_id = %s AND conversation_id = %s AND tool_use_id = ANY(%s)",
-        (org_id, conversation_id, list(tool_use_ids)),
-    )
-    return {row["tool_use_id"]: _call(row) for row in await cur.fetchall()}
-
-
-async def message_calls(conn: Conn, org_id: UUID, message_id: UUID) -> list[PendingCall]:
-    """Every call of one assistant message, in the message's tool order."""
-    cur = await conn.execute(
-        f"SELECT {_COLUMNS} FROM ai_tool_executions"
-        " WHERE organization_id = %s AND message_id = %s ORDER BY position",
-        (org_id, message_id),
-    )
-    return [_call(row) for row in await cur.fetchall()]
 
 
 def validate_decisions(

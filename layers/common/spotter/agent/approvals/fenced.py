@@ -15,6 +15,7 @@ from uuid import UUID
 
 from spotter.auth.caller import Caller
 from spotter.db import Conn, Database
+from spotter.domain.outbox import CallLink
 from spotter.tools.calls import ResolvedCall, ToolOutcome
 from spotter.tools.context import Channel, ToolContext
 from spotter.tools.runner import execute
@@ -35,22 +36,14 @@ async def execute_fenced(
     record: RecordOutcome,
     *,
     reverses_audit_log_id: UUID | None = None,
-    conversation_id: UUID | None = None,
-    tool_use_id: str | None = None,
+    call_link: CallLink | None = None,
     channel: Channel = "agent",
 ) -> ToolOutcome | None:
     """The outcome, committed with its effect; None when fenced out (nothing was committed).
-    The call's conversation and tool_use id link any mail it queues (`ctx.outbox_link`)."""
+    `call_link` (the call's execution row) links any mail it queues (`ctx.outbox_link`)."""
     try:
         async with db.org_tx(caller.org_id) as conn:
-            ctx = ToolContext(
-                caller,
-                conn,
-                now,
-                channel,
-                conversation_id=conversation_id,
-                tool_use_id=tool_use_id,
-            )
+            ctx = ToolContext(caller, conn, now, channel, call_link=call_link)
             outcome = await execute(ctx, call, reverses_audit_log_id=reverses_audit_log_id)
             if not await record(conn, outcome):
                 raise _Fenced

@@ -20,25 +20,25 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 from uuid import UUID
 
-from psycopg.types.json import Jsonb
-
 from spotter.agent import events as ev
-from spotter.agent.approvals.claims import Claim, claim_all, finish_claimed
-from spotter.agent.approvals.decisions import (
-    DecisionKind,
-    PendingCall,
-    load_calls,
-    message_calls,
-    validate_decisions,
-    validate_pick,
-)
-from spotter.agent.approvals.fenced import execute_fenced
+from spotter.agent.approvals.claimed import run_claimed as run_claimed_call
+from spotter.agent.approvals.decisions import DecisionKind, validate_decisions, validate_pick
 from spotter.agent.approvals.fingerprint import call_fingerprint
 from spotter.agent.approvals.held import SKIPPED, held_ready, skipped_after_rejection
-from spotter.agent.approvals.outbound import deliver_call
 from spotter.agent.approvals.settle import close_and_settle, settle_message
-from spotter.agent.call_record import ExecutionStatus, executed, tool_completed, tool_started
+from spotter.agent.call_record import executed, tool_completed, tool_started
 from spotter.agent.errors import ConfirmationStale, InvalidEditedArgs, ToolAlreadyResolved
+from spotter.agent.executions import (
+    Claim,
+    PendingCall,
+    adopt_edited_input,
+    claim_all,
+    finish_decided,
+    load_calls,
+    message_calls,
+    propose_again,
+    stored_error,
+)
 from spotter.agent.state import RunState
 from spotter.agent.stream import Emitter
 from spotter.db import Conn
@@ -46,11 +46,11 @@ from spotter.errors import NotFoundError
 from spotter.tools.calls import ResolvedCall, ToolOutcome
 from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
-from spotter.tools.errors import DomainError
+from spotter.tools.errors import TOOL_REFUSALS, ToolError
 from spotter.tools.previews import build_confirmation
 from spotter.tools.runner import resolve_call
 
-REJECTED = {"code": "rejected_by_user", "message": "The user declined this call; it did not run."}
+REJECTED = ToolError("rejected_by_user", "The user declined this call; it did not run.")
 
 
 @dataclass(frozen=True)
@@ -140,7 +140,7 @@ async def apply_decisions(
         decision = by_id[call.tool_use_id]
         if kind == "pick":
             events.emit(
-                await _record(state, call, claim, "succeeded", output=picks[call.tool_use_id])
+                await _record(state, call, claim, ToolOutcome.succeeded(picks[call.tool_use_id]))
             )
         elif decision.approved:
             edit = edits.get(call.tool_use_id)
@@ -153,8 +153,8 @@ async def apply_decisions(
             events.emit(tool_started(call.ref))
             events.emit(await run_claimed(state, call, claim))
         else:
-            error = REJECTED if decision.reason is None else {**REJECTED, "reason": decision.reason}
-            events.emit(await _record(state, call, claim, "rejected_by_user", error=error))
+            rejected = replace(REJECTED, reason=decision.reason)
+            events.emit(await _record(state, call, claim, ToolOutcome.failed(rejected)))
     message_id = decided[0].message_id
     await _run_held(state, events, message_id)
     async with db.org_tx(org_id) as conn:
@@ -178,17 +178,17 @@ async def _edit(state: RunState, call: PendingCall, args: dict[str, Any]) -> Edi
     try:
         edited = resolve_call(state.registry, call.router, {"action": call.action, "args": args})
         original = resolve_call(state.registry, call.router, call.input)
-    except DomainError as exc:
+    except TOOL_REFUSALS as exc:
         raise InvalidEditedArgs from exc
     async with state.deps.db.org_tx(state.caller.org_id) as conn:
         ctx = ToolContext(state.caller, conn, state.now)
         try:
             after = await _card(ctx, edited)
-        except DomainError as exc:
+        except TOOL_REFUSALS as exc:
             raise InvalidEditedArgs from exc
         try:
             before: Confirmation | None = await _card(ctx, original)
-        except DomainError:
+        except TOOL_REFUSALS:
             before = None  # what was shown cannot be built any more: the edit is a new card
     same = before is not None and _effect(before) == _effect(after)
     return Edit(edited.executable_input, after, same)
@@ -197,14 +197,9 @@ async def _edit(state: RunState, call: PendingCall, args: dict[str, Any]) -> Edi
 async def _ask_again(state: RunState, call: PendingCall, edit: Edit) -> ev.ConfirmationPending:
     """The edited call, still pending, with its fresh card (and fingerprint) in place of the
     old one: the next decision is about what will really run."""
-    card = edit.card.model_dump(mode="json", by_alias=True, exclude_none=True)
-    async with state.deps.db.org_tx(state.caller.org_id) as conn:
-        cur = await conn.execute(
-            "UPDATE ai_tool_executions SET input = %s, confirmation = %s"
-            " WHERE id = %s AND organization_id = %s AND status = 'pending'",
-            (Jsonb(edit.input), Jsonb(card), call.execution_id, state.caller.org_id),
-        )
-        if cur.rowcount != 1:
+    org_id = state.caller.org_id
+    async with state.deps.db.org_tx(org_id) as conn:
+        if not await propose_again(conn, org_id, call.execution_id, edit.input, edit.card):
             raise ToolAlreadyResolved
     return ev.ConfirmationPending(
         tool_use_id=call.tool_use_id,
@@ -222,12 +217,7 @@ async def _adopt_edit(
 ) -> PendingCall | None:
     """Store the edited input as what runs, fenced on the claim (None: closed meanwhile)."""
     async with state.deps.db.org_tx(state.caller.org_id) as conn:
-        cur = await conn.execute(
-            "UPDATE ai_tool_executions SET input = %s, edited_by_user = true"
-            " WHERE id = %s AND organization_id = %s AND status = 'running' AND claimed_at = %s",
-            (Jsonb(edit.input), call.execution_id, state.caller.org_id, claim.claimed_at),
-        )
-        if cur.rowcount != 1:
+        if not await adopt_edited_input(conn, state.caller.org_id, claim, edit.input):
             return None
     return replace(call, input=edit.input)
 
@@ -247,74 +237,38 @@ async def _run_held(state: RunState, events: Emitter, message_id: UUID) -> None:
             # another stream won it: it runs this and the ones after it, in order
             return
         if skipped_after_rejection(call, calls):
-            events.emit(await _record(state, call, claims[0], "failed", error=SKIPPED))
+            events.emit(await _record(state, call, claims[0], ToolOutcome.failed(SKIPPED)))
             continue
         events.emit(tool_started(call.ref))
         events.emit(await run_claimed(state, call, claims[0]))
 
 
 async def run_claimed(state: RunState, call: PendingCall, claim: Claim) -> ev.ToolCompleted:
-    """Run a claimed call from its stored input; effect, audit and status in ONE transaction."""
-    org_id = state.caller.org_id
-    try:
-        resolved = resolve_call(state.registry, call.router, call.input)
-    except DomainError as exc:
-        return await _record(state, call, claim, "failed", error=exc.as_result())
-
-    async def record(conn: Conn, result: ToolOutcome) -> bool:
-        return await finish_claimed(
-            conn, org_id, claim,
-            status="succeeded" if result.ok else "failed",
-            output=result.output if result.ok else None,
-            error=result.error, audit_log_id=result.audit_log_id,
-        )  # fmt: skip
-
-    outcome = await execute_fenced(
-        state.deps.db, state.caller, state.now, resolved, record,
-        conversation_id=state.conversation_id, tool_use_id=call.tool_use_id,
+    """Run a claimed call from its stored input (`approvals.claimed`: effect, audit and status
+    in ONE transaction, then its mail delivered)."""
+    ran = await run_claimed_call(
+        state.deps.db, state.caller, state.now, state.registry, call, claim,
+        sender=state.deps.email_sender,
     )  # fmt: skip
-    if outcome is None:
+    if ran is None:
         return await _closed_meanwhile(state, call)
-    if outcome.ok and resolved.spec.external_effects:
-        # committed: now deliver what it queued, and say what was delivered
-        delivered = await deliver_call(state, call.tool_use_id, outcome.output)
-        outcome = replace(outcome, output=delivered)
-    return executed(state, call.ref, resolved.spec, outcome)
+    if ran.spec is None:  # its stored input no longer resolves: failed, nothing ran
+        return tool_completed(call.ref, ran.outcome)
+    return executed(state, call.ref, ran.spec, ran.outcome)
 
 
 async def _record(
-    state: RunState,
-    call: PendingCall,
-    claim: Claim,
-    status: ExecutionStatus,
-    *,
-    output: Any = None,
-    error: dict[str, Any] | None = None,
+    state: RunState, call: PendingCall, claim: Claim, outcome: ToolOutcome
 ) -> ev.ToolCompleted:
     """An outcome decided without running anything (a pick, a rejection, a skip)."""
-    async with state.deps.db.org_tx(state.caller.org_id) as conn:
-        finished = await finish_claimed(
-            conn, state.caller.org_id, claim, status=status, output=output, error=error
-        )
-    if not finished:
+    if not await finish_decided(state.deps.db, state.caller.org_id, claim, outcome):
         return await _closed_meanwhile(state, call)
-    return tool_completed(
-        call.ref, ToolOutcome(ok=status == "succeeded", output=output, error=error)
-    )
+    return tool_completed(call.ref, outcome)
 
 
 async def _closed_meanwhile(state: RunState, call: PendingCall) -> ev.ToolCompleted:
     """The row was closed under us (the sweep): report the code it was closed with."""
-    return tool_completed(call.ref, ToolOutcome(ok=False, error=await _stored_error(state, call)))
-
-
-async def _stored_error(state: RunState, call: PendingCall) -> dict[str, Any] | None:
-    """What closed the row under us (the sweep's interruption code)."""
-    async with state.deps.db.org_tx(state.caller.org_id) as conn:
-        cur = await conn.execute(
-            "SELECT error FROM ai_tool_executions WHERE id = %s AND organization_id = %s",
-            (call.execution_id, state.caller.org_id),
-        )
-        row = await cur.fetchone()
-    error: dict[str, Any] | None = row["error"] if row else None
-    return error
+    org_id = state.caller.org_id
+    async with state.deps.db.org_tx(org_id) as conn:
+        error = await stored_error(conn, org_id, call.execution_id)
+    return tool_completed(call.ref, ToolOutcome(ok=False, error=error))

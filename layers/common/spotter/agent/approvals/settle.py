@@ -15,8 +15,14 @@ from uuid import UUID
 
 from psycopg.types.json import Jsonb
 
-from spotter.agent.approvals.claims import close_abandoned, orgs_with_abandoned_claims
-from spotter.agent.call_record import FINAL_STATUSES, settled_outcomes
+from spotter.agent.executions import (
+    StoredResult,
+    close_abandoned,
+    close_superseded,
+    message_results,
+    orgs_with_abandoned_claims,
+    settled_results,
+)
 from spotter.agent.transcript import INTERRUPTED, StoredMessage, append_message, tool_result_block
 from spotter.db import Conn, Database
 from spotter.observability import log_event
@@ -28,11 +34,6 @@ EDITED_NOTE = (
     "The user edited this call's arguments before approving it; it ran with these arguments,"
     " not the ones you proposed."
 )
-SUPERSEDED = {
-    "code": "superseded",
-    "message": "The user sent a new message instead of answering; this call did not run and"
-    " never will. Ask again if it is still wanted.",
-}
 
 
 async def settle_message(conn: Conn, org_id: UUID, message_id: UUID) -> bool:
@@ -48,16 +49,11 @@ async def settle_message(conn: Conn, org_id: UUID, message_id: UUID) -> bool:
     message = await cur.fetchone()
     if message is None:
         return False
-    cur = await conn.execute(
-        "SELECT tool_use_id, status, input, output, error, edited_by_user FROM ai_tool_executions"
-        " WHERE organization_id = %s AND message_id = %s ORDER BY position",
-        (org_id, message_id),
-    )
-    rows = await cur.fetchall()
-    if not rows or any(r["status"] not in FINAL_STATUSES for r in rows):
+    results = await message_results(conn, org_id, message_id)
+    if results is None:
         return False
     conversation_id, run_id = message["conversation_id"], message["run_id"]
-    first_id = rows[0]["tool_use_id"]
+    first_id = results[0].tool_use_id
     cur = await conn.execute(
         "SELECT 1 FROM ai_messages WHERE organization_id = %s AND conversation_id = %s"
         " AND role = 'tool_result' AND content @> %s",
@@ -65,23 +61,20 @@ async def settle_message(conn: Conn, org_id: UUID, message_id: UUID) -> bool:
     )
     if await cur.fetchone() is not None:
         return False
-    blocks = [
-        tool_result_block(r["tool_use_id"], r["status"] == "succeeded", _told(r)) for r in rows
-    ]
+    blocks = [tool_result_block(r.tool_use_id, r.ok, _told(r)) for r in results]
     await append_message(
         conn, org_id, conversation_id, run_id=run_id, role="tool_result", content=blocks
     )
     return True
 
 
-def _told(row: dict[str, Any]) -> Any:
+def _told(result: StoredResult) -> Any:
     """What the model reads of a call: its output or error, and when the user edited the
     arguments, that they did and the arguments that really ran."""
-    payload = row["output"] if row["status"] == "succeeded" else row["error"]
-    if not row["edited_by_user"]:
-        return payload
-    edited = {"note": EDITED_NOTE, "arguments": row["input"].get("args", {})}
-    return {"editedByUser": edited, "result": payload}
+    if not result.edited_by_user:
+        return result.payload
+    edited = {"note": EDITED_NOTE, "arguments": result.input.get("args", {})}
+    return {"editedByUser": edited, "result": result.payload}
 
 
 async def close_and_settle(conn: Conn, org_id: UUID, *, message_id: UUID | None = None) -> int:
@@ -98,12 +91,7 @@ async def close_for_new_message(conn: Conn, org_id: UUID, message_id: UUID) -> N
     `superseded`, so it can never run later. A call running under a live claim is left alone
     (its result is recorded on its row; the turn appended now says it has none)."""
     await close_abandoned(conn, org_id, message_id=message_id)
-    await conn.execute(
-        "UPDATE ai_tool_executions SET status = 'failed', error = %s,"
-        " finished_at = clock_timestamp()"
-        " WHERE organization_id = %s AND message_id = %s AND status = 'pending'",
-        (Jsonb(SUPERSEDED), org_id, message_id),
-    )
+    await close_superseded(conn, org_id, message_id)
 
 
 async def answer_for_new_message(
@@ -120,11 +108,11 @@ async def answer_for_new_message(
     if not ids:
         return []
     await close_for_new_message(conn, state.caller.org_id, stored[-1].id)
-    known = await settled_outcomes(conn, state.caller, state.conversation_id, ids)
+    known = await settled_results(conn, state.caller.org_id, state.conversation_id, ids)
     content = [
-        tool_result_block(tid, *known[tid])
+        tool_result_block(tid, known[tid].ok, known[tid].payload)
         if tid in known
-        else tool_result_block(tid, False, INTERRUPTED)
+        else tool_result_block(tid, False, INTERRUPTED.as_json())
         for tid in ids
     ]
     state.telemetry.emit(

@@ -23,16 +23,21 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 from uuid import UUID
 
 from psycopg.types.json import Jsonb
 
 from spotter.agent import events as ev
-from spotter.agent.approvals.claims import CLAIM_TTL
 from spotter.agent.approvals.fenced import execute_fenced
 from spotter.agent.call_record import CallRef, tool_completed, tool_started
 from spotter.agent.errors import UndoAlreadyDone, UndoNotAvailable, classify
+from spotter.agent.executions import (
+    CLAIM_TTL,
+    FinishedCall,
+    own_agent_call,
+    own_mcp_call,
+    status_of,
+)
 from spotter.agent.state import AgentDeps
 from spotter.auth.caller import Caller
 from spotter.db import Conn, Database
@@ -41,7 +46,7 @@ from spotter.i18n import error_message
 from spotter.observability import current_trace_id, log_event
 from spotter.tools.calls import ResolvedCall, ToolOutcome
 from spotter.tools.context import Channel
-from spotter.tools.errors import DomainError
+from spotter.tools.errors import CallRefused, DomainError, ToolArgsError
 from spotter.tools.registry import ToolRegistry
 from spotter.tools.runner import resolve_call
 
@@ -78,46 +83,16 @@ RETURNING id, claimed_at
 """
 
 
-async def _execution(
-    conn: Conn, caller: Caller, conversation_id: UUID, tool_use_id: str
-) -> dict[str, Any]:
-    cur = await conn.execute(
-        "SELECT e.id, e.tool_use_id, e.router, e.action, e.status, e.output, e.audit_log_id"
-        " FROM ai_tool_executions e JOIN ai_conversations c"
-        " ON c.id = e.conversation_id AND c.organization_id = e.organization_id"
-        " WHERE e.organization_id = %s AND e.conversation_id = %s AND e.tool_use_id = %s"
-        " AND c.user_id = %s",
-        (caller.org_id, conversation_id, tool_use_id, caller.user_id),
-    )
-    row = await cur.fetchone()
-    if row is None:
-        raise NotFoundError("No such tool call in your conversations.")
-    return row
-
-
-def _inverse_call(registry: ToolRegistry, row: dict[str, Any]) -> ResolvedCall:
-    spec = registry.get(row["router"], row["action"])
-    if row["status"] != "succeeded" or spec is None or spec.inverse is None:
+def _inverse_call(registry: ToolRegistry, row: FinishedCall) -> ResolvedCall:
+    spec = registry.get(row.router, row.action)
+    if row.status != "succeeded" or spec is None or spec.inverse is None:
         raise UndoNotAvailable
     inverse = spec.inverse
     try:
-        args = inverse.build_input(row["output"])
+        args = inverse.build_input(row.output)
         return resolve_call(registry, inverse.router, {"action": inverse.action, "args": args})
-    except (DomainError, KeyError, TypeError) as exc:
+    except (ToolArgsError, CallRefused, DomainError, KeyError, TypeError) as exc:
         raise UndoNotAvailable("This call's inverse cannot be built.") from exc
-
-
-async def _mcp_execution(conn: Conn, caller: Caller, execution_id: UUID) -> dict[str, Any]:
-    cur = await conn.execute(
-        "SELECT id, tool_use_id, router, action, status, output, audit_log_id"
-        " FROM ai_tool_executions WHERE organization_id = %s AND id = %s AND channel = 'mcp'"
-        " AND actor_user_id = %s",
-        (caller.org_id, execution_id, caller.user_id),
-    )
-    row = await cur.fetchone()
-    if row is None:
-        raise NotFoundError("No such tool call of yours.")
-    return row
 
 
 async def claim_undo(
@@ -125,7 +100,9 @@ async def claim_undo(
 ) -> ClaimedUndo:
     """Validate and claim before the stream starts; raises the refusals (404 / 422)."""
     async with deps.db.org_tx(caller.org_id) as conn:
-        row = await _execution(conn, caller, conversation_id, tool_use_id)
+        row = await own_agent_call(conn, caller, conversation_id, tool_use_id)
+        if row is None:
+            raise NotFoundError("No such tool call in your conversations.")
         return await _claim(conn, caller, deps.registry_for(caller), row, conversation_id)
 
 
@@ -134,7 +111,9 @@ async def claim_execution_undo(
 ) -> ClaimedUndo:
     """The same for one of the caller's MCP-made calls, named by its execution id."""
     async with db.org_tx(caller.org_id) as conn:
-        row = await _mcp_execution(conn, caller, execution_id)
+        row = await own_mcp_call(conn, caller, execution_id)
+        if row is None:
+            raise NotFoundError("No such tool call of yours.")
         return await _claim(conn, caller, registry, row, None)
 
 
@@ -142,7 +121,7 @@ async def _claim(
     conn: Conn,
     caller: Caller,
     registry: ToolRegistry,
-    row: dict[str, Any],
+    row: FinishedCall,
     conversation_id: UUID | None,
 ) -> ClaimedUndo:
     call = _inverse_call(registry, row)
@@ -151,7 +130,7 @@ async def _claim(
         {
             "org": caller.org_id,
             "conversation": conversation_id,
-            "execution": row["id"],
+            "execution": row.execution_id,
             "router": call.spec.router,
             "action": call.spec.action,
             "input": Jsonb(call.executable_input),
@@ -162,8 +141,8 @@ async def _claim(
     if claimed is None:
         raise UndoAlreadyDone
     return ClaimedUndo(
-        claimed["id"], claimed["claimed_at"], conversation_id, row["tool_use_id"], call,
-        row["audit_log_id"],
+        claimed["id"], claimed["claimed_at"], conversation_id, row.tool_use_id, call,
+        row.audit_log_id,
     )  # fmt: skip
 
 
@@ -180,9 +159,9 @@ async def apply_undo(
             " WHERE id = %s AND organization_id = %s AND status = 'running'"
             " AND claimed_at = %s",
             (
-                "succeeded" if outcome.ok else "failed",
+                status_of(outcome),  # an inverse is never declined: succeeded or failed
                 Jsonb(outcome.output) if outcome.ok else None,
-                Jsonb(outcome.error) if outcome.error else None,
+                Jsonb(outcome.error_json) if outcome.error_json else None,
                 outcome.audit_log_id,
                 undo.undo_id,
                 caller.org_id,

@@ -1,12 +1,13 @@
 """Budget reservations: a model call starts only if its upper-bound cost fits under the cap.
 
 Before a call, `queue_reserve` takes the org's daily budget lock (a transaction advisory lock, so
-concurrent reservations queue and each reads what the ones before it committed), reads recorded
-spend plus live holds in one snapshot, and inserts a hold for the call's upper bound only if
-`spent + held + bound ≤ cap`. After the call, the run's next transaction records its actual
-usage and deletes the hold (a failed call records what it was billed, possibly nothing). So spend
-never exceeds the cap by more than a call's actual cost minus its bound — zero unless the bound
-was too low. A hold whose process died stops counting after `HOLD_TTL`.
+concurrent reservations queue and each reads what the ones before it committed) and inserts a
+hold for the call's upper bound only if it fits under the budget rule (`cost.budget`:
+`FITS_UNDER_CAP_SQL`, spent + live holds + bound ≤ cap, read in one snapshot). After the call,
+the run's next transaction records its actual usage and deletes the hold (a failed call records
+what it was billed, possibly nothing). So spend never exceeds the cap by more than a call's
+actual cost minus its bound — zero unless the bound was too low. A hold whose process died
+stops counting after `budget.HOLD_TTL`.
 """
 
 from __future__ import annotations
@@ -14,29 +15,20 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
 from psycopg import AsyncCursor
 
-from spotter.agent.cost.budget import daily_budget_micros, utc_today
+from spotter.agent.cost.budget import FITS_UNDER_CAP_SQL, daily_cap, metered
 from spotter.agent.cost.pricing import rates_for
 from spotter.db import Conn, Database
-from spotter.tiers import UNMETERED
 
-# Longer than any one model call may stream (the client's own timeout is 10 minutes).
-HOLD_TTL = timedelta(minutes=10)
-
-_RESERVE_SQL = """
+_RESERVE_SQL = f"""
 INSERT INTO ai_budget_holds (organization_id, day, run_id, amount_usd_micros)
 SELECT %(org)s, %(day)s, %(run)s, %(amount)s
- WHERE (SELECT coalesce(sum(cost_usd_micros), 0) FROM ai_usage_daily
-         WHERE organization_id = %(org)s AND day = %(day)s)
-     + (SELECT coalesce(sum(amount_usd_micros), 0) FROM ai_budget_holds
-         WHERE organization_id = %(org)s AND day = %(day)s
-           AND held_at > clock_timestamp() - %(ttl)s)
-     + %(amount)s <= %(cap)s
+ WHERE {FITS_UNDER_CAP_SQL}
 RETURNING id
 """
 
@@ -53,10 +45,6 @@ def upper_bound_micros(model: str, input_tokens: int, max_tokens: int) -> int:
     rates = rates_for(model)
     per_input = max(rates.input, rates.cache_write_5m)
     return math.ceil((input_tokens * per_input + max_tokens * rates.output) / 1_000_000)
-
-
-def metered(tier: str) -> bool:
-    return daily_budget_micros(tier) != UNMETERED
 
 
 async def reserve(
@@ -77,22 +65,14 @@ async def queue_reserve(
 ) -> AsyncCursor[dict[str, Any]]:
     """Hold `amount_usd_micros` of today's budget in `conn`'s transaction (a metered tier):
     the cursor's row is the hold, no row when it does not fit (read it after the commit)."""
-    day = utc_today(now)
+    cap = daily_cap(tier, now)
     # queue behind the org's other reservations of the day; released at commit
     await conn.execute(
         "SELECT pg_advisory_xact_lock(hashtextextended(%s::text || %s::text, 0))",
-        (org_id, day),
+        (org_id, cap.day),
     )
     return await conn.execute(
-        _RESERVE_SQL,
-        {
-            "org": org_id,
-            "day": day,
-            "run": run_id,
-            "amount": amount_usd_micros,
-            "ttl": HOLD_TTL,
-            "cap": daily_budget_micros(tier),
-        },
+        _RESERVE_SQL, {**cap.params(org_id), "run": run_id, "amount": amount_usd_micros}
     )
 
 

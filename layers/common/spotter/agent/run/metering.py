@@ -18,7 +18,8 @@ from contextlib import asynccontextmanager
 import anyio
 
 from spotter.agent.compaction.context_size import CHARS_PER_TOKEN
-from spotter.agent.cost.holds import BudgetHold, metered, queue_reserve, upper_bound_micros
+from spotter.agent.cost.budget import metered
+from spotter.agent.cost.holds import BudgetHold, queue_reserve, upper_bound_micros
 from spotter.agent.errors import BudgetExhausted
 from spotter.agent.state import RunStart, RunState
 from spotter.db.errors import is_unavailable

@@ -16,6 +16,7 @@ from spotter.providers.message_reply import ReplyReducer
 from spotter.providers.message_stream import open_stream
 from spotter.providers.wire_request import WireRequest, to_json
 from spotter.tools.calls import PREVIEW_KEY
+from spotter.tools.errors import ToolError
 
 CUT_OFF_TEXT = "(reply cut off)"
 NO_REPLY_TEXT = "(no reply)"
@@ -24,11 +25,11 @@ _UNFINISHABLE = frozenset({"tool_use", "thinking", "redacted_thinking"})
 TRUNCATED_STOPS = frozenset({"max_tokens", "model_context_window_exceeded"})
 # A tool input that does not parse (jiter, ~200 levels at most) is stored as `{}` and that call
 # answered `invalid_args` (providers.message_reply), never the run ended.
-UNPARSEABLE_INPUT = {
-    "code": "invalid_args",
-    "message": "The tool input could not be parsed (malformed, or nested too deep); "
+UNPARSEABLE_INPUT = ToolError(
+    "invalid_args",
+    "The tool input could not be parsed (malformed, or nested too deep); "
     "send it well-formed and flat.",
-}
+)
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class ModelReply:
     stop_reason: str | None
     model: str
     usage: CallUsage
-    refused: dict[str, dict[str, Any]] = field(default_factory=dict)  # tool_use id → invalid_args
+    refused: dict[str, ToolError] = field(default_factory=dict)  # tool_use id → invalid_args
 
     @property
     def truncated(self) -> bool:

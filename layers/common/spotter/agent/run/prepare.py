@@ -12,8 +12,7 @@ from psycopg import AsyncCursor
 
 from spotter.agent.approvals import answer_for_new_message
 from spotter.agent.cost import UsageSnapshot
-from spotter.agent.cost.budget import daily_budget_micros, queue_usage_snapshot, utc_today
-from spotter.agent.cost.holds import metered
+from spotter.agent.cost.budget import daily_cap, queue_usage_snapshot
 from spotter.agent.prompting import build_turn_context, user_turn
 from spotter.agent.run_lease import queue_acquire, read_acquired, refusal
 from spotter.agent.state import RunStart, RunState
@@ -63,10 +62,7 @@ async def prepare_run(start: RunStart, request: SendMessage, ambient: str = "") 
         build_turn_context(caller, start.now, request.pathname, request.selection, ambient),
     )
     page = {"pathname": request.pathname, "selection": request.selection}
-    tier = caller.platform_tier
-    guard = UserTurnGuard(
-        utc_today(start.now), daily_budget_micros(tier) if metered(tier) else None
-    )
+    guard = UserTurnGuard(daily_cap(caller.platform_tier, start.now))
     history = lease = None
     sent = time.monotonic()
     async with start.deps.db.pipelined_tx(caller.org_id) as conn:

@@ -12,22 +12,24 @@ merged tool_result turn carries its error once the message settles.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal, Protocol, cast
+from typing import Literal, Protocol, cast
 from uuid import UUID
 
 from spotter.agent import events as ev
-from spotter.agent.approvals import call_fingerprint, needs_user
-from spotter.agent.call_record import CallRef, ExecutionRow, execution_row, insert_executions
+from spotter.agent.approvals import call_fingerprint
+from spotter.agent.call_record import CallRef
+from spotter.agent.executions import NewExecution, insert_turn_calls
 from spotter.agent.state import RunState
 from spotter.db import Conn
-from spotter.tools.calls import ResolvedCall
+from spotter.tools.asking import awaits_approval, awaits_pick, needs_user
+from spotter.tools.calls import ResolvedCall, ToolOutcome
 from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
-from spotter.tools.errors import DomainError
+from spotter.tools.errors import TOOL_REFUSALS, ToolError, tool_error
 from spotter.tools.previews import build_confirmation
 from spotter.tools.spec import ToolSpec
 
-CANNOT_RUN = {"code": "invalid_args", "message": "This call cannot run."}
+CANNOT_RUN = ToolError("invalid_args", "This call cannot run.")
 
 
 async def confirmation_card(ctx: ToolContext, call: ResolvedCall) -> Confirmation:
@@ -41,7 +43,7 @@ def announcement(
     tool_use_id: str, call: ResolvedCall, card: Confirmation | None
 ) -> ev.ConfirmationPending | ev.DisambiguationPending:
     spec, args = call.spec, call.executable_input["args"]
-    if spec.kind == "user_picker":
+    if awaits_pick(spec.kind):
         return ev.DisambiguationPending(
             tool_use_id=tool_use_id,
             kind=args["kind"],
@@ -71,21 +73,12 @@ class HeldCall(Protocol):
     @property
     def call(self) -> ResolvedCall | None: ...
     @property
-    def refusal(self) -> dict[str, Any] | None: ...
+    def refusal(self) -> ToolError | None: ...
 
 
-def _pending_row(
-    message_id: UUID, p: HeldCall, call: ResolvedCall, card: Confirmation | None
-) -> ExecutionRow:
-    confirmation = card.model_dump(mode="json", by_alias=True, exclude_none=True) if card else None
-    return execution_row(
-        message_id, p.position, p.ref, call.spec, status="pending", confirmation=confirmation
-    )
-
-
-def _failed_row(message_id: UUID, p: HeldCall, error: dict[str, Any]) -> ExecutionRow:
+def _failed_row(p: HeldCall, error: ToolError) -> NewExecution:
     """A later call that can never run: final now; its error reaches the model on settling."""
-    return execution_row(message_id, p.position, p.ref, p.spec, status="failed", error=error)
+    return NewExecution.settled(p.position, p.ref, p.spec, ToolOutcome.failed(error))
 
 
 async def store_suspended(
@@ -99,23 +92,23 @@ async def store_suspended(
 ) -> list[ev.AgentEvent]:
     """Store the suspending call and everything after it; return the announcements."""
     ctx = ToolContext(state.caller, conn, state.now)
-    rows = [_pending_row(message_id, first, first_call, first_card)]
+    rows = [NewExecution.pending(first.position, first.ref, first_call.spec, first_card)]
     announced: list[ev.AgentEvent] = [announcement(first.ref.tool_use_id, first_call, first_card)]
     for p in rest:
         if p.call is None or p.refusal is not None:
-            rows.append(_failed_row(message_id, p, p.refusal or CANNOT_RUN))
+            rows.append(_failed_row(p, p.refusal or CANNOT_RUN))
             continue
-        card = None
-        if p.call.spec.needs_confirmation and p.call.spec.kind != "user_picker":
+        spec, card = p.call.spec, None
+        if awaits_approval(spec.kind, spec.confirm):
             try:
                 card = await confirmation_card(ctx, p.call)
-            except DomainError as exc:
-                rows.append(_failed_row(message_id, p, exc.as_result()))
+            except TOOL_REFUSALS as exc:
+                rows.append(_failed_row(p, tool_error(exc)))
                 continue
-        rows.append(_pending_row(message_id, p, p.call, card))
-        if needs_user(p.call.spec):
+        rows.append(NewExecution.pending(p.position, p.ref, spec, card))
+        if needs_user(spec.kind, spec.confirm):
             announced.append(announcement(p.ref.tool_use_id, p.call, card))
-    await insert_executions(conn, state.caller, state.conversation_id, rows)
+    await insert_turn_calls(conn, state.caller.org_id, state.conversation_id, message_id, rows)
     state.telemetry.emit(
         "agent.run.suspended",
         awaiting=len(announced),

@@ -17,23 +17,18 @@ from typing import Any
 from uuid import UUID
 
 from spotter.agent import events as ev
-from spotter.agent.approvals import needs_user
-from spotter.agent.call_record import (
-    CallRef,
-    executed,
-    insert_executions,
-    outcome_row,
-    tool_started,
-)
+from spotter.agent.call_record import CallRef, executed, tool_started
+from spotter.agent.executions import NewExecution, insert_turn_calls
 from spotter.agent.run.steps import BatchResults, BatchStep, BatchSuspended
-from spotter.agent.run.suspension import confirmation_card, store_suspended
+from spotter.agent.run.suspension import CANNOT_RUN, confirmation_card, store_suspended
 from spotter.agent.state import RunState
 from spotter.agent.stream import Emitter
 from spotter.agent.transcript import tool_result_block
 from spotter.db.errors import is_unavailable
+from spotter.tools.asking import awaits_approval, needs_user
 from spotter.tools.calls import ResolvedCall, ToolOutcome
 from spotter.tools.context import ToolContext
-from spotter.tools.errors import DomainError
+from spotter.tools.errors import TOOL_REFUSALS, ToolError, tool_error
 from spotter.tools.runner import execute, resolve_call
 from spotter.tools.spec import ToolSpec
 
@@ -47,7 +42,7 @@ class PlannedCall:
     router: str
     raw_input: Any
     call: ResolvedCall | None = None
-    refusal: dict[str, Any] | None = None  # the is_error result when the call may not run
+    refusal: ToolError | None = None  # the is_error result when the call may not run
 
     @property
     def spec(self) -> ToolSpec | None:
@@ -63,7 +58,9 @@ class PlannedCall:
     @property
     def needs_user(self) -> bool:
         """An approval or a pick: the run suspends here (unless the card cannot be built)."""
-        return self.call is not None and self.refusal is None and needs_user(self.call.spec)
+        if self.call is None or self.refusal is not None:
+            return False
+        return needs_user(self.call.spec.kind, self.call.spec.confirm)
 
     @property
     def shown_input(self) -> dict[str, Any]:
@@ -79,7 +76,7 @@ class PlannedCall:
 def plan_calls(
     state: RunState,
     tool_uses: list[dict[str, Any]],
-    refused: dict[str, dict[str, Any]] | None = None,
+    refused: dict[str, ToolError] | None = None,
 ) -> list[PlannedCall]:
     """Each call resolved, or refused: by the runner (unknown tool, invalid args) or because its
     input could not be stored as sent (`refused`, from `transcript.storable`)."""
@@ -91,8 +88,8 @@ def plan_calls(
             continue
         try:
             call = resolve_call(state.registry, block["name"], block["input"])
-        except DomainError as exc:
-            planned.append(replace(base, refusal=exc.as_result()))
+        except TOOL_REFUSALS as exc:
+            planned.append(replace(base, refusal=tool_error(exc)))
             continue
         planned.append(replace(base, call=call))
     return planned
@@ -133,18 +130,17 @@ async def _run_one(state: RunState, message_id: UUID, p: PlannedCall) -> Settled
     started = time.perf_counter()
     async with state.deps.db.org_tx(state.caller.org_id) as conn:
         if p.call is None or p.refusal is not None:
-            outcome = ToolOutcome(ok=False, error=p.refusal)
+            outcome = ToolOutcome.failed(p.refusal or CANNOT_RUN)
         else:
             outcome = await execute(ToolContext(state.caller, conn, state.now), p.call)
-        row = outcome_row(message_id, p.position, p.ref, p.spec, outcome)
-        await insert_executions(conn, state.caller, state.conversation_id, [row])
+        row = NewExecution.settled(p.position, p.ref, p.spec, outcome)
+        await insert_turn_calls(conn, state.caller.org_id, state.conversation_id, message_id, [row])
     return Settled(p, outcome, (time.perf_counter() - started) * 1000)
 
 
 def _result(settled: Settled) -> dict[str, Any]:
     outcome = settled.outcome
-    payload = outcome.output if outcome.ok else outcome.error
-    return tool_result_block(settled.planned.tool_use_id, outcome.ok, payload)
+    return tool_result_block(settled.planned.tool_use_id, outcome.ok, outcome.payload)
 
 
 def _completed(state: RunState, settled: Settled) -> ev.ToolCompleted:
@@ -188,17 +184,17 @@ async def run_tool_calls(
 async def _suspend_at(
     state: RunState, events: Emitter, message_id: UUID, first: PlannedCall, call: ResolvedCall,
     rest: list[PlannedCall],
-) -> BatchSuspended | dict[str, Any]:  # fmt: skip
+) -> BatchSuspended | ToolError:  # fmt: skip
     """Suspend at `first`: its card (a picker has none) and the pending rows in one
     transaction, then the announcements; the card's error, storing nothing, when it cannot be
     built (nobody is asked to approve a call that cannot succeed)."""
     async with state.deps.db.org_tx(state.caller.org_id) as conn:
         card = None
-        if call.spec.kind != "user_picker":
+        if awaits_approval(call.spec.kind, call.spec.confirm):
             try:
                 card = await confirmation_card(ToolContext(state.caller, conn, state.now), call)
-            except DomainError as exc:
-                return exc.as_result()
+            except TOOL_REFUSALS as exc:
+                return tool_error(exc)
         announced = await store_suspended(state, conn, message_id, first, call, card, rest)
     for event in announced:
         events.emit(event)
@@ -229,12 +225,14 @@ async def _run_reads_concurrently(
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
     rows = [
-        outcome_row(message_id, s.planned.position, s.planned.ref, s.planned.spec, s.outcome)
+        NewExecution.settled(s.planned.position, s.planned.ref, s.planned.spec, s.outcome)
         for s in settled
     ]
     results = [_result(s) for s in settled]
     async with state.transaction() as tx:
-        await insert_executions(tx.conn, state.caller, state.conversation_id, rows)
+        await insert_turn_calls(
+            tx.conn, state.caller.org_id, state.conversation_id, message_id, rows
+        )
         await state.append(tx, "tool_result", [*results, *turn_tail])
     for s in settled:
         events.emit(_completed(state, s))

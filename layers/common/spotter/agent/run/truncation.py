@@ -11,10 +11,13 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from spotter.agent.call_record import CallRef, execution_row, insert_executions
+from spotter.agent.call_record import CallRef
+from spotter.agent.executions import NewExecution, insert_turn_calls
 from spotter.agent.run.steps import NextStepRunAgain, NextStepStop, TurnStep
 from spotter.agent.state import RunState
 from spotter.agent.transcript import tool_result_block
+from spotter.tools.calls import ToolOutcome
+from spotter.tools.errors import ToolError
 
 TRUNCATED_BATCH_INSTRUCTION = (
     "Your reply hit the output limit before it was complete, so NONE of its tool calls ran. "
@@ -50,15 +53,14 @@ async def _discard_batch(
     """Failed + discarded rows, and error results the model reads, in one transaction."""
     results, rows = [], []
     for position, block in enumerate(tool_uses):
-        error = {
-            "code": "output_truncated",
-            "message": TRUNCATED_BATCH_INSTRUCTION if position == 0 else NOT_RUN,
-        }
-        results.append(tool_result_block(block["id"], False, error))
-        row = execution_row(
-            message_id, position, _ref(block), None, status="failed", error=error, discarded=True
+        error = ToolError(
+            "output_truncated", TRUNCATED_BATCH_INSTRUCTION if position == 0 else NOT_RUN
         )
-        rows.append(row)
+        outcome = ToolOutcome.failed(error)
+        results.append(tool_result_block(block["id"], False, outcome.payload))
+        rows.append(NewExecution.settled(position, _ref(block), None, outcome, discarded=True))
     async with state.transaction() as tx:
-        await insert_executions(tx.conn, state.caller, state.conversation_id, rows)
+        await insert_turn_calls(
+            tx.conn, state.caller.org_id, state.conversation_id, message_id, rows
+        )
         await state.append(tx, "tool_result", results)

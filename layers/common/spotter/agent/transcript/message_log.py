@@ -10,13 +10,13 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
 from typing import Any, Literal
 from uuid import UUID
 
 from psycopg import AsyncCursor
 from psycopg.types.json import Jsonb
 
+from spotter.agent.cost.budget import UNDER_CAP_SQL, DailyCap
 from spotter.db import Conn
 from spotter.errors import NotFoundError
 
@@ -47,28 +47,26 @@ _FENCED_APPEND_SQL = _APPEND_TEMPLATE.format(refresh=_REFRESH, fence=_FENCE, gua
 # holds the conversation, its last turn is not an assistant turn whose calls still need their
 # results (those are appended first, `approvals.settle.answer_for_new_message`), and, with a
 # cap, today's recorded spend is under it. No row: the caller finds out which, and the turn is
-# written then (after the tail's results) or not at all (over the cap).
+# written then (after the tail's results) or not at all (over the cap: the budget rule's own
+# fragment, `cost.budget.UNDER_CAP_SQL`).
 _TAIL_SETTLED = """
      AND NOT EXISTS (SELECT 1 FROM (SELECT role, content FROM ai_messages
                                      WHERE conversation_id = %(conversation)s
                                        AND organization_id = %(org)s
                                      ORDER BY ordinal DESC LIMIT 1) tail
                       WHERE tail.role = 'assistant' AND tail.content @> '[{"type": "tool_use"}]')"""
-_UNDER_CAP = """
-     AND (SELECT coalesce(sum(cost_usd_micros), 0) FROM ai_usage_daily
-           WHERE organization_id = %(org)s AND day = %(day)s) < %(cap)s"""
 _USER_TURN_SQL = _APPEND_TEMPLATE.format(refresh=_REFRESH, fence=_FENCE, guard=_TAIL_SETTLED)
 _CAPPED_USER_TURN_SQL = _APPEND_TEMPLATE.format(
-    refresh=_REFRESH, fence=_FENCE, guard=_TAIL_SETTLED + _UNDER_CAP
+    refresh=_REFRESH, fence=_FENCE, guard=f"{_TAIL_SETTLED}\n     AND {UNDER_CAP_SQL}"
 )
 
 
 @dataclass(frozen=True)
 class UserTurnGuard:
-    """What a new user turn's append checks besides the lease: today's cap (None: unmetered)."""
+    """What a new user turn's append checks besides the lease: today's cap (an unmetered tier
+    has none)."""
 
-    day: date
-    cap_usd_micros: int | None
+    cap: DailyCap
 
 
 @dataclass(frozen=True)
@@ -124,8 +122,8 @@ async def queue_append(
         sql = _FENCED_APPEND_SQL if fenced else _APPEND_SQL
         guard: dict[str, Any] = {}
     else:
-        sql = _USER_TURN_SQL if guarded.cap_usd_micros is None else _CAPPED_USER_TURN_SQL
-        guard = {"day": guarded.day, "cap": guarded.cap_usd_micros}
+        sql = _CAPPED_USER_TURN_SQL if guarded.cap.metered else _USER_TURN_SQL
+        guard = guarded.cap.params(org_id)
     return await conn.execute(
         sql,
         {

@@ -15,13 +15,14 @@ from spotter.agent.transcript.history import StoredMessage
 from spotter.agent.transcript.message_log import MessageRole
 from spotter.agent.transcript.projection import projection
 from spotter.agent.transcript.slimming import slim_for_replay
+from spotter.tools.errors import ToolError
 
 THINKING_TYPES = frozenset({"thinking", "redacted_thinking"})
-INTERRUPTED = {
-    "code": "interrupted",
-    "message": "This call has no result: the conversation moved on before it completed. "
+INTERRUPTED = ToolError(
+    "interrupted",
+    "This call has no result: the conversation moved on before it completed. "
     "Do not assume it ran; check before repeating it.",
-}
+)
 
 
 def api_role(role: MessageRole) -> Literal["user", "assistant"]:
@@ -124,7 +125,8 @@ def repair_replay(messages: list[dict[str, Any]], check: ReplayCheck) -> list[di
     # back to front, so earlier indexes stay valid as turns are inserted
     for violation in sorted(check.violations, key=lambda v: v.message_index, reverse=True):
         blocks = [
-            tool_result_block(tid, False, INTERRUPTED) for tid in violation.orphaned_tool_use_ids
+            tool_result_block(tid, False, INTERRUPTED.as_json())
+            for tid in violation.orphaned_tool_use_ids
         ]
         nxt = violation.message_index + 1
         if nxt < len(repaired) and repaired[nxt]["role"] == "user":

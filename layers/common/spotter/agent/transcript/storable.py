@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from spotter.tools.errors import ToolError
+
 NUL = "\x00"
 REPLACEMENT = "\ufffd"
 MAX_INPUT_DEPTH = 256
@@ -22,7 +24,7 @@ MAX_INPUT_DEPTH = 256
 @dataclass(frozen=True)
 class StorableReply:
     content: list[dict[str, Any]]
-    refused: dict[str, dict[str, Any]]  # tool_use id → the invalid_args result it gets
+    refused: dict[str, ToolError]  # tool_use id → the invalid_args result it gets
     repaired: int  # blocks changed to be stored (counted for observability)
 
 
@@ -55,7 +57,7 @@ def _clean(text: str) -> str:
 
 def storable_reply(content: list[dict[str, Any]]) -> StorableReply:
     stored: list[dict[str, Any]] = []
-    refused: dict[str, dict[str, Any]] = {}
+    refused: dict[str, ToolError] = {}
     repaired = 0
     for block in content:
         kind = block.get("type")
@@ -64,7 +66,7 @@ def storable_reply(content: list[dict[str, Any]]) -> StorableReply:
         elif kind == "thinking" and NUL in block["thinking"]:
             block, repaired = {**block, "thinking": _clean(block["thinking"])}, repaired + 1
         elif kind == "tool_use" and (problem := input_problem(block["input"])) is not None:
-            refused[block["id"]] = {"code": "invalid_args", "message": problem}
+            refused[block["id"]] = ToolError("invalid_args", problem)
             block, repaired = {**block, "input": {}}, repaired + 1
         stored.append(block)
     return StorableReply(stored, refused, repaired)

@@ -53,6 +53,9 @@ class Movement(Args):
     # Written by parse; accepted back unchanged so get -> set_sections round-trips.
     mention: SkipJsonSchema[str | None] = None
     max: SkipJsonSchema[bool | None] = None
+    tempo: SkipJsonSchema[Short | None] = None
+    percent_of: SkipJsonSchema[Short | None] = None
+    per_side: SkipJsonSchema[bool | None] = None
 
 
 class Section(Args):
@@ -280,6 +283,8 @@ async def parse(ctx: ToolContext, args: ParseArgs) -> dict[str, Any]:
     if parsed["unread"]:
         # kept as notes, so nothing is lost; told so the coach can rephrase or confirm
         warnings.append({"code": "unread_lines", "lines": parsed["unread"]})
+    # a load stated once that no movement of its section takes (kept in the section's note)
+    warnings.extend(parsed.get("warnings", ()))
     title = args.title or parsed["title"]
     if title is None:
         title = f"Workout {args.date.isoformat()}"

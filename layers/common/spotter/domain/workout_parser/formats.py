@@ -1,0 +1,275 @@
+"""Format lines: For Time, rounds, AMRAP, EMOM and every-N clocks, Tabata, rep schemes, caps.
+
+`section_header` reads a line that states a format ("AMRAP 12", "E2:30 x 5", "5 RFT",
+"21-15-9", "Каждые 2 минуты x 6 раундов") into a `Section`; `format_prefix` finds where a
+format stated at the start of a line ends and its movements begin ("5 RFT 800m run, …").
+"""
+
+from __future__ import annotations
+
+import re
+
+from spotter.domain.workout_parser import lexicon, quantities
+from spotter.domain.workout_parser.lexicon import TIMES, words
+from spotter.domain.workout_parser.lines import LABEL_PREFIX, LETTER, QUANTITY, squeeze
+from spotter.domain.workout_parser.model import Section
+from spotter.domain.workout_parser.movements import REST, names_a_movement
+from spotter.domain.workout_parser.quantities import SCHEME_TEXT, seconds_in
+
+_MINUTE_WORDS = words(lexicon.MINUTES)
+_MIN = rf"(?:[\s-]*{_MINUTE_WORDS}(?!\w)|['’′])"
+_SEC_WORDS = words(lexicon.SECONDS)
+_END = r"(?!\w)"
+_AMRAP = re.compile(
+    rf"\b{words(lexicon.AMRAP)}\s*(?:in\s*|за\s*|ב-?\s*)?(\d+)(?:{_MIN})?"
+    rf"|(\d+)(?:{_MIN})?\s*{words(lexicon.AMRAP)}{_END}"
+    rf"|{words(lexicon.AMRAP_PHRASES)}[\s-]*(\d+)",
+    re.I,
+)
+_REPEATS = re.compile(rf"\s*{TIMES}\s*(\d+)(?!\s*(?:{_MINUTE_WORDS}|['’]))", re.I)
+_EMOM_WORD = r"[EЕ](\d*)(?:MOM|MOTM|OTM|МОМ)"
+_EMOM = re.compile(
+    rf"\b{_EMOM_WORD}\b\s*(?:{TIMES}\s*)?(\d+)?(?:{_MIN})?|(\d+)(?:{_MIN})?\s*{_EMOM_WORD}\b"
+    rf"|{words(lexicon.EVERY_MINUTE)}(?:\s*(?:for|на|,|x|×)?\s*(\d+)(?:{_MIN})?)?",
+    re.I,
+)
+# "E2:30 x 5", "E90s x 8", "Every 2:00 for 10 min", "Каждые 2 минуты x 6 раундов", "כל 90 שניות".
+_COUNT_UNIT = rf"(?:{_MINUTE_WORDS}|{words(lexicon.ROUNDS)}|{words(lexicon.SETS)}){_END}"
+_EVERY = re.compile(
+    rf"(?:\b{words(lexicon.EVERY)}\s*|\b[EЕ](?=\d))(?P<size>\d+(?::\d{{2}})?)?\s*"
+    rf"(?P<unit>{_MINUTE_WORDS}{_END}|{_SEC_WORDS}{_END}|['’′\"])?"
+    rf"(?:\s*[,:]?\s*(?P<sep>{TIMES}|for|на|в течение|ל-?|,)\s*(?P<count>\d+)\s*"
+    rf"(?P<cunit>{_COUNT_UNIT})?)?",
+    re.I,
+)
+# "1:00 on / 1:00 off x 8", "40s on, 20s off", "8 x (1:00 on / 1:00 off)": work and rest.
+_ON_OFF = re.compile(
+    rf"(?:(?P<before>\d+)\s*{TIMES}\s*\(?\s*)?(?P<on>\d+(?::\d{{2}})?)\s*(?P<u1>{_SEC_WORDS}|{_MINUTE_WORDS}|['’\"])?\s*(?:on|work)\b"
+    rf"\s*[/,]?\s*(?P<off>\d+(?::\d{{2}})?)\s*(?P<u2>{_SEC_WORDS}|{_MINUTE_WORDS}|['’\"])?\s*"
+    rf"(?:off|rest)\b(?:\s*[,]?\s*{TIMES}\s*(?P<count>\d+))?",
+    re.I,
+)
+TABATA = re.compile(rf"\b{words(lexicon.TABATA)}{_END}", re.I)
+FOR_TIME = re.compile(rf"(?<!\w){words(lexicon.FOR_TIME)}{_END}", re.I)
+# "3 rounds NOT for time": rounds done for quality, not a race.
+NOT_FOR_TIME = re.compile(rf"(?<!\w)(?:not|не|לא)\s+{words(lexicon.FOR_TIME)}{_END}", re.I)
+_ROUNDS = re.compile(rf"(\d+)\s*-?\s*{words(lexicon.ROUNDS)}{_END}", re.I)
+_SETS_ONLY = re.compile(rf"^(\d+)\s*{words(lexicon.SETS)}$", re.I)
+# "x3", "3x", "3 x": the lines below, three times.
+_TIMES_ONLY = re.compile(rf"^(?:{TIMES}\s*(\d+)|(\d+)\s*{TIMES})$", re.I)
+CAP = re.compile(
+    rf"\b{words(lexicon.CAP)}\s*[:=]?\s*(?:of\s*)?(\d+)(?::(\d{{2}}))?(?:{_MIN})?"
+    rf"|(\d+)\s*{_MINUTE_WORDS}\s*(?:time\s*)?{words(lexicon.CAP)}{_END}",
+    re.I,
+)
+SCHEME = re.compile(rf"^({SCHEME_TEXT})(?:\s*(?:…|\.\.\.|\+|etc\.?))?(?!\d)")
+ANY_SCHEME = re.compile(rf"(?<![\d:/.])({SCHEME_TEXT})(?:\s*(?:…|\.\.\.|\+|etc\.?))?(?![\d:])")
+_ROUNDS_X = re.compile(rf"^(\d+)\s*{TIMES}\s*")
+_MAX_REPS = re.compile(r"\bmax(?:imum)?\s+reps?\b|максимум повторений|מקסימום חזרות", re.I)
+# Words a format line carries around its format ("5 rounds, each for time of:").
+_FILLER = re.compile(
+    r"(?<!\w)(?:of|each|reps?|for|the|following|complete|all|in|a|with|then|on|and|rounds?|sets?"
+    r"|minutes?|min|as|many|possible|max|maximum|alternating|alt|intervals?|total|time"
+    r"|на|по|из|раунд\w*|круг\w*|мин\w*|подход\w*|затем|за|максимум|повторени\w*"
+    r"|של|סבבים|סבב|דקות|ואז|מקסימום|חזרות)(?!\w)",
+    re.I,
+)
+_NUMBER_WORD = re.compile(
+    rf"(?<!\w)({'|'.join(lexicon.NUMBERS)})(?=\s+(?:{words(lexicon.ROUNDS)}|{words(lexicon.SETS)}"
+    rf"|{_MINUTE_WORDS}){_END})",
+    re.I,
+)
+COLON_TAIL = re.compile(r":\s*(?!\d{2}\b)\S|\s[-–—]\s+\S")
+
+
+def digits_for_words(text: str) -> str:
+    """ "Five rounds" as "5 rounds" (only before rounds, sets or minutes)."""
+    return _NUMBER_WORD.sub(lambda m: str(lexicon.NUMBERS[m.group(1).lower()]), text)
+
+
+def _amrap(text: str, section: Section) -> bool:
+    if not (m := _AMRAP.search(text)):
+        return False
+    section.format = "amrap"
+    minutes = next(g for g in m.groups() if g)
+    section.duration_seconds = int(minutes) * 60
+    if repeats := _REPEATS.match(text, m.end()):
+        section.rounds = int(repeats.group(1))  # "AMRAP 3 min x 4 rounds"
+    return True
+
+
+def _emom(text: str, section: Section) -> bool:
+    if not (m := _EMOM.search(text)):
+        return False
+    every = int(m.group(1) or m.group(4) or 1)
+    count = m.group(2) or m.group(3) or m.group(5)
+    section.format = "emom"
+    section.interval_seconds = every * 60
+    if count:
+        # "E2MOM x 6" counts rounds; "EMOM 12" / "E2MOM 12" count minutes.
+        by_rounds = bool(re.search(rf"{TIMES}\s*\d", m.group(0), re.I)) and every > 1
+        section.rounds = int(count) if by_rounds else max(int(count) // every, 1)
+        section.duration_seconds = section.rounds * every * 60
+    return True
+
+
+def _every(text: str, section: Section) -> bool:
+    m = _EVERY.search(text)
+    if not m or not (m.group("size") or m.group("count")):
+        return False
+    if not m.group("size") and not m.group("unit"):
+        return False  # "each for time": not a clock
+    unit = (m.group("unit") or "min").lower()
+    size = m.group("size") or "1"
+    seconds_unit = bool(re.fullmatch(_SEC_WORDS, unit, re.I)) or unit == '"'
+    seconds = seconds_in(size) if ":" in size else int(size) * (1 if seconds_unit else 60)
+    if seconds <= 0:
+        return False
+    section.format = "emom"
+    section.interval_seconds = seconds
+    if not m.group("count"):
+        return True
+    count = int(m.group("count"))
+    cunit = m.group("cunit") or ""
+    by_minutes = bool(re.fullmatch(_MINUTE_WORDS, cunit, re.I))
+    if not cunit and (m.group("sep") or "").lower() in ("for", "в течение", "на", ","):
+        # "every 2:00 for 10" is ten minutes; "every 4:00 for 4" four rounds
+        by_minutes = count * 60 % seconds == 0 and count * 60 // seconds >= 2
+    section.rounds = max(count * 60 // seconds, 1) if by_minutes else count
+    section.duration_seconds = seconds * section.rounds
+    return True
+
+
+def _on_off(text: str, section: Section) -> bool:
+    if not (m := _ON_OFF.search(text)):
+        return False
+
+    def length(value: str, unit: str | None) -> int:
+        if ":" in value:
+            return seconds_in(value)
+        minutes = unit is not None and bool(re.fullmatch(_MINUTE_WORDS, unit, re.I))
+        return int(value) * (60 if minutes or unit in ("'", "’") else 1)
+
+    section.format = "emom"
+    section.interval_seconds = length(m["on"], m["u1"]) + length(m["off"], m["u2"])
+    if count := m["count"] or m["before"]:
+        section.rounds = int(count)
+        section.duration_seconds = section.rounds * section.interval_seconds
+    return True
+
+
+def _timed_format(text: str, section: Section) -> bool:
+    """Fill in AMRAP / EMOM / every-N / Tabata timing; False when the line has none."""
+    if _amrap(text, section) or _emom(text, section):
+        return True
+    if TABATA.search(text):
+        section.format = "tabata"
+        section.rounds = 8
+        section.interval_seconds = 30
+        return True
+    return _on_off(text, section) or _every(text, section)
+
+
+def _format_of(text: str, section: Section) -> str | None:
+    """The section's format from a header's words: the words left, None when it names none."""
+    if (times := _ROUNDS_X.match(text)) and (_AMRAP.search(text) or FOR_TIME.search(text)):
+        # "3 x 4 min AMRAP": repeated pieces of the same format.
+        section.rounds = int(times.group(1))
+        text = text[times.end() :]
+    if _timed_format(text, section):
+        return text
+    if FOR_TIME.search(text) and not NOT_FOR_TIME.search(text):
+        section.format = "for_time"
+    elif m := _TIMES_ONLY.match(text):
+        section.format = "rounds"
+        section.rounds = int(m.group(1) or m.group(2))
+    elif (_ROUNDS.search(text) and not quantities.SETS_REPS.search(text)) or _SETS_ONLY.match(text):
+        section.format = "rounds"
+    elif SCHEME.match(text):
+        # A bare descending scheme ("21-15-9", "9-7-5") is for time by convention.
+        section.format = "for_time"
+    else:
+        return None
+    return text
+
+
+def cap_seconds(m: re.Match[str]) -> int:
+    if m.group(3):
+        return int(m.group(3)) * 60
+    return seconds_in(f"{m.group(1)}:{m.group(2) or '00'}")
+
+
+def _strip_all(text: str, patterns: tuple[re.Pattern[str], ...]) -> str:
+    for pattern in patterns:
+        text = pattern.sub(" ", text)
+    return squeeze(text)
+
+
+def section_header(line: str, *, header_only: bool = False) -> Section | None:
+    """A format line ("AMRAP 12", "E2MOM x 6", "3 rounds for time", "21-15-9") or None.
+
+    `header_only`: the line ended with ":" — whatever else it says is a note on the section.
+    """
+    text = digits_for_words(LABEL_PREFIX.sub("", line.strip()).rstrip(":").strip())
+    if not header_only and COLON_TAIL.search(text):
+        return None  # "AMRAP 20: 5 pull-ups, …" is a format and its movements
+    section = Section(from_header=True)
+    if rest := REST.search(text):
+        section.notes.append(rest.group(0).strip())
+        text = text[: rest.start()].strip(" ,;")
+    if (words_left := _format_of(text, section)) is None:
+        return None
+    text = words_left
+    if section.rounds is None and (m := _ROUNDS.search(text)):
+        section.rounds = int(m.group(1))
+    if section.rounds is None and (m := _SETS_ONLY.match(text)):
+        section.rounds = int(m.group(1))
+    scheme = SCHEME.match(text) or (ANY_SCHEME.search(text) if section.format != "rounds" else None)
+    if scheme:
+        section.rep_scheme = re.sub(r"\s+", "", scheme.group(1))
+    if m := CAP.search(text):
+        section.time_cap_seconds = cap_seconds(m)
+    if _MAX_REPS.search(text):
+        section.max_reps = True
+    leftover = _strip_all(
+        text,
+        (_AMRAP, _EMOM, _ON_OFF, _EVERY, TABATA, _ROUNDS, CAP, ANY_SCHEME, _TIMES_ONLY)
+        + (() if NOT_FOR_TIME.search(text) else (FOR_TIME,)),
+    )
+    leftover = _SETS_ONLY.sub("", leftover)
+    found: dict[str, object] = {}
+    shared_text = quantities.measures(leftover, found) if header_only else leftover
+    words_ = _FILLER.sub(" ", shared_text).strip(" :-–—,.()…")
+    # "AMRAP 12: 10 burpees" carries a movement after the format, and so does "21-15-9
+    # thrusters and pull-ups"; a word or two that names no movement is the section's name.
+    if words_ and not header_only and (QUANTITY.search(words_) or names_a_movement(words_)):
+        return None
+    if found:
+        # "4 rounds (100/70 kg for all lifts):": a load stated once for the section's lifts
+        section.shared.extend((k, None, str(v)) for k, v in found.items() if k != "seconds")
+    if LETTER.search(words_) or found:
+        section.notes.insert(0, squeeze(leftover).strip(" :-–—,.…()"))
+    return section
+
+
+def format_prefix(text: str) -> tuple[Section, str] | None:
+    """A format at the start of a line and the movements after it, with no separator between
+    them ("5 RFT 800m run, 30 KBS", "21-15-9 thrusters and pull-ups"): the longest head of
+    the line that reads as a format, and the rest."""
+    spaces = [m.start() for m in re.finditer(r"\s+", text)]
+    for cut in reversed(spaces):
+        head, tail = text[:cut].strip(" ,"), text[cut:].strip(" ,")
+        if not head or not tail or not LETTER.search(tail):
+            continue
+        if _TIMES_ONLY.match(head) or _SETS_ONLY.match(head):
+            continue  # "3 x 10 T2B", "3 sets of max pull-ups": a lift's sets, not rounds
+        section = section_header(head)
+        # "21-15-9 thrusters": the format is "21-15-9"; a word it did not read is a movement's
+        if section is not None and not section.notes:
+            return section, tail
+    return None
+
+
+def completes(current: Section, following: Section) -> bool:
+    """Whether a format line adds to the one before it rather than starting a section."""
+    return current.format in ("other", "rounds") or following.format in ("rounds", "for_time")

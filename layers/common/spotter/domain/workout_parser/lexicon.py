@@ -1,0 +1,297 @@
+"""The words of the grammar, per language: part names, units, format words, note openers.
+
+Data, not rules: the grammar (formats.py, quantities.py, reader.py) builds its patterns from
+these lists with `words`, so a language or a spelling is added here, not in a regular
+expression. A space in an entry matches any run of spaces or a hyphen ("warm up" reads "Warm-up",
+"warmup" needs its own entry). Movement names are not here: they are the shared vocabulary
+(`spotter/domain/movement_vocabulary.toml`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+Words = Mapping[str, tuple[str, ...]] | tuple[str, ...]
+
+PARTS = {
+    "en": (
+        "warm up", "warmup", "lift", "lifting", "strength", "skill", "conditioning", "metcon",
+        "wod", "optional", "accessory", "accessories", "cool down", "cooldown", "mobility",
+        "gymnastics", "weightlifting", "olympic lifting", "successory", "finisher", "core",
+        "engine", "bonus", "extra credit", "part a", "part b", "part c", "part d", "part e",
+    ),
+    "he": (
+        "חימום", "כוח", "מטקון", "טכניקה", "אופציונלי", "שחרור", "מוביליטי", "עזר", "סיום",
+        "בונוס", "אימון כוח", "ג'ימנסטיקס", "הרמת משקולות",
+    ),
+    "ru": (
+        "разминка", "силовая", "силовой блок", "сила", "техника", "комплекс", "метабол",
+        "метаболка", "кондиция", "заминка", "гимнастика", "тяжёлая атлетика", "тяжелая атлетика",
+        "дополнительно", "аксессуары", "подсобка", "бонус", "финишер", "основная часть",
+        "растяжка", "мобильность",
+    ),
+}  # fmt: skip
+OPTIONAL = {
+    "en": ("optional", "bonus", "extra credit"),
+    "he": ("אופציונלי", "בונוס", "רשות"),
+    "ru": ("дополнительно", "опционально", "бонус", "по желанию"),
+}
+# Lines about the workout, not in it: rest, scaling, standards, advice.
+NOTE_OPENERS = {
+    "en": (
+        "note", "notes", "rest", "switch", "scale", "scaled", "scales", "scaling", "sub",
+        "subs", "substitute", "substitutes", "modification", "modifications", "modify",
+        "modified", "beginner", "beginners", "intermediate", "masters", "advanced", "rx",
+        "rx+", "women", "men", "wearing", "partition", "in teams", "barbell", "weight",
+        "weights", "load", "loads", "goal", "focus", "stimulus", "coach", "coaches", "tip",
+        "tips", "cue", "cues", "post", "compare", "intent", "score", "scoring",
+    ),
+    "he": (
+        "הערה", "הערות", "מנוחה", "דגש", "דגשים", "מטרה", "שימו", "נשים", "גברים", "מותאם",
+        "התאמות", "משקל", "מטרת", "תוצאה", "ניקוד",
+    ),
+    "ru": (
+        "примечание", "заметка", "отдых", "масштабирование", "скейл", "цель", "стимул",
+        "женщины", "мужчины", "новички", "совет", "внимание", "вес", "веса", "замена",
+        "замены", "акцент", "результат", "счёт",
+    ),
+}  # fmt: skip
+THEN = {
+    "en": ("then", "and then", "followed by"),
+    "he": ("ואז", "אחר כך"),
+    "ru": ("затем", "потом", "далее"),
+}
+REST = {"en": ("rest",), "he": ("מנוחה",), "ru": ("отдых", "отдыха")}
+FOR_TIME = {
+    "en": ("for time", "rft", "f/t"),
+    "he": ("לזמן", "על זמן"),
+    "ru": ("на время", "на скорость"),
+}
+AMRAP = {"en": ("amrap",), "he": ("אמרפ",), "ru": ("амрап",)}
+# "as many rounds as possible in 20 minutes", "כמה שיותר סבבים ב-12 דקות", "максимум раундов за 12".
+AMRAP_PHRASES = {
+    "en": (
+        "as many rounds as possible in", "as many reps as possible in",
+        "as many rounds and reps as possible in", "max rounds in", "max reps in",
+    ),
+    "he": ("כמה שיותר סבבים ב", "כמה שיותר חזרות ב", "מקסימום סבבים ב"),
+    "ru": (
+        "максимум раундов за", "максимум повторений за", "как можно больше раундов за",
+        "макс раундов за", "максимальное количество раундов за",
+    ),
+}  # fmt: skip
+EVERY_MINUTE = {
+    "en": ("every minute on the minute", "every minute", "on the minute"),
+    "he": ("כל דקה",),
+    "ru": ("каждую минуту", "в начале каждой минуты"),
+}
+EVERY = {"en": ("every", "each"), "he": ("כל",), "ru": ("каждые", "каждую", "каждых")}
+TABATA = {"en": ("tabata",), "he": ("טבטה", "טבאטה"), "ru": ("табата",)}
+CAP = {
+    "en": ("time cap", "tc", "cap", "capped at"),
+    "he": ("קאפ", "מגבלת זמן"),
+    "ru": ("лимит", "кэп", "тайм кэп", "тк", "лимит времени"),
+}
+DEATH_BY = {"en": ("death by",), "he": ("מוות ב",), "ru": ("смерть от",)}
+BUILD_TO = {
+    "en": ("build to", "build up to", "work up to", "work to", "find", "establish"),
+    "he": ("לבנות ל", "עלייה ל"),
+    "ru": ("выйти на", "дойти до", "набрать"),
+}
+ALTERNATING = {
+    "en": ("alternating", "alt"),
+    "he": ("לסירוגין",),
+    "ru": ("чередуя", "попеременно", "поочерёдно"),
+}
+ODD = {
+    "en": ("odd", "odd min", "odd mins", "odd minute", "odd minutes", "odds"),
+    "he": ("אי זוגי", "אי זוגית", "דקה אי זוגית", "דקות אי זוגיות"),
+    "ru": ("нечётные", "нечетные", "нечёт", "нечет", "нечётная минута"),
+}
+EVEN = {
+    "en": ("even", "even min", "even mins", "even minute", "even minutes", "evens"),
+    "he": ("זוגי", "זוגית", "דקה זוגית", "דקות זוגיות"),
+    "ru": ("чётные", "четные", "чёт", "чет", "чётная минута"),
+}
+MINUTE = {"en": ("minute", "min"), "he": ("דקה",), "ru": ("минута", "мин")}
+
+# Units. The first word of each entry's tuple is how the unit is written out ("kg").
+LOAD_UNITS = {
+    "kg": (
+        "kg",
+        "kgs",
+        "kilo",
+        "kilos",
+        "kilogram",
+        "kilograms",
+        'ק"ג',
+        "ק״ג",
+        "קג",
+        "קילו",
+        "кг",
+        "килограмм",
+    ),
+    "lb": ("lb", "lbs", "pound", "pounds", "#", "фунтов"),
+    "pood": ("pood", "poods", "pd", "пуд", "пуда", "пудов"),
+}
+DISTANCE_UNITS = {
+    "m": (
+        "m",
+        "meter",
+        "meters",
+        "metre",
+        "metres",
+        "מטר",
+        "מ׳",
+        "מ'",
+        "м",
+        "метр",
+        "метров",
+        "метра",
+    ),
+    "km": ("km", "k", "kilometer", "kilometers", 'ק"מ', "ק״מ", "км"),
+    "mi": ("mi", "mile", "miles", "мили", "миля"),
+    "ft": ("ft", "feet", "foot", "футов"),
+    "yd": ("yd", "yds", "yard", "yards"),
+}
+HEIGHT_UNITS = {
+    "in": ('"', "”", "in", "inch", "inches", "אינץ'"),
+    "cm": ("cm", 'ס"מ', "ס״מ", "см"),
+}
+CALORIES = (
+    "cal",
+    "cals",
+    "calorie",
+    "calories",
+    "קלוריות",
+    "קלוריה",
+    "קל׳",
+    "קל",
+    "кал",
+    "калорий",
+    "калории",
+    "калория",
+    "ккал",
+)
+SECONDS = ("sec", "secs", "second", "seconds", "s", "שניות", "שנ׳", "сек", "секунд", "секунды", "с")
+MINUTES = (
+    "min",
+    "mins",
+    "minute",
+    "minutes",
+    "דקות",
+    "דק׳",
+    "דק",
+    "דקה",
+    "мин",
+    "минут",
+    "минуты",
+    "минуту",
+    "минута",
+)
+REPS = ("rep", "reps", "חזרות", "повторений", "повторения", "повторение", "повт", "раз", "раза")
+SETS = ("set", "sets", "סטים", "סט", "подхода", "подходов", "подход", "сета", "сетов")
+ROUNDS = (
+    "round",
+    "rounds",
+    "rds",
+    "rd",
+    "rnds",
+    "rnd",
+    "rft",
+    "סבבים",
+    "סבב",
+    "раунд",
+    "раунда",
+    "раундов",
+    "круг",
+    "круга",
+    "кругов",
+)
+# "x" in "5x3": Latin, the multiplication sign, Cyrillic "х", "*".
+TIMES = "[xX×хХ*]"
+# Who a load is for: "♀ 65 lb ♂ 95 lb", "M 22.5 kg / W 15 kg", "мужчины 60 кг".
+MALE = ("♂", "m", "men", "man", "male", "guys", "גברים", "גבר", "мужчины", "муж", "м")
+FEMALE = ("♀", "w", "f", "women", "woman", "female", "girls", "נשים", "אישה", "женщины", "жен", "ж")
+# How the count of one side is said: "5 each side", "10/leg", "на каждую ногу".
+PER_SIDE = (
+    "each side", "per side", "each arm", "per arm", "each leg", "per leg", "e/s", "/side",
+    "/arm", "/leg", "a side", "an arm", "a leg",
+    "לכל צד", "לכל רגל", "לכל יד", "כל צד", "לצד",
+    "на каждую сторону", "на каждую ногу", "на каждую руку", "на сторону", "на ногу", "на руку",
+)  # fmt: skip
+# Words that say how a movement is counted, not what it is ("Accumulate 2 min L-sit").
+COUNTING = ("accumulate", "accumulated", "perform", "накопить", "суммарно", "לצבור", "מצטבר")
+# Counts written as words, for format lines ("Five rounds for time of:").
+NUMBERS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
+    "שני": 2, "שלושה": 3, "ארבעה": 4, "חמישה": 5, "שישה": 6, "שבעה": 7, "שמונה": 8, "עשרה": 10,
+    "два": 2, "три": 3, "четыре": 4, "пять": 5, "шесть": 6, "семь": 7, "восемь": 8, "десять": 10,
+}  # fmt: skip
+
+
+def _each(table: Words) -> list[str]:
+    entries = table if isinstance(table, tuple) else [w for ws in table.values() for w in ws]
+    return sorted(set(entries), key=len, reverse=True)
+
+
+def words(table: Words) -> str:
+    """A regular-expression alternation of the table's entries, longest first.
+
+    A space matches spaces or a hyphen; an entry ending in a letter must end at a word's end
+    (the caller's pattern adds that where it needs it).
+    """
+    out = []
+    for entry in _each(table):
+        pieces = [re.escape(piece) for piece in re.split(r"[\s-]+", entry)]
+        out.append(r"[\s-]*".join(pieces))
+    return "(?:" + "|".join(out) + ")"
+
+
+def units(table: Mapping[str, tuple[str, ...]]) -> tuple[str, dict[str, str]]:
+    """An alternation of every spelling of the table's units, and spelling -> unit."""
+    spelled = {
+        spelling.lower(): unit for unit, spellings in table.items() for spelling in spellings
+    }
+    return words(tuple(spelled)), spelled
+
+
+# The implement a quantity is for, by the word after it ("35-lb dumbbells", "20-in box").
+IMPLEMENTS = {
+    "dumbbell": (
+        "dumbbell", "dumbbells", "db", "dbs", "משקולות", "משקולת", "гантели", "гантель",
+        "гантелями", "гантелей",
+    ),
+    "kettlebell": (
+        "kettlebell", "kettlebells", "kb", "kbs", "bell", "bells", "קטלבל", "гиря", "гири",
+        "гирей", "гирю",
+    ),
+    "medicine ball": (
+        "ball", "target", "med ball", "medicine ball", "wall ball", "wb", "כדור", "мяч", "медбол",
+    ),
+    "box": ("box", "קופסה", "тумба", "тумбу", "тумбы"),
+    "barbell": ("barbell", "bar", "bb", "מוט", "штанга", "штангу", "штанги", "гриф"),
+    "vest": ("vest", "weight vest", "אפוד", "жилет", "жилете"),
+    "plate": ("plate", "plates", "צלחת", "блин", "блином"),
+    "sandbag": ("sandbag", "sand bag", "שק חול", "мешок", "мешком"),
+}  # fmt: skip
+# What a standards line opens with ("Barbell: 155/105 lb", "KB: 24/16", "Вес: 60/40 кг").
+LOAD_LABELS = {
+    "en": (
+        "barbell", "bar", "weight", "weights", "load", "loads", "rx", "kb", "db", "kettlebell",
+        "kettlebells", "dumbbell", "dumbbells",
+    ),
+    "he": ("משקל", "מוט", "משקולות", "קטלבל"),
+    "ru": ("вес", "веса", "штанга", "гиря", "гантели"),
+}  # fmt: skip
+# A piece that names only its implement or side says how the movement before it is done
+# ("30 kettlebell swings, 2 pood", "25 box jumps, 30 inch box", "20 sec side plank / side").
+EQUIPMENT_NAMES = (
+    "box", "plate", "ball", "bar", "barbell", "dumbbell", "dumbbells", "kettlebell",
+    "kettlebells", "vest", "target", "ruck", "sandbag", "bell", "bells", "side", "each side",
+    "per side", "each", "arm", "each arm", "leg", "each leg", "rx", "scaled", "тумба", "гиря",
+    "гантели", "жилет", "קופסה", "אפוד",
+)  # fmt: skip
+BODYWEIGHT = ("bw", "bodyweight", "body weight", "משקל גוף", "собственный вес", "св")

@@ -1,0 +1,305 @@
+"""Recognizing movements: a line into its movement pieces, a piece into a movement.
+
+A movement is what is left of a piece once its numbers are read (quantities.py): "20 wall balls
+(9/6kg, 10ft)" is `{reps: 20, load: "9/6kg", height: "10ft", name: "wall balls"}`. Names stay
+as the coach wrote them (cleaned); the resolver matches them to the library. The shared
+vocabulary is used where grammar alone cannot tell: where a line of movements written without
+separators splits ("5 pull-ups 10 push-ups 15 squats"), which "and" joins two movements and
+which is part of one ("clean and jerk"), and which implement a piece names.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+from typing import Any
+
+from spotter.domain import movement_vocabulary as vocabulary
+from spotter.domain.workout_parser import lexicon, quantities
+from spotter.domain.workout_parser.lexicon import TIMES, words
+from spotter.domain.workout_parser.lines import (
+    LABEL_PREFIX,
+    LETTER,
+    QUANTITY,
+    THOUSANDS,
+    outside_brackets,
+    squeeze,
+)
+from spotter.domain.workout_parser.quantities import take
+
+_MIN_WORD = r"(?:[\s-]*(?:min(?:ute)?s?|'|דקות|דק׳|דק|мин(?:ут[аы]?)?)\b|')"
+REST = re.compile(rf"(?:^|\b){words(lexicon.REST)}\s+\d+(?::\d{{2}})?(?:{_MIN_WORD})?.*$", re.I)
+# "Min 1:", "Odd:", "דקה זוגית:", "Partner A:": which minute or partner a movement is for.
+SLOT = re.compile(
+    rf"^(?:min(?:ute)?\s*\d+|m\d+|\d+(?:st|nd|rd|th)\s*min(?:ute)?|{words(lexicon.ODD)}"
+    rf"|{words(lexicon.EVEN)}|partner\s*[ab12]|p[12]|דקה\s*\d+|минута\s*\d+|\d+\s*-?я\s*минута)"
+    r"(?:\s*[:\-–—)]\s*|\s+(?=\d))",
+    re.I,
+)
+THEN = re.compile(rf"^{words(lexicon.THEN)}\b\s*[:,]?\s*", re.I)
+MAX = re.compile(r"\b(?:max(?:\s+reps?)?|макс(?:имум)?)(?!\w)", re.I)
+_MAX_CAL = re.compile(r"\bmax\s+cals?\b", re.I)
+_LEADING_REPS = re.compile(rf"^(\d+)\s*(?:{words(lexicon.REPS)}(?!\w))?\s*", re.I)
+_TRAILING_REPS = re.compile(rf"\s{TIMES}\s*(\d+)\s*$", re.I)
+_TRAILING_REP_COUNT = re.compile(rf"[,\s]\s*(\d+)\s*{words(lexicon.REPS)}\s*$", re.I)
+_SETS_COMPLEX = re.compile(
+    rf"^(\d+)\s*{TIMES}\s*\((.*)\)(.*)$|^(\d+)\s*sets?\s*(?:of|:)\s*(.*)$|^\((.*)\)\s*{TIMES}\s*(\d+)(.*)$",
+    re.I,
+)
+# "Snatch pull + snatch 3x(2+1)", "power clean + front squat (1+2)": names, then their counts.
+_COUNTS = re.compile(
+    rf"\s*(?:(\d+)\s*{TIMES}\s*)?\(?\s*(\d+(?:\s*\+\s*\d+)+)\s*\)?(?:\s*{TIMES}\s*(\d+))?\s*$"
+)
+_NAMED = re.compile(r"^([^\d:]{2,40}):\s*(.+)$")
+# Separators of one line's movements; "clean and jerk" is one movement, not two.
+_SPLIT = re.compile(
+    r"\s*;\s*|(?<!\d),\s*|,(?!\d)\s*|\s+[/|]\s+|\s+[–—]\s+|\s+\+\s+"
+    r"|\s+(?:and|&|и|ו-?)\s+(?=\d)|\s+(?:and|&|и)\s+",
+    re.I,
+)
+_EQUIPMENT = frozenset(lexicon.EQUIPMENT_NAMES)
+
+
+def _joined_names() -> re.Pattern[str]:
+    """Known names that hold a separator ("clean and jerk", "взятие и толчок")."""
+    joined = {
+        written
+        for movement in vocabulary.movements()
+        for written in (movement.name, *movement.all_aliases)
+        if re.search(r"\s(?:and|&|и)\s|\+", written, re.I)
+    }
+    return re.compile(rf"(?<!\w){words(tuple(joined))}(?:e?s)?(?!\w)", re.I)
+
+
+_JOINED = _joined_names()
+
+
+def _name_of(text: str) -> str:
+    text = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", text)  # what is left in brackets is a comment
+    text = re.sub(r"\s*/\s*(?:each\s+|per\s+)?(?:side|arm|leg)\b", " ", text, flags=re.I)
+    # "run with a 45 lb plate", "2x5 of today's top set", "max burpees in the remaining time":
+    # how, not what
+    text = re.sub(
+        r"(?:^|\s)(?:with|w/|wearing|of\s+(?:today'?s|the|your)"
+        r"|(?:in|for)\s+(?:the\s+)?(?:remaining|rest\s+of))\s.*$",
+        " ",
+        text,
+        flags=re.I,
+    )
+    # "25 box jumps, 30 inch box": the name is before the comma, the rest describes it
+    text = next((seg for seg in text.split(",") if LETTER.search(seg)), "")
+    text = re.sub(
+        rf"\b(?:rx|each(?: side| arm| leg)?|e/s|per side|per arm|alt(?:ernating)? arms?|@|of"
+        rf"|unbroken|total|touch[\s-]and[\s-]go|TNG|{words(lexicon.COUNTING)})\b",
+        " ",
+        text,
+        flags=re.I,
+    )
+    text = re.sub(r"[,;@()\[\]/+:=]", " ", text)
+    return squeeze(text).strip(" -–—:.")
+
+
+def _alternatives(text: str, found: dict[str, Any]) -> str:
+    """ "DU/SU": the movement and its scaled alternative; the name is the first."""
+    m = re.search(r"(?<![\w/])([^\W\d_][\w-]*)/([^\W\d_][\w-]*)(?![\w/])", text)
+    if m and vocabulary.lookup(m.group(1)) and vocabulary.lookup(m.group(2)):
+        found["note"] = f"or {m.group(2)}"
+        return text[: m.start()] + m.group(1) + text[m.end() :]
+    return text
+
+
+def movement(text: str) -> dict[str, Any] | None:
+    """One movement ("20 wall balls (9/6kg, 10ft)", "Back squat 5x3 @ 80%") or None."""
+    read = _read_movement(text)
+    return dict(read) if read is not None else None  # the caller's own copy to fill in
+
+
+# The reader asks about the same pieces several times (is it a movement? a list? a title?).
+@functools.lru_cache(maxsize=4096)
+def _read_movement(text: str) -> dict[str, Any] | None:
+    mention = text.strip()
+    rest = THOUSANDS.sub("", SLOT.sub("", LABEL_PREFIX.sub("", mention))).strip()
+    rest = THEN.sub("", rest) or rest
+    found: dict[str, Any] = {}
+    notes: list[str] = []
+    if m := _MAX_CAL.search(rest):
+        found["calories"] = "max"
+        rest = take(rest, m)
+    rest = quantities.strength_marks(rest, found, notes).strip()
+    if m := quantities.REP_RANGE.match(rest):
+        notes.append(f"{m.group(1)}-{m.group(2)} reps")
+        rest = rest[m.end() :]
+    rest = quantities.per_side(rest, found)
+    rest = quantities.sets(rest.strip(), found)
+    rest = quantities.measures(rest, found).strip()
+    if "reps" not in found and (m := _LEADING_REPS.match(rest)):
+        found["reps"] = int(m.group(1))
+        rest = rest[m.end() :]
+    if "reps" not in found and (m := _TRAILING_REP_COUNT.search(rest)):
+        found["reps"] = int(m.group(1))
+        rest = rest[: m.start()]
+    measured = any(k in found for k in ("distance", "calories", "seconds"))
+    if "reps" not in found and not measured and (m := _TRAILING_REPS.search(rest)):
+        found["reps"] = int(m.group(1))
+        rest = rest[: m.start()]
+    elif (m := _TRAILING_REPS.search(rest)) and "sets" not in found:
+        # "10 push-ups x 3", "Run 400m x 6": that many sets of it
+        found["sets"] = int(m.group(1))
+        rest = rest[: m.start()]
+    if MAX.search(rest):
+        found["max"] = True
+        rest = MAX.sub(" ", rest)
+    rest = _alternatives(rest, found)
+    name = _name_of(rest)
+    # T2B and C2B carry digits; a name needs letters, and never starts with a number.
+    if not LETTER.search(name) or re.search(r"(?<!\w)\d+(?!\w)", name):
+        return None
+    if notes:
+        found["note"] = "; ".join([*notes, *([found["note"]] if "note" in found else [])])
+    return {"mention": mention, "name": name, **found}
+
+
+def names_a_movement(text: str) -> bool:
+    """Whether any run of the text's words is a known movement's name."""
+    words_ = re.findall(r"[^\W\d_][\w'-]*", text)
+    return any(vocabulary.known_words(words_[i:]) for i in range(len(words_)))
+
+
+def implement(move: dict[str, Any]) -> str | None:
+    """The implement a movement is done with, as the vocabulary knows it (None: bodyweight)."""
+    known = vocabulary.lookup(move["name"])
+    if known is not None:
+        return known.equipment
+    words_ = re.findall(r"[^\W\d_]+", move["name"].lower())
+    return next((quantities.IMPLEMENT_OF[w] for w in words_ if w in quantities.IMPLEMENT_OF), None)
+
+
+# Movements that carry their implement without loading it ("burpee over the bar", "box jump").
+_UNLOADED = frozenset({"conditioning", "plyometric", "monostructural", "gymnastics"})
+
+
+def loadable(move: dict[str, Any]) -> str | None:
+    """The implement a load stated for the movement would be on; None when it takes none."""
+    known = vocabulary.lookup(move["name"])
+    if known is not None and known.category in _UNLOADED:
+        return None
+    return implement(move)
+
+
+def is_lift(move: dict[str, Any]) -> bool:
+    """A lift stated as sets x reps, a rep scheme or a rep max ("Deadlift 1RM")."""
+    return "sets" in move or "repScheme" in move or "RM" in move.get("note", "")
+
+
+def equipment_only(move: dict[str, Any]) -> bool:
+    """ "Vest 20/14 lb", "Box 24/20\"": what the movements are done with, not a movement."""
+    return move["name"].lower() in _EQUIPMENT
+
+
+def complex_of(text: str) -> tuple[int | None, list[str], str] | None:
+    """ "1 power clean + 2 front squats" / "5 x (1 clean + 1 jerk) @ 70%": sets, pieces, tail.
+
+    Pieces carry their counts; "power clean + front squat (1+2)" gives "1 power clean" and
+    "2 front squat".
+    """
+    if "+" not in text:
+        return None
+    sets = None
+    if named := _NAMED.match(text):
+        text = named.group(2)
+    body, tail = text, ""
+    if at := re.search(r"\s@\s*[^+]*$", text):
+        body, tail = text[: at.start()], text[at.start() :]
+    if m := _SETS_COMPLEX.match(body):
+        if m.group(1):
+            sets, body, tail = int(m.group(1)), m.group(2), m.group(3) or tail
+        elif m.group(4):
+            sets, body = int(m.group(4)), m.group(5)
+        else:
+            body, sets, tail = m.group(6), int(m.group(7)), m.group(8) or tail
+    pieces = [p.strip() for p in re.split(r"\s\+\s|\+(?=\s*\d)", body) if p.strip()]
+    if len(pieces) >= 2 and all(re.match(r"^\d", p) for p in pieces):
+        return sets, pieces, tail
+    counts = _COUNTS.search(body)
+    if counts and not re.match(r"^\d", body):
+        named_pieces = [p.strip() for p in body[: counts.start()].split("+") if p.strip()]
+        reps = re.findall(r"\d+", counts.group(2))
+        if len(named_pieces) == len(reps) >= 2:
+            times = counts.group(1) or counts.group(3)
+            sets = int(times) if times else sets
+            return sets, [f"{n} {p}" for n, p in zip(reps, named_pieces, strict=True)], tail
+    return None
+
+
+def _masked(text: str) -> str:
+    """The text with the separators inside known names ("clean and jerk") hidden."""
+    return _JOINED.sub(lambda m: re.sub(r"[\s&+]", "\1", m.group(0)), text)
+
+
+def pieces(text: str) -> list[str]:
+    """A line's movements: split on commas, " / ", " + ", "and", never inside brackets.
+
+    A piece that is only a quantity ("2 pood", "95/65 lb") belongs to the movement before it;
+    a piece that holds several movements written without separators is split before each
+    count that a known movement follows ("5 pull-ups 10 push-ups").
+    """
+    masked = _masked(text)
+    spans = outside_brackets(masked, _SPLIT)
+    merged: list[str] = []
+    cursor = 0
+    label: int | None = None  # where a slot label split off its movement started ("odd —")
+    for span in spans:
+        start = masked.index(span, cursor)
+        cursor = start + len(span)
+        if label is not None:
+            start, label = label, None
+        piece = text[start:cursor].strip()
+        if (slot := SLOT.match(piece + ": ")) and slot.end() >= len(piece):
+            label = start
+            continue
+        read = movement(piece)
+        runs = _runs(piece) if read is None else []
+        bare = (read is None and not runs) or (read is not None and equipment_only(read))
+        if merged and bare and not REST.match(piece):
+            # the quantity piece rejoins its movement as the coach wrote it
+            begin = text.index(merged[-1])
+            merged[-1] = text[begin : text.index(piece, begin + len(merged[-1])) + len(piece)]
+        elif runs:
+            merged.extend(runs)
+        else:
+            merged.append(piece)
+    if label is not None:
+        merged.append(text[label:].strip())
+    return merged
+
+
+_RUN_START = re.compile(
+    rf"(?<=\S)\s+(?=(?:\d+(?:[.,/]\d+)*)\s*-?\s*(?:(?:{quantities.DIST_UNIT}|{words(lexicon.CALORIES)})(?![^\W\d_])\s*)?[^\W\d_])",
+    re.I,
+)
+
+
+def _runs(piece: str) -> list[str]:
+    """ "5 pull-ups 10 push-ups 15 squats" as three pieces; [] when it is not such a run."""
+    cuts = [0]
+    for m in _RUN_START.finditer(piece):
+        after = re.sub(r"^[\d.,/]+\s*-?\s*", "", piece[m.end() :])
+        after_unit = re.sub(
+            rf"^(?:{quantities.DIST_UNIT}|{words(lexicon.CALORIES)})\s+", "", after, flags=re.I
+        )
+        for candidate in (after, after_unit):
+            if vocabulary.known_words(candidate.split()):
+                cuts.append(m.end())
+                break
+    if len(cuts) < 2:
+        return []
+    bounds = [*cuts, len(piece)]
+    runs = [piece[a:b].strip() for a, b in itertools.pairwise(bounds)]
+    if all(r[:1].isdigit() and movement(r) is not None for r in runs):
+        return runs
+    return []
+
+
+def counted(text: str) -> bool:
+    return bool(QUANTITY.search(text))

@@ -1,0 +1,57 @@
+"""Lines about the workout rather than in it: rest, scaling, standards, advice, how-to prose."""
+
+from __future__ import annotations
+
+import re
+
+from spotter.domain import movement_vocabulary as vocabulary
+from spotter.domain.workout_parser import lexicon
+from spotter.domain.workout_parser.lexicon import words
+from spotter.domain.workout_parser.lines import QUANTITY
+from spotter.domain.workout_parser.movements import SLOT, THEN
+
+NOTE_START = re.compile(
+    rf"^(?:{words(lexicon.NOTE_OPENERS)}(?![\w+])|modif\w*|teams?\s+of\b|then\s*:?\s*$)|^[♀♂*]"
+    r"|^#[^\W\d]",  # a line of hashtags
+    re.I,
+)
+_PROSE = re.compile(
+    r"\.\.\.|…\s*\w|\buntil\b|\bif you\b|\bbetween (?:sets|rounds)\b|\bдо отказа\b|\bעד ש", re.I
+)
+
+
+def is_prose(text: str) -> bool:
+    """A how-to sentence ("1 rep the first minute, 2 the second... until failure")."""
+    return bool(_PROSE.search(text))
+
+
+def is_note_start(text: str) -> bool:
+    return bool(NOTE_START.match(text)) and not THEN.match(text)
+
+
+def _all_known(text: str) -> bool:
+    """ "Deadlift, hang power clean, push jerk": every comma piece names a known movement."""
+    pieces = [p.strip(" .") for p in re.split(r",|\band\b|&|\s/\s", text) if p.strip(" .")]
+    return len(pieces) > 1 and all(vocabulary.lookup(p) for p in pieces)
+
+
+def _starts_with_movement(text: str) -> bool:
+    words_ = re.sub(r"(?i)^\s*(?:max(?:imum)?|макс\w*|מקסימום)\s+", "", text).split()
+    return vocabulary.known_words(words_) > 0
+
+
+def is_note(text: str) -> bool:
+    text = SLOT.sub("", text)
+    if NOTE_START.match(text) or is_prose(text):
+        return True
+    words_ = text.split()
+    has_quantity = bool(QUANTITY.search(text))
+    # Without a number, a sentence ("Steady pace, no stopping.") is advice, not a movement.
+    sentence = bool(re.search(r"[.!?]", text)) or ("," in text and len(words_) > 3)
+    if text.endswith(".") and len(words_) >= 5:
+        return True
+    if sentence and not has_quantity and _all_known(text):
+        return False
+    if not sentence and not has_quantity and _starts_with_movement(text):
+        return False  # "max burpees in the remaining time"
+    return (not has_quantity and (len(words_) > 4 or sentence)) or len(words_) > 16

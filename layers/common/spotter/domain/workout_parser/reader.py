@@ -1,0 +1,718 @@
+"""Building the workout: line by line into parts, sections and movements.
+
+The reader decides what each line is — a part header, the title, a format, movements, a note —
+and where it belongs. Every line is accounted for: the reader records what it took from each
+line (`Reading.trace`), and a line it could not read is kept as a note (and, when it carries a
+number, listed as unread), so no text is ever dropped silently.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from spotter.domain import movement_vocabulary as vocabulary
+from spotter.domain.workout_parser import lexicon, quantities
+from spotter.domain.workout_parser.formats import (
+    CAP,
+    FOR_TIME,
+    SCHEME,
+    TABATA,
+    cap_seconds,
+    completes,
+    format_prefix,
+    section_header,
+)
+from spotter.domain.workout_parser.lexicon import words
+from spotter.domain.workout_parser.lines import (
+    LABEL_PREFIX,
+    LETTER,
+    QUANTITY,
+    lines_of,
+    squeeze,
+    unbulleted,
+)
+from spotter.domain.workout_parser.model import Part, Section, movements_of, part_out
+from spotter.domain.workout_parser.movements import (
+    REST,
+    SLOT,
+    THEN,
+    complex_of,
+    equipment_only,
+    implement,
+    is_lift,
+    loadable,
+    movement,
+    names_a_movement,
+    pieces,
+)
+from spotter.domain.workout_parser.notes import is_note, is_note_start, is_prose
+
+_PART_WORDS = words(lexicon.PARTS)
+# "אימון" (training) alone heads a part; "אימון יום שלישי" is the day's title.
+_HEADER = re.compile(
+    rf"^(?:(?:(?:partner|team|hero)\s+)?{_PART_WORDS}(?!\w)[\s\w'&/-]{{0,30}}|אימון)$", re.I
+)
+_OPTIONAL = re.compile(rf"(?<!\w){words(lexicon.OPTIONAL)}(?!\w)", re.I)
+_WINDOW = re.compile(
+    r"\(?\s*(\d{1,2}(?::\d{2})?)\s*[-–—]\s*(\d{1,2}(?::\d{2})?)\s*(?:'|min(?:utes)?|דק(?:ות)?|мин)?\s*\)?"
+)
+_LENGTH = re.compile(r"\(\s*(\d+\s*(?:min\w*|мин\w*|דק\w*|'))\s*\)", re.I)
+_HEADER_SEP = re.compile(
+    r"^(?P<head>[^:]{1,40}?)(?:\s*:\s*|\s+[-–—]\s+|\s+(?=[xX×]\s*\d|\d+\s*[xX×]$|\d+\s+\w+:$))(?P<tail>.+)$"
+)
+# "Buy-in: 50 DU" / "Cash-out: 800m run": a section of its own inside the part.
+_BOOKEND = re.compile(r"^(buy[\s-]?in|cash[\s-]?out)\b\s*:?\s*(.*)$", re.I)
+_TITLE_SEP = re.compile(r"^(?P<head>[^:]{1,40}?)(?:\s+[-–—]\s+|\s*:\s+)(?P<tail>.+)$")
+_FORMAT_SEP = re.compile(
+    r"^(?P<head>.+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*|\s+[-–—]\s+|\s+(?:of|из)\s+)(?P<tail>.+)$",
+    re.I,
+)
+# "JT 21-15-9 …", "Grace 30 C&J for time …", "The Chief 5 x 3 min AMRAP …": a name before
+# what the line says; which words are the name is tried shortest first.
+_SAYS_WHAT = re.compile(r"\d|for\s+time|amrap|e\d*mom|emotm|tabata", re.I)
+_LEADING_WORDS = re.compile(
+    r"^([A-ZА-ЯЁ][\w'’.]*)(?:\s+([A-ZА-ЯЁ][\w'’.]*))?(?:\s+([A-ZА-ЯЁ][\w'’.]*))?\s+"
+)
+_DEATH_BY = re.compile(rf"^{words(lexicon.DEATH_BY)}\s*-?\s*", re.I)
+_BUILD_TO = re.compile(
+    rf"^(?:{words(lexicon.BUILD_TO)})\s+(?:an?\s+)?(?:heavy\s+|max\s+|тяжёл\w*\s+|тяжел\w*\s+)?"
+    r"(?:(?:\d+|single|double|triple|одиночн\w*)[-\s]?(?:rep|RM|ПМ)?\s+)?(?P<lift>.+?)"
+    r"(?:\s*\(\s*\d+\s*(?:min\w*|мин\w*|')\s*\)|\s+in\s+\d+.*|\s+over\s+.*|\s+за\s+\d+.*)?$",
+    re.I,
+)
+_NAMED_BUILD = re.compile(
+    rf"^(?P<lift>[^:–—]{{2,40}}?)(?:\s*:\s*|\s+[-–—]\s+)(?={words(lexicon.BUILD_TO)}\s)", re.I
+)
+# "Build to a heavy triple across the sets" is about the lift above, not a lift of its own.
+_NOT_A_LIFT = re.compile(r"\b(?:across|the|sets?|today|each|every)\b", re.I)
+_LOAD_LABEL = re.compile(rf"^{words(lexicon.LOAD_LABELS)}(?!\w)\s*:?", re.I)
+_QUOTED = re.compile(r"^[\"“'][^\d\"“”']{2,40}[\"”']:?$")
+_LEADING_SCHEME = re.compile(r"^(\d+(?:-\d+){2,})\s+(?=[^\W\d])")
+_OPEN_TITLE = re.compile(r"^(?:(?:the\s+)?open\s+)?\d{2}\.\d(?:[AB])?\b", re.I)
+_MARKS = ("sets", "reps", "percent", "percentOf", "repScheme", "tempo", "load", "note")
+# Implements a load stated once can belong to, in the order a plain load goes to them.
+_LOADED = ("barbell", "dumbbell", "kettlebell", "medicine ball", "sandbag", "plate")
+
+
+@dataclass
+class Reading:
+    """What the reader made of a text: the parsed workout and, per line, what it took."""
+
+    parsed: dict[str, Any]
+    trace: list[list[tuple[str, str]]] = field(default_factory=list)
+
+
+class Reader:
+    def __init__(self) -> None:
+        self.title: str | None = None
+        self.parts: list[Part] = []
+        self.seen_content = False
+        self.unread: list[str] = []
+        self.warnings: list[dict[str, Any]] = []
+        self.trace: list[list[tuple[str, str]]] = []
+        self.last_line: list[dict[str, Any]] = []  # the movements the last line gave
+
+    # -- where things go ---------------------------------------------------------------------
+
+    def took(self, role: str, text: str) -> None:
+        if self.trace:
+            self.trace[-1].append((role, text))
+
+    def part(self) -> Part:
+        if not self.parts:
+            self.parts.append(Part(name="Workout"))
+        return self.parts[-1]
+
+    def section(self) -> Section:
+        part = self.part()
+        if not part.sections:
+            part.sections.append(Section())
+        return part.sections[-1]
+
+    def note(self, text: str) -> None:
+        self.took("note", text)
+        part = self.part()
+        (part.sections[-1].notes if part.sections else part.notes).append(text)
+
+    def add_movement(self, move: dict[str, Any], section: Section | None = None) -> None:
+        self.took("movement", move["mention"])
+        (section or self.section()).movements.append(move)
+        self.last_line.append(move)
+
+    def add_section(self, section: Section, text: str = "") -> None:
+        """A format line; one right after another format line with no movements completes it
+        ("All for time:" then "5 rounds of:", "לזמן:" then "21-15-9")."""
+        if text:
+            self.took("format", text)
+        self.seen_content = True
+        part = self.part()
+        current = part.sections[-1] if part.sections else None
+        empty = current is not None and current.from_header and not current.movements
+        if current is not None and empty and completes(current, section):
+            if current.format in ("other", "rounds"):
+                current.format = section.format
+            for name in ("rounds", "rep_scheme", "duration_seconds", "interval_seconds"):
+                if getattr(current, name) is None:
+                    setattr(current, name, getattr(section, name))
+            current.time_cap_seconds = current.time_cap_seconds or section.time_cap_seconds
+            current.max_reps = current.max_reps or section.max_reps
+            current.notes.extend(section.notes)
+            current.shared.extend(section.shared)
+            return
+        part.sections.append(section)
+
+    # -- a line ------------------------------------------------------------------------------
+
+    def line(self, raw: str) -> None:
+        self.trace.append([])
+        self.last_line = []
+        text = unbulleted(raw)
+        if not text:
+            return
+        if raw.strip() != text:
+            self.took("bullet", raw.strip()[: len(raw.strip()) - len(text)])
+        self.read(text)
+
+    def read(self, text: str) -> None:
+        if part := header(text):
+            self.took("part", text)
+            self.parts.append(part)
+            return
+        if (m := _HEADER_SEP.match(text)) and (part := header(m.group("head"))):
+            tail = m.group("tail").strip()
+            if tail:
+                self.took("part", m.group("head"))
+                self.parts.append(part)
+                self.read(tail)
+                return
+        if bookend := _BOOKEND.match(text):
+            self.took("format", bookend.group(1))
+            self.part().sections.append(Section(notes=[bookend.group(1)]))
+            self.seen_content = True
+            if bookend.group(2).strip():
+                self.content(bookend.group(2).strip())
+            return
+        if self.standards(text) or self.marks(text):
+            return
+        if is_note_start(text):
+            self.seen_content = True
+            self.note(text)
+            return
+        if then := THEN.match(text):
+            self.took("then", then.group(0))
+            text = text[then.end() :] or text
+        if (split := _then_inside(text)) is not None:
+            # "5 min row, then 2 rounds: …": two lines written as one
+            self.read(text[: split.start()].strip())
+            self.took("then", split.group(0))
+            self.read(text[split.end() :].strip())
+            return
+        if self.titled(text):
+            return
+        self.body(text)
+
+    def standards(self, text: str) -> bool:
+        """ "♀ 65 lb ♂ 95 lb", "Barbell: 155/105 lb", "M 22.5 kg / W 15 kg": loads stated once
+        for the section's movements. The line stays a note (it is the coach's standard)."""
+        halves, rest = quantities.sexed(text)
+        labelled = _LOAD_LABEL.match(text)
+        if halves and not names_a_movement(rest):
+            section = self.section()
+            section.halves.extend(halves)
+            self.seen_content = True
+            self.note(text)
+            return True
+        if labelled and not names_a_movement(text[labelled.end() :]):
+            found: dict[str, Any] = {}
+            leftover = quantities.measures(text[labelled.end() :], found)
+            if "load" in found and not QUANTITY.search(leftover):
+                kind = labelled.group(0).strip(" :").lower()
+                implement_ = quantities.IMPLEMENT_OF.get(kind)
+                self.section().shared.append(("load", implement_, found["load"]))
+                self.seen_content = True
+                self.note(text)
+                return True
+        return False
+
+    def marks(self, text: str) -> bool:
+        """A line of sets, percent or tempo only ("5 x 3 @ 70%", "@ 60-65%", "Tempo 3-1-1-0"):
+        the marks of the movements on the line above."""
+        if not self.last_movements():
+            return False
+        found = marks_only(text)
+        if found is None:
+            return False
+        targets = self.last_movements()
+        for move in targets:
+            for key, value in found.items():
+                if key == "note":
+                    move["note"] = "; ".join(filter(None, (move.get("note"), value)))
+                else:
+                    move.setdefault(key, value)
+        section = self.section()
+        if section.format == "other" and ("sets" in found or "repScheme" in found):
+            section.format = "strength"
+        self.took("marks", text)
+        return True
+
+    def last_movements(self) -> list[dict[str, Any]]:
+        """The movements of the nearest line above that gave any, in the current section."""
+        if not self.parts or not self.parts[-1].sections:
+            return []
+        section = self.parts[-1].sections[-1]
+        if not section.movements:
+            return []
+        last = section.movements[-1]
+        group = [m for m in section.movements if m["mention"] == last["mention"]]
+        return group if section.complex else [last]
+
+    def titled(self, text: str) -> bool:
+        """A line that names a workout: "Helen", "Kelly - 5 rounds…", "JT 21-15-9…".
+
+        First in the text, the name is the title; inside a part ("Conditioning" then
+        "Barbara — 5 rounds, each for time: …"), it is a note on the section it names.
+        """
+        first = not (self.seen_content or self.title is not None or self.parts)
+        name, rest = None, ""
+        if (m := _TITLE_SEP.match(text)) and is_name(m.group("head")):
+            name, rest = m.group("head").strip(), m.group("tail")
+        elif m := _LEADING_WORDS.match(text):
+            # "JT 21-15-9 …", "Grace 30 C&J for time …": a name of one to three words
+            names = [g for g in m.groups() if g]
+            for count in range(1, len(names) + 1):
+                candidate = " ".join(names[:count])
+                after = text[len(candidate) :].strip()
+                if (
+                    _SAYS_WHAT.match(after)
+                    and is_name(candidate)
+                    and self.format_and_movements(after, dry=True)
+                ):
+                    name, rest = candidate, after
+                    break
+        if name is None:
+            return False
+        names_a_format = bool(
+            section_header(rest, header_only=rest.endswith(":"))
+            or self.format_and_movements(rest, dry=True)
+        )
+        if first and (names_a_format or _TITLE_SEP.match(text)):
+            self.title = name
+            self.took("title", text[: len(text) - len(rest)])
+            self.read(rest)
+            return True
+        if not first and names_a_format:
+            self.took("title", text[: len(text) - len(rest)])
+            self.body(rest)
+            self.section().notes.insert(0, name)
+            return True
+        return False
+
+    def body(self, text: str) -> None:
+        if m := _DEATH_BY.match(text):
+            # "Death by thrusters": every minute one more rep, until the minute is not enough.
+            death = Section(format="emom", interval_seconds=60, from_header=True)
+            death.notes.append(text[: m.end()].strip())
+            self.add_section(death, text[: m.end()])
+            self.content(text[m.end() :].strip(), listed=True)
+            return
+        if self.build_to(text):
+            return
+        tabata = TABATA.match(text)
+        after = text[tabata.end() :] if tabata else ""
+        if tabata and re.match(r"\s*[:\-–—]?\s*[^\W\d]", after) and not text.endswith(":"):
+            # "Tabata air squats": the format, then the movements it is done with.
+            self.add_section(
+                Section(format="tabata", rounds=8, interval_seconds=30, from_header=True),
+                text[: tabata.end()],
+            )
+            self.content(after.strip(" :-–—"), listed=True)
+            return
+        if section := section_header(text, header_only=text.endswith(":")):
+            self.add_section(section, text)
+            return
+        if self.format_and_movements(text):
+            return
+        if (m := CAP.search(text)) and self.parts and self.parts[-1].sections and len(text) < 30:
+            self.took("format", text)
+            self.section().time_cap_seconds = cap_seconds(m)
+            return
+        self.content(text)
+
+    def build_to(self, text: str) -> bool:
+        """ "Build to a heavy 3-rep back squat in 15 min", "Snatch: build to a heavy single":
+        a lift worked up to, not a set."""
+        lift_text, mention = None, text
+        if (named := _NAMED_BUILD.match(text)) and vocabulary.lookup(named.group("lift")):
+            lift_text = named.group("lift")
+        elif (m := _BUILD_TO.match(text)) and not _NOT_A_LIFT.search(m.group("lift")):
+            lift_text = m.group("lift")
+        if lift_text is None:
+            return False
+        read = movement(lift_text)
+        if read is None:
+            return False
+        for key in ("seconds", "reps"):
+            read.pop(key, None)  # "(12 min)", "3-rep": how long and how heavy, not a set
+        self.part().sections.append(Section(format="strength", notes=[text]))
+        self.seen_content = True
+        read["mention"] = mention
+        self.add_movement(read)
+        return True
+
+    def format_and_movements(self, text: str, *, dry: bool = False) -> bool:
+        """ "AMRAP 20: 5 pull-ups, …", "3 rounds - 10 …", "5 RFT 800m run, …", "75 power
+        snatches for time @ …"."""
+        m = _FORMAT_SEP.match(text)
+        # "3 sets of max strict pull-ups" is one lift; "3 sets: 12 DB rows, 20 sec L-sit" rounds.
+        lift = (
+            m is not None
+            and m.group("sep").strip() in ("of", "из")
+            and re.match(rf"^\d+\s*{words(lexicon.SETS)}$", m["head"], re.I)
+        )
+        if m and not lift and (section := section_header(m.group("head"))):
+            if not dry:
+                tail = m.group("tail").strip()
+                self.add_section(section, text[: m.start("tail")])
+                if scheme := SCHEME.fullmatch(tail.rstrip(" .…")):
+                    section.rep_scheme = re.sub(r"\s+", "", scheme.group(1))
+                    self.took("format", tail)
+                    return True
+                self.content(tail, listed=True)
+            return True
+        if (prefix := format_prefix(text)) and _reads_as_movements(prefix[1]):
+            if not dry:
+                section, tail = prefix
+                self.add_section(section, text[: len(text) - len(tail)])
+                self.content(tail, listed=True)
+            return True
+        found = FOR_TIME.search(text)
+        if found and found.start() > 0:
+            # "30 snatches for time (135/95 lb)": the format inside the movement's line.
+            rest = (text[: found.start()] + text[found.end() :]).strip(" ,")
+            if _reads_as_movements(rest):
+                if not dry:
+                    self.add_section(Section(format="for_time", from_header=True), found.group(0))
+                    self.content(rest)
+                    for move in self.section().movements:
+                        # a mention is verbatim: the line, when "for time" split the movement
+                        if move["mention"] not in text:
+                            move["mention"] = text
+                return True
+        return False
+
+    def content(self, text: str, *, listed: bool = False) -> None:
+        """Movements (or notes) of the current section.
+
+        `listed`: the text followed a format on its line ("21-15-9 for time: HSPU, ring dips"),
+        so it is a list of movements even without numbers and however long.
+        """
+        if not self.seen_content and not self.parts and self.title is None and is_title(text):
+            title = text.rstrip(":").strip()
+            quoted = len(title) > 2 and title[0] in "\"'“" and title[-1] in "\"'”"
+            self.title = title[1:-1] if quoted else title
+            self.took("title", text)
+            return
+        self.seen_content = True
+        if _QUOTED.match(text):
+            self.note(text)  # '"Nasty Girls"' inside a part: the name of what follows
+            return
+        if listed and (scheme := _LEADING_SCHEME.match(text)):
+            section = self.section()
+            if section.from_header and not section.movements and section.rep_scheme is None:
+                # "For time: 30-20-10 KBS and push-ups": the scheme is the section's
+                section.rep_scheme = scheme.group(1)
+                self.took("format", scheme.group(0))
+                text = text[scheme.end() :]
+        notey = is_note_start(SLOT.sub("", text)) or is_prose(text)
+        complex_ = complex_of(LABEL_PREFIX.sub("", text))
+        split = pieces(text) if complex_ is None else [text]
+        # A long line of counted movements ("20 pull-ups, 30 push-ups, …") is a list, not prose.
+        counted = len(split) > 1 and all(
+            QUANTITY.search(p) and (movement(p) or REST.match(p)) for p in split
+        )
+        if notey or (not listed and not counted and is_note(text)):
+            self.note(text)
+            return
+        self.took("separators", _between(text, split))
+        lift = movement(split[0]) if len(split) > 1 else None
+        for piece in split:
+            advice = not QUANTITY.search(piece) and not vocabulary.lookup(piece)
+            if lift is not None and is_lift(lift) and piece is not split[0] and advice:
+                self.note(piece)  # "Back squat: 5 sets of 5, build across"
+                continue
+            self.piece(piece)
+        self.share_trailing_load(split)
+
+    def share_trailing_load(self, split: list[str]) -> None:
+        """ "12 deadlifts, 9 hang power cleans, 6 push jerks, 155/105 lb": a load written once,
+        as its own piece after the last movement, is every such lift's."""
+        if len(self.last_line) < 2 or len(split) < 2:
+            return
+        last = self.last_line[-1]
+        if "load" not in last or not re.search(r",\s*[^,]*\d[^,]*$", last["mention"]):
+            return
+        tail = last["mention"].rsplit(",", 1)[1]
+        if movement(tail) is not None:
+            return  # the quantity was inside the movement's own piece
+        kind = loadable(last)
+        for move in self.last_line[:-1]:
+            if "load" not in move and loadable(move) == kind and kind in _LOADED:
+                move["load"] = last["load"]
+
+    def piece(self, text: str) -> None:
+        if is_note_start(text) or REST.match(text):
+            self.note(text)
+            return
+        if complex_ := complex_of(LABEL_PREFIX.sub("", text)):
+            self.add_complex(text, *complex_)
+            return
+        read = movement(text)
+        if read is not None and equipment_only(read):
+            self.note(text)  # "Vest 20/14 lb": what it is done with
+            return
+        if read is None:
+            if QUANTITY.search(text):
+                self.unread.append(text)
+                self.took("unread", text)
+            self.note(text)
+            return
+        part = self.part()
+        current = part.sections[-1] if part.sections else None
+        lift = is_lift(read)
+        # A lift stated as sets x reps (or 5-5-3) is its own strength section, unless it is
+        # the first line under a format header ("E2MOM x 5:" then "3 x 2 snatch").
+        if lift and (current is None or current.movements or current.format == "other"):
+            part.sections.append(Section(format="strength"))
+        if current is not None and current.max_reps and "reps" not in read:
+            read["max"] = True
+        self.add_movement(read)
+
+    def add_complex(self, text: str, sets: int | None, parts: list[str], tail: str) -> None:
+        if label := LABEL_PREFIX.match(text):
+            self.took("label", label.group(0))
+            text = text[label.end() :]
+        part = self.part()
+        current = part.sections[-1] if part.sections else None
+        # A complex joins a format line just read ("E2MOM x 6:"), else it is its own section.
+        if current is None or current.movements:
+            current = Section(format="strength" if sets else "other")
+            part.sections.append(current)
+        current.complex = True
+        marks: dict[str, Any] = {}
+        quantities.strength_marks(tail, marks, [])
+        load = quantities.LOAD.search(tail)
+        for piece in parts:
+            read = movement(piece)
+            if read is None:
+                self.took("note", piece)
+                current.notes.append(piece)
+                continue
+            read["mention"] = text
+            if sets is not None:
+                read["sets"] = sets
+            # "@ 70%" after the complex applies to every piece of it.
+            for key in ("percent", "percentOf", "tempo"):
+                if key in marks:
+                    read[key] = marks[key]
+            if load:
+                read["load"] = quantities.clean_number(load.group(1)) + quantities.unit_of(
+                    load.group(2)
+                )
+            self.add_movement(read, current)
+
+    # -- the end -----------------------------------------------------------------------------
+
+    def finish(self) -> None:
+        for part in self.parts:
+            for section in part.sections:
+                self.place_shared(section)
+                if (
+                    section.format == "other"
+                    and section.movements
+                    and all(is_lift(m) for m in section.movements)
+                ):
+                    section.format = "strength"
+
+    def place_shared(self, section: Section) -> None:
+        """Loads and heights stated once (standards lines, a header's load) go to the
+        movements of their implement that carry none; what finds no movement is warned of."""
+        shared = list(section.shared)
+        shared += [(k, i, v) for (k, i), v in quantities.paired(section.halves).items()]
+        for kind, implement_, value in shared:
+            if kind not in ("load", "height"):
+                continue
+            targets = _targets(section.movements, kind, implement_)
+            for move in targets:
+                move[kind] = value
+            if not targets and not any(m.get(kind) == value for m in section.movements):
+                self.warnings.append({"code": f"{kind}_not_placed", "text": value})
+
+
+def _targets(moves: list[dict[str, Any]], kind: str, wanted: str | None) -> list[dict[str, Any]]:
+    """The movements a shared load (or box height) belongs to."""
+    open_ = [m for m in moves if kind not in m]
+    if kind == "height":
+        kinds = ("box", "medicine ball") if wanted is None else (wanted,)
+        return [m for m in open_ if implement(m) in kinds]
+    if wanted is not None:
+        return [m for m in open_ if loadable(m) == wanted]
+    for implement_ in _LOADED:
+        chosen = [m for m in open_ if loadable(m) == implement_]
+        if chosen:
+            return chosen
+    return []
+
+
+_THEN_INSIDE = re.compile(rf"[,;.]?\s+{words(lexicon.THEN)}\s*:?\s+(?=\S)", re.I)
+
+
+def _then_inside(text: str) -> re.Match[str] | None:
+    """Where "then" starts a format in the middle of a line ("…, then 2 rounds: …")."""
+    for m in _THEN_INSIDE.finditer(text):
+        rest = text[m.end() :]
+        if m.start() > 0 and (
+            section_header(rest, header_only=rest.endswith(":"))
+            or (_FORMAT_SEP.match(rest) and section_header(_FORMAT_SEP.match(rest)["head"]))  # type: ignore[index]
+        ):
+            return m
+    return None
+
+
+def _between(text: str, split: list[str]) -> str:
+    """What lies between a line's pieces: the separators ("and", "и", "+", ",")."""
+    gaps, cursor = [], 0
+    for piece in split:
+        start = text.find(piece, cursor)
+        if start < 0:
+            continue
+        gaps.append(text[cursor:start])
+        cursor = start + len(piece)
+    gaps.append(text[cursor:])
+    return " ".join(gaps)
+
+
+def _reads_as_movements(text: str) -> bool:
+    split = pieces(text)
+    return bool(split) and all(movement(p) is not None or complex_of(p) for p in split)
+
+
+def marks_only(text: str) -> dict[str, Any] | None:
+    """The sets, reps, percent, tempo or load of a line that names no movement, else None."""
+    bare = re.sub(r"(?i)\b(?:tempo|темп|RPE|\d*\s*-?RM|of|sets?|reps?|x|kg|lb|@)\b", "", text)
+    if LETTER.search(bare) and not re.match(r"(?i)^\s*(?:tempo|темп)\b", text):
+        return None
+    found: dict[str, Any] = {}
+    notes: list[str] = []
+    rest = quantities.strength_marks(text, found, notes)
+    rest = quantities.sets(rest.strip(), found)
+    rest = quantities.measures(rest, found)
+    if notes:
+        found["note"] = "; ".join(notes)
+    if re.search(r"[^\W_]", rest) or not found:
+        return None
+    return {k: v for k, v in found.items() if k in _MARKS}
+
+
+def header(line: str) -> Part | None:
+    """A part header ("B) Lift (10:00-25:00)", "Optional Successory:", "חימום") or None."""
+    text = LABEL_PREFIX.sub("", line).strip().rstrip(":").strip()
+    window = None
+    found = _WINDOW.search(text)
+    if found:
+        window = {
+            "start": quantities.clock(found.group(1)),
+            "end": quantities.clock(found.group(2)),
+        }
+        text = (text[: found.start()] + text[found.end() :]).strip(" -–—:")
+    notes = []
+    if length := _LENGTH.search(text):
+        notes.append(length.group(1))  # "Skill (10 min)": how long the part is
+        text = (text[: length.start()] + text[length.end() :]).strip(" -–—:")
+    if not text or not _HEADER.match(text) or QUANTITY.search(text):
+        return None
+    return Part(name=text, window=window, optional=bool(_OPTIONAL.search(text)), notes=notes)
+
+
+def is_name(text: str) -> bool:
+    """A workout's name before "-" or ":" ("Kelly", "Open 21.1"), not a format, a part or a
+    movement."""
+    text = text.strip()
+    if not text or len(text.split()) > 4 or not LETTER.search(text):
+        return False
+    if header(text) or section_header(text) or is_note_start(text) or SLOT.match(text + ":"):
+        return False
+    if _BOOKEND.match(text) or re.match(r"^\d", text) or vocabulary.lookup(text):
+        return False
+    return _OPEN_TITLE.match(text) is not None or not QUANTITY.search(text)
+
+
+def is_title(text: str) -> bool:
+    if _OPEN_TITLE.match(text):
+        return True
+    if header(text) or section_header(text) or is_note(text):
+        return False
+    if re.match(r"^\d", text) or quantities.SETS_REPS.search(text):
+        return False
+    read = movement(text)
+    if vocabulary.lookup(text.strip(" :\"'“”")) or (read and vocabulary.lookup(read["name"])):
+        return False  # "Thrusters", "Deadlift 1RM" first are movements, not names
+    # "Deadlift 5-5-5-3-3-3", "Deadlift, 1.5 x BW": a lift, even first; "Monday 3/2" a title
+    measured: dict[str, Any] = {}
+    quantities.measures(CAP.sub(" ", text), measured)  # "Chipper (cap 25 min)" is still a name
+    if quantities.MOVEMENT_SCHEME.search(text) or "%" in text or "@" in text:
+        return False
+    if measured.keys() - {"load"}:
+        return False
+    if "load" in measured and not quantities.BARE_LOAD.search(text):
+        return False
+    return len(text.split()) <= 8 and (
+        bool(re.search(r"[\"'“”״׳]", text)) or bool(re.search(r"\d", text)) or text.isupper()
+        or text.endswith(":") or (len(text.split()) <= 5 and text[:1].isupper())
+        or (len(text.split()) <= 5 and not text.isascii())
+    )  # fmt: skip
+
+
+def read_workout(text: str) -> Reading:
+    """The reading of a coach's text, with what was taken from each line."""
+    reader = Reader()
+    for line in lines_of(text):
+        reader.line(line)
+    reader.finish()
+    parts = [p for p in reader.parts if p.sections or p.notes]
+    parsed = {
+        "title": reader.title,
+        "parts": [part_out(i, part) for i, part in enumerate(parts, start=1)],
+        "unread": reader.unread,
+    }
+    if reader.warnings:
+        parsed["warnings"] = reader.warnings
+    for move in movements_of(parsed):
+        move["mention"] = _verbatim(move["mention"], move["name"], text)
+    return Reading(parsed, reader.trace)
+
+
+def parse_workout(text: str) -> dict[str, Any]:
+    """`{title, parts: [...], unread: [...]}` read from a coach's text.
+
+    The text itself is kept by the caller. `unread` lists the pieces with a quantity that were
+    neither a movement nor a format (they are kept as notes too, so nothing is dropped);
+    `warnings` (present when there are any) what was read but could not be placed, such as a
+    load stated once that no movement of its section takes.
+    """
+    return read_workout(text).parsed
+
+
+def _verbatim(mention: str, name: str, text: str) -> str:
+    """A mention is always a piece of the coach's text. Reading a format out of the middle of a
+    line ("12 for time for time") can leave a joined remainder that is not; then the mention is
+    the line that holds the movement."""
+    if mention in text:
+        return mention
+    squeezed = squeeze(mention)
+    if squeezed in text:
+        return squeezed
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    holding = [line for line in lines if name.lower() in line.lower()]
+    return (holding or lines or [text])[0]
