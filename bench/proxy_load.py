@@ -318,6 +318,17 @@ def start_instances(
             env=env, stdout=subprocess.DEVNULL, stderr=log,
         )  # fmt: skip
         instances.append(Instance(f"http://127.0.0.1:{port}", process))
+    try:
+        _wait_ready(instances, tmp)
+    except BaseException:
+        for instance in instances:  # none is left behind
+            instance.process.kill()
+            instance.process.wait()
+        raise
+    return instances
+
+
+def _wait_ready(instances: list[Instance], tmp: Path) -> None:
     deadline = time.monotonic() + READY_SECONDS
     for n, instance in enumerate(instances):
         while True:
@@ -333,7 +344,6 @@ def start_instances(
             if time.monotonic() > deadline:
                 raise RuntimeError(f"instance {n} not ready within {READY_SECONDS}s")
             time.sleep(0.1)
-    return instances
 
 
 def lambda_like_pool(conversations: int, followers: int, servers: int) -> int:
