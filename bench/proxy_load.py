@@ -45,7 +45,8 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -88,11 +89,14 @@ _PROBE = (
 # ---- the database --------------------------------------------------------------------------
 
 
-def start_postgres(tmp: Path) -> str:
-    """A throwaway embedded Postgres with pg_stat_statements loaded (ALTER SYSTEM, restart);
-    DATABASE_URL's server as it is when set."""
+@contextmanager
+def postgres(tmp: Path) -> Iterator[str]:
+    """A throwaway embedded Postgres with pg_stat_statements loaded (ALTER SYSTEM, restart),
+    stopped at the end (the restarted server is not the one its wheel would stop); DATABASE_URL's
+    server as it is when set."""
     if url := os.environ.get("DATABASE_URL"):
-        return url
+        yield url
+        return
     import warnings
 
     with warnings.catch_warnings():
@@ -103,7 +107,10 @@ def start_postgres(tmp: Path) -> str:
     with psycopg.connect(str(server.get_uri()), autocommit=True) as conn:
         conn.execute("ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'")
     pg_ctl(["-w", "restart"], pgdata=server.pgdata, user=server.system_user)
-    return str(server.get_uri())
+    try:
+        yield str(server.get_uri())
+    finally:
+        pg_ctl(["-w", "-m", "fast", "stop"], pgdata=server.pgdata, user=server.system_user)
 
 
 @dataclass
@@ -614,9 +621,11 @@ def bouncer_stats(bouncer: PgBouncer, login: str, database: str) -> dict[str, in
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="spotter-proxy-load-") as tmp_name:
+    with (
+        tempfile.TemporaryDirectory(prefix="spotter-proxy-load-") as tmp_name,
+        postgres(Path(tmp_name)) as server,
+    ):
         tmp = Path(tmp_name)
-        server = start_postgres(tmp)
         database = "spotter_bench_proxy"
         owner_url = ensure_database(server, database, recreate=True)
         await migrate(owner_url, app_password=LOCAL_APP_PASSWORD)
