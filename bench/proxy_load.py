@@ -4,7 +4,7 @@ fixed server pool whose backends recycle; N conversations at once send, confirm 
 over HTTP while followers replay and follow their runs from other instances.
 
     .venv/bin/python bench/proxy_load.py [--conversations 200] [--followers 50] [--servers 4]
-        [--pool N] [--server-pool 10] [--server-lifetime 5] [--event-delay 0.03] [--orgs 10]
+        [--pool 10] [--server-pool 10] [--server-lifetime 5] [--event-delay 0.03] [--orgs 10]
         [--hold 20] [--direct] [--plain] [--json report.json]
 
 Each conversation, all starting together: send "publish <its own draft session>" (the model
@@ -351,15 +351,6 @@ def _wait_ready(instances: list[Instance], tmp: Path) -> None:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"instance {n} not ready within {READY_SECONDS}s")
             time.sleep(0.1)
-
-
-def lambda_like_pool(conversations: int, followers: int, servers: int) -> int:
-    """One process serves many requests at once, where Lambda gives each its own instance and
-    pool: an instance's pool is its share of what those instances would hold together (each
-    conversation has one run in flight, each follower one stream), so no request waits for a
-    connection its own Lambda instance would have had. Client connections to the proxy are
-    cheap; the backends behind it are what the proxy's fixed pool bounds."""
-    return -(-(conversations * RUN_POOL + followers) // servers)
 
 
 # ---- the clients ---------------------------------------------------------------------------
@@ -852,9 +843,9 @@ def main() -> None:
     parser.add_argument(
         "--pool",
         type=int,
-        default=None,
-        help="each instance's pool (default: what its share of the requests would hold as Lambda"
-        f" instances, {RUN_POOL} each: one request per instance)",
+        default=10,
+        help="each instance's pool: a process here serves ~50 requests at once where a Lambda"
+        f" instance serves one with {RUN_POOL} (docs/performance.md says why 10)",
     )
     parser.add_argument("--server-pool", type=int, default=10, help="PgBouncer's backends")
     parser.add_argument("--server-lifetime", type=int, default=5, help="seconds")
@@ -867,8 +858,6 @@ def main() -> None:
     )
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
-    if args.pool is None:
-        args.pool = lambda_like_pool(args.conversations, args.followers, args.servers)
     report = asyncio.run(run(args))
     print(render(report))
     if args.json is not None:
