@@ -23,6 +23,7 @@ import uvicorn
 from spotter.agent.state import AgentDeps
 from spotter.config import get_settings
 from spotter.db import Database
+from spotter.db.server import app_pool_url
 from spotter.http.app import create_app
 from spotter.providers.email import email_sender_for
 from spotter.providers.fake import (
@@ -122,7 +123,7 @@ async def _warm(db: Database, size: int) -> None:
 
 async def serve(port: int, pool: int, event_delay: float) -> None:
     settings = get_settings()
-    db = await Database.open(settings.app_pool_url(), max_size=pool)
+    db = await Database.open(app_pool_url(settings), max_size=pool)
     await _warm(db, pool)
     app = create_app(settings, db=db, mcp=False)
     app.state.agent_deps = AgentDeps(

@@ -32,13 +32,16 @@ def app_url(settings: Settings) -> str:
     """APP_DATABASE_URL; else (outside production) the app role on the owner's server."""
     if settings.app_database_url:
         return settings.app_database_url
-    return settings.model_copy(update={"database_url": owner_url(settings)}).app_pool_url()
+    from spotter.db.server import app_pool_url
+
+    return app_pool_url(settings.model_copy(update={"database_url": owner_url(settings)}))
 
 
 def _migrate(settings: Settings, url: str) -> None:
     from spotter.db.migrate import migrate
+    from spotter.db.server import app_login_password
 
-    applied = asyncio.run(migrate(url, app_password=settings.app_login_password()))
+    applied = asyncio.run(migrate(url, app_password=app_login_password(settings)))
     print(f"migrations: {', '.join(applied) if applied else 'up to date'}")
 
 

@@ -22,7 +22,7 @@ class Settings(BaseSettings):
     database_url: str | None = None
     # The app's own login, role `spotter_app` (row-level security binds it; the pool refuses any
     # other). Unset outside production: spotter_app on DATABASE_URL's server with the local
-    # password, which migrating outside production sets (`db.server.LOCAL_APP_PASSWORD`).
+    # password, which migrating outside production sets (`db.server.app_pool_url`).
     app_database_url: str | None = None
     # One request at a time per Lambda instance: a pool needs what one request holds at once
     # (docs/deploy.md, "Connections"); `spotter dev` serves many, so its default is larger.
@@ -97,36 +97,6 @@ class Settings(BaseSettings):
     email_sender: Literal["local", "ses", "none"] = "local"
     email_from_address: str | None = None
     ses_configuration_set: str | None = None
-
-    def app_pool_url(self) -> str:
-        """The URL the app's pool logs in with: APP_DATABASE_URL; outside production, when it is
-        unset, the app role on DATABASE_URL's server with the local password."""
-        if self.app_database_url:
-            return self.app_database_url
-        if self.environment == "production":
-            raise RuntimeError(
-                "APP_DATABASE_URL is not set (APP_DATABASE_SECRET_ARN gave none): the app logs"
-                " in as spotter_app, never as the owner"
-            )
-        if not self.database_url:
-            raise RuntimeError("DATABASE_URL is not set (`spotter dev` sets it for you)")
-        from spotter.db.server import app_login_url
-
-        return app_login_url(self.database_url)
-
-    def app_login_password(self) -> str | None:
-        """The password migrating gives the app role: APP_DATABASE_URL's (in AWS, from the app
-        role's secret); outside production, when it is unset, the local one."""
-        if self.app_database_url:
-            from psycopg.conninfo import conninfo_to_dict
-
-            password = conninfo_to_dict(self.app_database_url).get("password")
-            return str(password) if password else None
-        if self.environment == "production":
-            return None
-        from spotter.db.server import LOCAL_APP_PASSWORD
-
-        return LOCAL_APP_PASSWORD
 
     @property
     def authorized_parties(self) -> frozenset[str]:

@@ -14,6 +14,7 @@ from moto import mock_aws
 
 from spotter.aws.secrets import database_url_from_secret, load_secrets
 from spotter.config import Settings, get_settings
+from spotter.db.server import app_login_password, app_pool_url
 
 FILLED = ("APP_DATABASE_URL", "DATABASE_URL", "ANTHROPIC_API_KEY", "VOYAGE_API_KEY")
 
@@ -56,10 +57,10 @@ def test_fills_the_environment_before_settings_are_built(
         "postgresql://spotter_owner:p%40ss%2Fw%3Ard@proxy.example.internal:5432/spotter"
         "?sslmode=require"
     )
-    assert settings.app_pool_url() == (
+    assert app_pool_url(settings) == (
         "postgresql://spotter_app:app-pass@proxy.example.internal:5432/spotter?sslmode=require"
     )
-    assert settings.app_login_password() == "app-pass"
+    assert app_login_password(settings) == "app-pass"
     assert os.environ["ANTHROPIC_API_KEY"] == "sk-ant-test"
     assert os.environ["VOYAGE_API_KEY"] == "pa-voyage-test"
 

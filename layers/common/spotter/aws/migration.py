@@ -17,6 +17,7 @@ from typing import Any
 from spotter.aws.secrets import load_secrets
 from spotter.config import get_settings
 from spotter.db.migrate import migrate
+from spotter.db.server import app_login_password
 from spotter.observability import log_event
 
 # Constant, so an Update never looks like a replacement (which would make CloudFormation send a
@@ -31,7 +32,7 @@ def _apply() -> list[str]:
     if not settings.database_url:
         raise RuntimeError("DATABASE_URL is not set and DATABASE_SECRET_ARN gave none")
     # the app role's login: its password from its own secret, set on every deploy
-    return asyncio.run(migrate(settings.database_url, app_password=settings.app_login_password()))
+    return asyncio.run(migrate(settings.database_url, app_password=app_login_password(settings)))
 
 
 def send_response(

@@ -22,8 +22,6 @@ from psycopg.pq import TransactionStatus
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
-from spotter.observability import log_event
-
 Row = dict[str, Any]
 Conn = AsyncConnection[Row]
 
@@ -121,8 +119,7 @@ class Database:
         async def configure(conn: Conn) -> None:
             try:
                 await check_login(conn)
-            except UnsafeLogin as exc:
-                log_event("db.login_refused", level="error", reason=str(exc))
+            except UnsafeLogin as exc:  # psycopg_pool logs it as it retries; open() raises it
                 if not refused.done():
                     refused.set_result(exc)
                 raise
