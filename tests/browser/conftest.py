@@ -18,6 +18,7 @@ import psycopg
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
+from spotter.db.bouncer import PgBouncer
 from spotter.devconsole.app import create_dev_app
 from spotter.seed.demo import DEMO_CLERK_ORG_ID
 from tests.support.dev_server import demo_database, dev_settings, serving
@@ -42,11 +43,13 @@ def console_db(pg_server_url: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def console_url(console_db: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def console_url(
+    console_db: str, proxy: PgBouncer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
     # the ambient-context test needs the search's answer, not the latency guard, on a machine
     # that also runs the rest of the suite
     settings = dev_settings(
-        console_db, tmp_path_factory.mktemp("console-data"), ambient_rag_budget_seconds=5.0
+        console_db, tmp_path_factory.mktemp("console-data"), proxy, ambient_rag_budget_seconds=5.0
     )
     with serving(create_dev_app(settings)) as url:
         yield url

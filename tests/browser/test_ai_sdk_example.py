@@ -32,6 +32,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from spotter.agent.state import AgentDeps
 from spotter.auth.devkeys import ensure_dev_key, mint_token
 from spotter.config import Settings
+from spotter.db.bouncer import PgBouncer
 from spotter.devconsole.app import create_dev_app
 from spotter.providers.demo import DemoModel, answer, read_turn
 from spotter.providers.fake import Reply
@@ -86,12 +87,15 @@ def demo_db(pg_server_url: str) -> str:
 
 @pytest.fixture(scope="module")
 def spotter(
-    demo_db: str, page_socket: socket.socket, tmp_path_factory: pytest.TempPathFactory
+    demo_db: str,
+    proxy: PgBouncer,
+    page_socket: socket.socket,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[dict[str, str]]:
     """`spotter dev`'s app on 127.0.0.1, allowing the page's origin (localhost, another port)."""
     data_dir = tmp_path_factory.mktemp("ai-sdk-data")
     page_origin = f"http://localhost:{page_socket.getsockname()[1]}"
-    settings = dev_settings(demo_db, data_dir, cors_allowed_origins=page_origin)
+    settings = dev_settings(demo_db, data_dir, proxy, cors_allowed_origins=page_origin)
     owner = next(p for p in DEMO_STAFF if p.role == "owner")
     token = mint_token(
         ensure_dev_key(data_dir), clerk_user_id=owner.clerk_user_id, clerk_org_id=DEMO_CLERK_ORG_ID

@@ -1,5 +1,6 @@
 """`spotter dev`'s app served for a browser test: its settings (the offline demo model, the local
-dev signing key) and a uvicorn server in a thread of its own."""
+dev signing key, the app's own login through the tests' PgBouncer) and a uvicorn server in a
+thread of its own."""
 
 from __future__ import annotations
 
@@ -17,17 +18,21 @@ import uvicorn
 
 from spotter.auth.devkeys import DEV_ISSUER, ensure_dev_key, public_pem
 from spotter.config import Settings
+from spotter.db.bouncer import PgBouncer
 from spotter.db.migrate import migrate
-from spotter.db.server import ensure_database
+from spotter.db.server import LOCAL_APP_PASSWORD, app_login_url, ensure_database
 from spotter.seed.demo import seed_demo
 
 
-def dev_settings(database_url: str, data_dir: Path, **overrides: Any) -> Settings:
-    """What `spotter dev` runs with, on this database: no key, so the offline demo model."""
+def dev_settings(
+    database_url: str, data_dir: Path, proxy: PgBouncer, **overrides: Any
+) -> Settings:
+    """What `spotter dev` runs with, on this database: no key, so the offline demo model; the
+    app logs in as itself through `proxy` (transaction pooling, as RDS Proxy in production)."""
     fields: dict[str, Any] = {
         "environment": "dev",
         "database_url": database_url,
-        "app_database_url": None,
+        "app_database_url": proxy.url(app_login_url(database_url)),
         "data_dir": data_dir,
         "clerk_jwt_key": public_pem(ensure_dev_key(data_dir)),
         "clerk_issuer": DEV_ISSUER,
@@ -48,7 +53,7 @@ def demo_database(server_url: str, name: str) -> str:
     tests truncate theirs between tests."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     url = ensure_database(server_url, f"{name}_{worker}", recreate=True)
-    asyncio.run(migrate(url))
+    asyncio.run(migrate(url, app_password=LOCAL_APP_PASSWORD))
     asyncio.run(seed_demo(url))
     return url
 
