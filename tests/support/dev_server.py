@@ -24,9 +24,7 @@ from spotter.db.server import LOCAL_APP_PASSWORD, app_login_url, ensure_database
 from spotter.seed.demo import seed_demo
 
 
-def dev_settings(
-    database_url: str, data_dir: Path, proxy: PgBouncer, **overrides: Any
-) -> Settings:
+def dev_settings(database_url: str, data_dir: Path, proxy: PgBouncer, **overrides: Any) -> Settings:
     """What `spotter dev` runs with, on this database: no key, so the offline demo model; the
     app logs in as itself through `proxy` (transaction pooling, as RDS Proxy in production)."""
     fields: dict[str, Any] = {
