@@ -50,7 +50,11 @@ _ON_OFF = re.compile(
     re.I,
 )
 TABATA = re.compile(rf"\b{words(lexicon.TABATA)}{_END}", re.I)
-FOR_TIME = re.compile(rf"(?<!\w){words(lexicon.FOR_TIME)}{_END}", re.I)
+FOR_TIME = re.compile(
+    rf"(?<!\w){words(lexicon.FOR_TIME)}{_END}"
+    rf"|^{words(lexicon.FOR_TIME_OPENING)}(?=\s*(?:[:\-–—]|$))",
+    re.I,
+)
 # "3 rounds NOT for time": rounds done for quality, not a race.
 NOT_FOR_TIME = re.compile(rf"(?<!\w)(?:not|не|לא)\s+{words(lexicon.FOR_TIME)}{_END}", re.I)
 _ROUNDS = re.compile(rf"(\d+)\s*-?\s*{words(lexicon.ROUNDS)}{_END}", re.I)

@@ -68,6 +68,8 @@ FOR_TIME = {
     "he": ("לזמן", "על זמן"),
     "ru": ("на время", "на скорость"),
 }
+# "ft: 50 DU, …": for time, when it opens the line (elsewhere "ft" is feet).
+FOR_TIME_OPENING = ("ft", "f.t.", "fft")
 AMRAP = {"en": ("amrap",), "he": ("אמרפ",), "ru": ("амрап",)}
 # "as many rounds as possible in 20 minutes", "כמה שיותר סבבים ב-12 דקות", "максимум раундов за 12".
 AMRAP_PHRASES = {
@@ -99,6 +101,12 @@ BUILD_TO = {
     "he": ("לבנות ל", "עלייה ל"),
     "ru": ("выйти на", "дойти до", "набрать"),
 }
+# The heavy set a lift is built up to, by its reps: "a heavy single", "тяжёлая тройка".
+HEAVY_SETS = {
+    1: ("single", "singles", "одиночное", "одиночный", "сингл", "סינגל", "חזרה אחת"),
+    2: ("double", "doubles", "двойка", "двойку", "дабл", "דאבל"),
+    3: ("triple", "triples", "тройка", "тройку", "трипл", "טריפל", "3 חזרות"),
+}
 ALTERNATING = {
     "en": ("alternating", "alt"),
     "he": ("לסירוגין",),
@@ -115,6 +123,23 @@ EVEN = {
     "ru": ("чётные", "четные", "чёт", "чет", "чётная минута"),
 }
 MINUTE = {"en": ("minute", "min"), "he": ("דקה",), "ru": ("минута", "мин")}
+
+# Words a full stop follows without ending a sentence ("approx. 50", "19-cal. row", "Mr.
+# Joshua", a rank in a hero's name).
+ABBREVIATIONS = (
+    "approx", "ca", "min", "mins", "sec", "secs", "max", "wk", "pt", "ex", "eg", "e.g", "ie",
+    "i.e", "vs", "no", "rd", "rds", "mi", "cal", "cals", "etc", "incl", "alt", "mod", "mr", "mrs",
+    "ms", "st", "dr", "jr", "sr", "lt", "sgt", "ssgt", "capt", "cpt", "cpl", "pvt", "pfc", "spc",
+    "maj", "col", "gen", "adm", "cmdr", "mt", "ft",
+)  # fmt: skip
+# "at" before a percentage ("at 75%", "на 75%"; Hebrew writes it on the number: "ב-75%").
+AT = {"en": ("at",), "he": (), "ru": ("на", "при")}
+# Words a movement's name never ends with: what is left of "… ב-75%", "… at 80%", "… на 70%".
+DANGLING = {
+    "en": ("at", "of", "for", "to", "on", "in", "with", "@"),
+    "he": ("ב", "ל", "מ", "ו", "ה", "של", "עם", "על"),
+    "ru": ("на", "в", "с", "по", "до", "от", "за", "при"),
+}
 
 # Units. The first word of each entry's tuple is how the unit is written out ("kg").
 LOAD_UNITS = {

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from spotter.domain.workout_parser.lexicon import ABBREVIATIONS
+
 BULLET = re.compile(r"^\s*(?:[-*•·–—▪►✅🔥💪👉]+|\d{1,2}[.)](?=\s))\s*")
 LABEL_PREFIX = re.compile(r"^(?:[A-Ea-eА-Да-д]\d?[).:]|\d[).])\s+")
 SEMICOLON = re.compile(r"\s*;\s*")
@@ -35,6 +37,80 @@ def outside_brackets(text: str, separator: re.Pattern[str]) -> list[str]:
         start = m.end()
     spans.append(text[start:])
     return [span for span in spans if span.strip()]
+
+
+_ABBREVIATIONS = frozenset(ABBREVIATIONS)
+_SENTENCE_END = re.compile(r"(?<=[^\W_]|[)\]'\"%#])([.!?]+)(?=\s+\S)")
+_ARROWS = "→⇒➔➜➡"
+
+
+def _pictograph(char: str) -> bool:
+    """An emoji or pictograph standing between two parts of a line ("… lunges 🙃 rest 1:00")."""
+    if char in "♀♂°©®™":
+        return False
+    return char in _ARROWS or unicodedata.category(char) == "So" or char in "\ufe0f\u200d"
+
+
+def _emoji_runs(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each run of emoji (with their joiners and variation selectors) that stands
+    apart, with a space or the line's end on each side."""
+    runs = []
+    index = 0
+    while index < len(text):
+        if not _pictograph(text[index]):
+            index += 1
+            continue
+        start = index
+        while index < len(text) and (
+            _pictograph(text[index])
+            or unicodedata.category(text[index]) in ("Sk", "Mn")
+            or (text[index] in "♀♂" and text[index - 1] == "\u200d")  # 🏋️‍♀️ is one emoji
+        ):
+            index += 1
+        apart_before = start == 0 or text[start - 1].isspace()
+        apart_after = index == len(text) or text[index].isspace()
+        if apart_before and apart_after:
+            runs.append((start, index))
+    return runs
+
+
+def sentences(text: str) -> list[tuple[str, str]]:
+    """A line's sentences, each with the separator that ends it: a full stop, "!" or "?" before
+    more text ("… 10 HSPU. cap 15"), or an emoji standing between two parts ("… burpees 🔥 TC
+    12'"). Brackets, decimals ("22.5"), abbreviations ("approx. 50") and labels ("A. Bench
+    press") do not end one. A line with no such break is one sentence with no separator."""
+    depth = 0
+    cuts: list[tuple[int, int]] = []
+    for index, char in enumerate(text):
+        depth += 1 if char in "([" else -1 if char in ")]" else 0
+        if depth > 0 or char not in ".!?":
+            continue
+        m = _SENTENCE_END.match(text, index) if index else None
+        if m is None or (index > 0 and text[index - 1] in ".!?"):
+            continue
+        letters = re.search(r"(?:^|[^\w'])([^\W\d_]*)$", text[:index])
+        before = letters.group(1).lower() if letters else ""
+        initial = len(before) == 1 and not re.search(r"\d\s*[^\W\d_]$", text[:index])
+        if len(text[:index].strip()) <= 2 or initial or before in _ABBREVIATIONS:
+            continue  # "A. Back squat", "J. Smith", "approx. 50", "19-cal. row"; "500 m." ends
+        cuts.append((index, m.end()))
+    cuts += _emoji_runs(text)
+    out: list[tuple[str, str]] = []
+    start = 0
+    for begin, end in sorted(cuts):
+        if begin < start:
+            continue
+        spaces = re.match(r"\s*", text[end:])
+        stop = end + (spaces.end() if spaces else 0)
+        piece = text[start:begin].strip()
+        if piece:
+            out.append((piece, text[begin:stop]))
+        elif out:
+            out[-1] = (out[-1][0], out[-1][1] + text[begin:stop])
+        start = stop
+    if text[start:].strip():
+        out.append((text[start:].strip(), ""))
+    return out
 
 
 def _decoration(char: str) -> bool:

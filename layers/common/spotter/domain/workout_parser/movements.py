@@ -55,10 +55,13 @@ _NAMED = re.compile(r"^([^\d:]{2,40}):\s*(.+)$")
 # Separators of one line's movements; "clean and jerk" is one movement, not two.
 _SPLIT = re.compile(
     r"\s*;\s*|(?<!\d),\s*|,(?!\d)\s*|\s+[/|]\s+|\s+[–—]\s+|\s+\+\s+"
-    r"|\s+(?:and|&|и|ו-?)\s+(?=\d)|\s+(?:and|&|и)\s+",
+    r"|\s+(?:and|&|и|ו-?)\s+(?=\d)|\s+(?:and|&|и)\s+|\s+ו-?(?=\d)|\s*\x02",
     re.I,
 )
+# Hebrew writes "and" as a letter on the next word: "תראסטרים ומתח" (thrusters and pull-ups).
+_VAV = re.compile(r"(?<=\s)ו(?=[\u05d0-\u05ea])")
 _EQUIPMENT = frozenset(lexicon.EQUIPMENT_NAMES)
+_DANGLING = re.compile(rf"(?:\s+{words(lexicon.DANGLING)}-?)+$", re.I)
 
 
 def _joined_names() -> re.Pattern[str]:
@@ -97,7 +100,8 @@ def _name_of(text: str) -> str:
         flags=re.I,
     )
     text = re.sub(r"[,;@()\[\]/+:=]", " ", text)
-    return squeeze(text).strip(" -–—:.")
+    text = _DANGLING.sub("", squeeze(text).strip(" -–—:."))
+    return text.strip(" -–—:.")
 
 
 def _alternatives(text: str, found: dict[str, Any]) -> str:
@@ -233,8 +237,15 @@ def complex_of(text: str) -> tuple[int | None, list[str], str] | None:
 
 
 def _masked(text: str) -> str:
-    """The text with the separators inside known names ("clean and jerk") hidden."""
-    return _JOINED.sub(lambda m: re.sub(r"[\s&+]", "\1", m.group(0)), text)
+    """The text with the separators inside known names ("clean and jerk") hidden, and a Hebrew
+    "and" on a movement's name ("ומתח") marked as a separator ("\\x02")."""
+    text = _JOINED.sub(lambda m: re.sub(r"[\s&+]", "\1", m.group(0)), text)
+    for m in reversed(list(_VAV.finditer(text))):
+        after = text[m.end() :].split()
+        joined = ["ו" + after[0], *after[1:]]
+        if vocabulary.known_words(after) and not vocabulary.known_words(joined):
+            text = text[: m.start()] + "\x02" + text[m.end() :]
+    return text
 
 
 def pieces(text: str) -> list[str]:

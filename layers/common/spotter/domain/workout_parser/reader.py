@@ -30,6 +30,7 @@ from spotter.domain.workout_parser.lines import (
     LETTER,
     QUANTITY,
     lines_of,
+    sentences,
     squeeze,
     unbulleted,
 )
@@ -39,6 +40,7 @@ from spotter.domain.workout_parser.movements import (
     SLOT,
     THEN,
     complex_of,
+    counted,
     equipment_only,
     implement,
     is_lift,
@@ -151,15 +153,7 @@ class Reader:
         current = part.sections[-1] if part.sections else None
         empty = current is not None and current.from_header and not current.movements
         if current is not None and empty and completes(current, section):
-            if current.format in ("other", "rounds"):
-                current.format = section.format
-            for name in ("rounds", "rep_scheme", "duration_seconds", "interval_seconds"):
-                if getattr(current, name) is None:
-                    setattr(current, name, getattr(section, name))
-            current.time_cap_seconds = current.time_cap_seconds or section.time_cap_seconds
-            current.max_reps = current.max_reps or section.max_reps
-            current.notes.extend(section.notes)
-            current.shared.extend(section.shared)
+            _absorb(current, section)
             return
         part.sections.append(section)
 
@@ -173,7 +167,36 @@ class Reader:
             return
         if raw.strip() != text:
             self.took("bullet", raw.strip()[: len(raw.strip()) - len(text)])
+        said = sentences(text)
+        if len(said) > 1 and _reads_apart(text, said):
+            for index, (sentence, separator) in enumerate(said):
+                self.sentence(sentence, first=index == 0)
+                if separator.strip():
+                    self.took("separator", separator)
+            return
         self.read(text)
+
+    def sentence(self, text: str, *, first: bool) -> None:
+        """One sentence of a line read as its own line; a format said after the line's
+        movements ("… ומתח. לזמן!", "10 burpees, 15 KBS. 5 rounds.") is theirs."""
+        bare = text.rstrip(".!? ")
+        trailing = section_header(bare, header_only=True) if bare and not first else None
+        current = self.section() if self.last_line else None
+        if (
+            trailing is not None
+            and current is not None
+            and not THEN.match(bare)
+            and not header(bare)
+            and (current.format == "other" or completes(current, trailing))
+        ):
+            self.took("format", text)
+            _absorb(current, trailing)
+            return
+        if not first and not (counted(text) or names_a_movement(text)) and is_note(text):
+            self.seen_content = True
+            self.note(text)
+            return
+        self.read(bare if bare and not is_note(text) else text)
 
     def read(self, text: str) -> None:
         if part := header(text):
@@ -342,7 +365,7 @@ class Reader:
 
     def build_to(self, text: str) -> bool:
         """ "Build to a heavy 3-rep back squat in 15 min", "Snatch: build to a heavy single":
-        a lift worked up to, not a set."""
+        a lift worked up to; its reps are the heavy set's (a single is one)."""
         lift_text, mention = None, text
         if (named := _NAMED_BUILD.match(text)) and vocabulary.lookup(named.group("lift")):
             lift_text = named.group("lift")
@@ -354,7 +377,9 @@ class Reader:
         if read is None:
             return False
         for key in ("seconds", "reps"):
-            read.pop(key, None)  # "(12 min)", "3-rep": how long and how heavy, not a set
+            read.pop(key, None)  # "(12 min)": how long, not a set
+        if reps := _heavy_reps(text):
+            read["reps"] = reps
         self.part().sections.append(Section(format="strength", notes=[text]))
         self.seen_content = True
         read["mention"] = mention
@@ -528,6 +553,8 @@ class Reader:
         for part in self.parts:
             for section in part.sections:
                 self.place_shared(section)
+                if section.time_cap_seconds and section.format in ("other", "rounds"):
+                    section.format = "for_time"  # a cap is a race's: "Partner WOD, 30 min cap"
                 if (
                     section.format == "other"
                     and section.movements
@@ -548,6 +575,47 @@ class Reader:
                 move[kind] = value
             if not targets and not any(m.get(kind) == value for m in section.movements):
                 self.warnings.append({"code": f"{kind}_not_placed", "text": value})
+
+
+_HEAVY = {
+    spelled.lower(): reps for reps, spellings in lexicon.HEAVY_SETS.items() for spelled in spellings
+}
+_HEAVY_SET = re.compile(
+    rf"(?<!\w)(?:{words(tuple(_HEAVY))}|(?P<n>\d+)\s*-?\s*(?:rep|RM|ПМ|חזרות)(?!\w))", re.I
+)
+
+
+def _heavy_reps(text: str) -> int | None:
+    """The reps of the heavy set a lift is built to: "a heavy single" 1, "3-rep" 3, "5RM" 5."""
+    if not (m := _HEAVY_SET.search(text)):
+        return None
+    return int(m.group("n")) if m.group("n") else _HEAVY[squeeze(m.group(0)).lower()]
+
+
+def _absorb(current: Section, following: Section) -> None:
+    """A format line that adds to the section before it ("All for time:" then "5 rounds of:")."""
+    if current.format in ("other", "rounds"):
+        current.format = following.format
+    for name in ("rounds", "rep_scheme", "duration_seconds", "interval_seconds"):
+        if getattr(current, name) is None:
+            setattr(current, name, getattr(following, name))
+    current.time_cap_seconds = current.time_cap_seconds or following.time_cap_seconds
+    current.max_reps = current.max_reps or following.max_reps
+    current.notes.extend(following.notes)
+    current.shared.extend(following.shared)
+
+
+def _reads_apart(text: str, said: list[tuple[str, str]]) -> bool:
+    """Whether a line's sentences are read one by one: not when it opens as a note or advice
+    ("Scale: … . 10 reps should feel light.") or none of them holds a number, a movement or a
+    format ("Steady pace. Keep moving.")."""
+    first = said[0][0]
+    if is_note_start(first) or is_prose(text):
+        return False
+    return any(
+        counted(sentence) or names_a_movement(sentence) or section_header(sentence.rstrip(".!? "))
+        for sentence, _separator in said
+    )
 
 
 def _targets(moves: list[dict[str, Any]], kind: str, wanted: str | None) -> list[dict[str, Any]]:
