@@ -101,6 +101,38 @@ BUILD_TO = {
     "he": ("לבנות ל", "עלייה ל"),
     "ru": ("выйти на", "дойти до", "набрать"),
 }
+# A line of a lift's marks that opens with one of these is more sets of it, after the ones
+# above: "then 3x5 @ 70% of today's single", "Back-off: 2x5 @ 80%".
+BACK_OFF = {
+    "en": (
+        "then", "and then", "followed by", "back off", "backoff", "back off sets",
+        "backoff sets", "back offs", "drop set", "drop sets", "down sets", "down set",
+    ),
+    "he": ("ואז", "אחר כך", "סטים יורדים", "ירידה"),
+    "ru": ("затем", "потом", "далее", "после этого", "откатка", "отработка"),
+}  # fmt: skip
+# The words around marks on a line of marks only ("Start @ 60% of snatch, build", "@ 65-70% of
+# today's heavy single", "(1+2+1) x 5 sets @ 75%"): a line with any other word names something.
+MARK_WORDS = {
+    "en": (
+        "of", "sets", "set", "reps", "rep", "x", "at", "each", "across", "every", "for", "the",
+        "and", "start", "starting", "begin", "beginning", "open", "opening", "build",
+        "building", "up", "work", "working", "from", "to", "today's", "todays", "today",
+        "day's", "top", "heavy", "heavier", "heaviest", "single", "double", "triple", "max",
+        "1rm", "rm", "pr", "your", "best", "weight", "load", "moderate", "light", "lighter",
+        "same", "all", "total", "tempo", "rpe", "kg", "lb", "lbs", "then", "back", "off",
+        "backoff", "drop", "down", "followed", "by", "per", "around", "about", "approx",
+    ),
+    "he": (
+        "של", "סטים", "סט", "חזרות", "ב", "מ", "עד", "לעלות", "עולים", "כבד", "משקל", "היום",
+        "מקסימום", "מתחילים", "להתחיל", "ואז", "אחר", "כך", "טמפו", "מה", "כל",
+    ),
+    "ru": (
+        "по", "от", "подхода", "подходов", "подход", "повторений", "повтора", "раз", "с", "до",
+        "начиная", "начать", "пм", "рм", "веса", "вес", "сегодняшнего", "максимума",
+        "максимум", "тяжелого", "тяжёлого", "наращивая", "темп", "затем", "потом", "на", "в",
+    ),
+}  # fmt: skip
 # The heavy set a lift is built up to, by its reps: "a heavy single", "тяжёлая тройка".
 HEAVY_SETS = {
     1: ("single", "singles", "одиночное", "одиночный", "сингл", "סינגל", "חזרה אחת"),
@@ -245,6 +277,46 @@ PER_SIDE = (
     "/arm", "/leg", "a side", "an arm", "a leg",
     "לכל צד", "לכל רגל", "לכל יד", "כל צד", "לצד",
     "на каждую сторону", "на каждую ногу", "на каждую руку", "на сторону", "на ногу", "на руку",
+)  # fmt: skip
+# A sentence that opens with these names one movement, then says how it goes on: "Start with 5
+# burpees and do 5 burpees at the top of every minute", "Finish with a 1 mile run".
+OPENS_WITH = {
+    "en": (
+        "start with", "starting with", "begin with", "beginning with", "open with",
+        "opening with", "finish with", "finishing with", "end with", "ending with",
+        "cash out with", "buy in with",
+    ),
+    "he": ("מתחילים עם", "מתחילים ב", "להתחיל עם", "מסיימים עם", "מסיימים ב", "לסיים עם"),
+    "ru": ("начинаем с", "начать с", "начните с", "заканчиваем", "закончить", "в конце"),
+}  # fmt: skip
+# Before a list of movements, for as many rounds as the time left allows ("Max rounds of 1
+# power clean, 2 front squats, 3 push jerks" in a slot of an every-3-minutes clock).
+MAX_OF = {
+    "en": (
+        "max rounds of", "max reps of", "max rounds", "amrap of",
+        "as many rounds as possible of", "as many reps as possible of",
+        "in the remaining time", "with the remaining time", "in remaining time",
+        "rest of the time", "remaining time",
+    ),
+    "he": ("מקסימום סבבים של", "מקסימום סבבים", "בזמן שנותר", "בשארית הזמן"),
+    "ru": ("максимум раундов", "в оставшееся время", "оставшееся время"),
+}  # fmt: skip
+# Words that say how a lift goes, not what it is ("build each set", "heavy", "smooth"): a piece
+# of a list with no count that names no movement but says one of these is advice, a note.
+ADVICE = {
+    "en": (
+        "build", "building", "build up", "increase", "increasing", "heavy", "heavier",
+        "heaviest", "light", "lighter", "moderate", "easy", "hard", "fast", "smooth", "steady",
+        "pace", "quality", "technique", "focus", "across", "each set", "every set", "same weight",
+        "add weight", "climb", "climbing", "unbroken", "touch and go", "controlled",
+    ),
+    "he": ("לעלות", "לבנות", "כבד", "קל", "בינוני", "טכניקה", "קצב", "איכות", "בשליטה"),
+    "ru": ("наращивая", "наращивать", "тяжело", "легко", "средне", "техника", "качество"),
+}  # fmt: skip
+# Nouns a count may be said in, after the name: "24 walking lunge steps", "10 jumps".
+COUNT_NOUNS = (
+    "steps", "step", "reps", "rep", "times", "repetitions", "צעדים", "חזרות", "шагов", "шага",
+    "повторений", "раз",
 )  # fmt: skip
 # Words that say how a movement is counted, not what it is ("Accumulate 2 min L-sit").
 COUNTING = ("accumulate", "accumulated", "perform", "накопить", "суммарно", "לצבור", "מצטבר")

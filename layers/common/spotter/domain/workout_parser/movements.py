@@ -52,6 +52,12 @@ _COUNTS = re.compile(
     rf"\s*(?:(\d+)\s*{TIMES}\s*)?\(?\s*(\d+(?:\s*\+\s*\d+)+)\s*\)?(?:\s*{TIMES}\s*(\d+))?\s*$"
 )
 _NAMED = re.compile(r"^([^\d:]{2,40}):\s*(.+)$")
+# The marks after a complex's last lift, for all of its lifts: "… @ 70%", "…, 65-70%", "… ב-70%",
+# "… at 75%", "… RPE 8".
+_COMPLEX_TAIL = re.compile(
+    rf"(?:\s*@|\s*,\s*(?=\d[\d.,\s–-]*%|RPE|tempo)|\s+(?={quantities.AT_MARK}\s*\d[\d.,\s–-]*%))[^+]*$",
+    re.I,
+)
 # Separators of one line's movements; "clean and jerk" is one movement, not two.
 _SPLIT = re.compile(
     r"\s*;\s*|(?<!\d),\s*|,(?!\d)\s*|\s+[/|]\s+|\s+[–—]\s+|\s+\+\s+"
@@ -61,7 +67,9 @@ _SPLIT = re.compile(
 # Hebrew writes "and" as a letter on the next word: "תראסטרים ומתח" (thrusters and pull-ups).
 _VAV = re.compile(r"(?<=\s)ו(?=[\u05d0-\u05ea])")
 _EQUIPMENT = frozenset(lexicon.EQUIPMENT_NAMES)
-_DANGLING = re.compile(rf"(?:\s+{words(lexicon.DANGLING)}-?)+$", re.I)
+_DANGLING = re.compile(
+    rf"(?:\s+(?:{words(lexicon.DANGLING)}-?|{words(lexicon.COUNT_NOUNS)}))+$", re.I
+)
 
 
 def _joined_names() -> re.Pattern[str]:
@@ -213,7 +221,7 @@ def complex_of(text: str) -> tuple[int | None, list[str], str] | None:
     if named := _NAMED.match(text):
         text = named.group(2)
     body, tail = text, ""
-    if at := re.search(r"\s@\s*[^+]*$", text):
+    if at := _COMPLEX_TAIL.search(text):
         body, tail = text[: at.start()], text[at.start() :]
     if m := _SETS_COMPLEX.match(body):
         if m.group(1):
@@ -246,6 +254,16 @@ def _masked(text: str) -> str:
         if vocabulary.known_words(after) and not vocabulary.known_words(joined):
             text = text[: m.start()] + "\x02" + text[m.end() :]
     return text
+
+
+def first_piece(text: str) -> str:
+    """What a line says before its first separator ("5 burpees" of "5 burpees and do 5 …")."""
+    masked = _masked(text)
+    spans = outside_brackets(masked, _SPLIT)
+    if not spans:
+        return ""
+    start = masked.index(spans[0])
+    return text[start : start + len(spans[0])].strip()
 
 
 def pieces(text: str) -> list[str]:

@@ -52,8 +52,8 @@ BODYWEIGHT = re.compile(
     re.I,
 )
 # "@ 75%", "at 75%", "ב-75%", "на 75%": the "at" is part of the mark, not of the name.
-_AT = rf"(?:@|(?<!\w){words(lexicon.AT)}(?:\s+|-)|(?<!\S)ב-?)?"
-PERCENT = re.compile(rf"{_AT}\s*(\d+(?:\.\d+)?)(?:\s*[-–]\s*(\d+(?:\.\d+)?))?\s*%", re.I)
+AT_MARK = rf"(?:@|(?<!\w){words(lexicon.AT)}(?:\s+|-)|(?<!\S)ב-?)"
+PERCENT = re.compile(rf"{AT_MARK}?\s*(\d+(?:\.\d+)?)(?:\s*[-–]\s*(\d+(?:\.\d+)?))?\s*%", re.I)
 # "… of back squat 1RM", "… of 1RM", "… от ПМ": whose maximum a percentage is of.
 _PERCENT_OF = re.compile(
     r"\s*(?:of|от)\s+(?:(?:your|the|a)\s+)?(?P<of>[^\d,;@()+]*?)\s*"

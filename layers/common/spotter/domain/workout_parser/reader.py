@@ -34,6 +34,7 @@ from spotter.domain.workout_parser.lines import (
     squeeze,
     unbulleted,
 )
+from spotter.domain.workout_parser.marks import marks_only
 from spotter.domain.workout_parser.model import Part, Section, movements_of, part_out
 from spotter.domain.workout_parser.movements import (
     REST,
@@ -42,6 +43,7 @@ from spotter.domain.workout_parser.movements import (
     complex_of,
     counted,
     equipment_only,
+    first_piece,
     implement,
     is_lift,
     loadable,
@@ -89,11 +91,14 @@ _NAMED_BUILD = re.compile(
 )
 # "Build to a heavy triple across the sets" is about the lift above, not a lift of its own.
 _NOT_A_LIFT = re.compile(r"\b(?:across|the|sets?|today|each|every)\b", re.I)
+_OPENS_WITH = re.compile(rf"^{words(lexicon.OPENS_WITH)}(?!\w)\s*", re.I)
+_MAX_OF = re.compile(rf"^{words(lexicon.MAX_OF)}(?!\w)\s*:?", re.I)
+_ADVICE = re.compile(rf"(?<!\w){words(lexicon.ADVICE)}(?!\w)", re.I)
+_ARTICLE = re.compile(r"^\s*(?:an?|the)\s+(?=\d)", re.I)
 _LOAD_LABEL = re.compile(rf"^{words(lexicon.LOAD_LABELS)}(?!\w)\s*:?", re.I)
 _QUOTED = re.compile(r"^[\"“'][^\d\"“”']{2,40}[\"”']:?$")
 _LEADING_SCHEME = re.compile(r"^(\d+(?:-\d+){2,})\s+(?=[^\W\d])")
 _OPEN_TITLE = re.compile(r"^(?:(?:the\s+)?open\s+)?\d{2}\.\d(?:[AB])?\b", re.I)
-_MARKS = ("sets", "reps", "percent", "percentOf", "repScheme", "tempo", "load", "note")
 # Implements a load stated once can belong to, in the order a plain load goes to them.
 _LOADED = ("barbell", "dumbbell", "kettlebell", "medicine ball", "sandbag", "plate")
 
@@ -115,6 +120,11 @@ class Reader:
         self.warnings: list[dict[str, Any]] = []
         self.trace: list[list[tuple[str, str]]] = []
         self.last_line: list[dict[str, Any]] = []  # the movements the last line gave
+        # The movements of the nearest line above that gave any, and whether only "+" joined
+        # them ("Power clean + front squat + split jerk": a complex whose counts may follow).
+        self.line_above: list[dict[str, Any]] = []
+        self.joined_above = False
+        self.joined = False
 
     # -- where things go ---------------------------------------------------------------------
 
@@ -161,7 +171,9 @@ class Reader:
 
     def line(self, raw: str) -> None:
         self.trace.append([])
-        self.last_line = []
+        if self.last_line:
+            self.line_above, self.joined_above = self.last_line, self.joined
+        self.last_line, self.joined = [], False
         text = unbulleted(raw)
         if not text:
             return
@@ -260,33 +272,57 @@ class Reader:
         return False
 
     def marks(self, text: str) -> bool:
-        """A line of sets, percent or tempo only ("5 x 3 @ 70%", "@ 60-65%", "Tempo 3-1-1-0"):
-        the marks of the movements on the line above."""
-        if not self.last_movements():
+        """A line of marks only ("5 x 3 @ 70%", "Tempo 3-1-1-0", "(1+2+1) x 5 sets @ 75%",
+        "then 3x5 @ 70% of today's single"): the marks of the lift or complex above. Marks that
+        the lift already carries otherwise, or a back-off line, are more sets of it: a strength
+        section of their own."""
+        lifts = self.lifts_above()
+        marks = marks_only(text) if lifts else None
+        if marks is None:
             return False
-        found = marks_only(text)
-        if found is None:
-            return False
-        targets = self.last_movements()
-        for move in targets:
+        if marks.counts:
+            if len(marks.counts) != len(lifts):
+                return False  # counts for another complex: kept as a note, and unread
+            for lift, reps in zip(lifts, marks.counts, strict=True):
+                lift["reps"] = reps
+        section = self.section()
+        found = marks.found
+        again = marks.back_off or any(
+            key in lift and lift[key] != value
+            for lift in lifts
+            for key, value in found.items()
+            if key in ("sets", "reps", "percent", "repScheme")
+        )
+        if again:
+            section = Section(format="strength", complex=section.complex)
+            self.part().sections.append(section)
+            lifts = [{"mention": lift["mention"], "name": lift["name"]} for lift in lifts]
+            for lift in lifts:
+                self.add_movement(lift, section)
+        for lift in lifts:
             for key, value in found.items():
                 if key == "note":
-                    move["note"] = "; ".join(filter(None, (move.get("note"), value)))
+                    lift["note"] = "; ".join(filter(None, (lift.get("note"), value)))
                 else:
-                    move.setdefault(key, value)
-        section = self.section()
+                    lift.setdefault(key, value)
+        if len(lifts) > 1:
+            section.complex = True
         if section.format == "other" and ("sets" in found or "repScheme" in found):
             section.format = "strength"
         self.took("marks", text)
         return True
 
-    def last_movements(self) -> list[dict[str, Any]]:
-        """The movements of the nearest line above that gave any, in the current section."""
+    def lifts_above(self) -> list[dict[str, Any]]:
+        """What a marks line is for: the complex or the last movement of the line above, in
+        the current section."""
         if not self.parts or not self.parts[-1].sections:
             return []
         section = self.parts[-1].sections[-1]
         if not section.movements:
             return []
+        line = [m for m in self.line_above if any(m is own for own in section.movements)]
+        if len(line) > 1 and (section.complex or self.joined_above):
+            return line
         last = section.movements[-1]
         group = [m for m in section.movements if m["mention"] == last["mention"]]
         return group if section.complex else [last]
@@ -450,6 +486,13 @@ class Reader:
                 section.rep_scheme = scheme.group(1)
                 self.took("format", scheme.group(0))
                 text = text[scheme.end() :]
+        if (opens := _OPENS_WITH.match(text)) and self.opens_with(text, opens.end()):
+            return
+        if max_of := _MAX_OF.match(text):
+            # "Max rounds of 1 power clean, 2 front squats, …": a list for the time left
+            self.note(max_of.group(0))
+            text, listed = text[max_of.end() :].strip(" :,"), True
+            self.section().max_reps = True
         notey = is_note_start(SLOT.sub("", text)) or is_prose(text)
         complex_ = complex_of(LABEL_PREFIX.sub("", text))
         split = pieces(text) if complex_ is None else [text]
@@ -460,15 +503,35 @@ class Reader:
         if notey or (not listed and not counted and is_note(text)):
             self.note(text)
             return
-        self.took("separators", _between(text, split))
+        between = _between(text, split)
+        self.took("separators", between)
+        self.joined = len(split) > 1 and set(between.split()) == {"+"}
         lift = movement(split[0]) if len(split) > 1 else None
         for piece in split:
-            advice = not QUANTITY.search(piece) and not vocabulary.lookup(piece)
-            if lift is not None and is_lift(lift) and piece is not split[0] and advice:
-                self.note(piece)  # "Back squat: 5 sets of 5, build across"
+            unknown = not QUANTITY.search(piece) and not vocabulary.lookup(piece)
+            if unknown and (
+                (lift is not None and is_lift(lift) and piece is not split[0])
+                or (len(split) > 1 and _ADVICE.search(piece))
+            ):
+                self.note(piece)  # "Back squat: 5 sets of 5, build across", "…, build each set"
                 continue
             self.piece(piece)
         self.share_trailing_load(split)
+
+    def opens_with(self, text: str, end: int) -> bool:
+        """ "Start with 5 burpees and do 5 burpees at the top of every minute": the movement it
+        opens with, and the rest of the sentence as a note."""
+        rest = _ARTICLE.sub("", text[end:])
+        first = first_piece(rest)
+        read = movement(first) if first else None
+        if read is None or not vocabulary.lookup(read["name"]):
+            return False
+        self.took("note", text[:end])
+        self.piece(first)
+        after = rest[rest.index(first) + len(first) :].strip()
+        if after:
+            self.note(after)
+        return True
 
     def share_trailing_load(self, split: list[str]) -> None:
         """ "12 deadlifts, 9 hang power cleans, 6 push jerks, 155/105 lb": a load written once,
@@ -497,6 +560,9 @@ class Reader:
         if read is not None and equipment_only(read):
             self.note(text)  # "Vest 20/14 lb": what it is done with
             return
+        if read is not None and self.loads_named(read):
+            self.note(text)  # "Thrusters @ 115/75 lb" under the list: the thrusters' load
+            return
         if read is None:
             if QUANTITY.search(text):
                 self.unread.append(text)
@@ -513,6 +579,26 @@ class Reader:
         if current is not None and current.max_reps and "reps" not in read:
             read["max"] = True
         self.add_movement(read)
+
+    def loads_named(self, read: dict[str, Any]) -> bool:
+        """A load (or height) for movements named above in the section ("21 thrusters … 9
+        thrusters" then "Thrusters @ 115/75 lb"): given to those of them that carry none."""
+        given = {k for k in read if k not in ("mention", "name", "note")}
+        if not given or not given <= {"load", "height"}:
+            return False
+        part = self.part()
+        if not part.sections:
+            return False
+        known = vocabulary.lookup(read["name"])
+        same = [
+            m
+            for m in part.sections[-1].movements
+            if (vocabulary.lookup(m["name"]) == known if known else m["name"] == read["name"])
+        ]
+        open_ = [m for m in same if not given & m.keys()]
+        for move in open_:
+            move.update({k: read[k] for k in given})
+        return bool(open_)
 
     def add_complex(self, text: str, sets: int | None, parts: list[str], tail: str) -> None:
         if label := LABEL_PREFIX.match(text):
@@ -664,23 +750,6 @@ def _between(text: str, split: list[str]) -> str:
 def _reads_as_movements(text: str) -> bool:
     split = pieces(text)
     return bool(split) and all(movement(p) is not None or complex_of(p) for p in split)
-
-
-def marks_only(text: str) -> dict[str, Any] | None:
-    """The sets, reps, percent, tempo or load of a line that names no movement, else None."""
-    bare = re.sub(r"(?i)\b(?:tempo|темп|RPE|\d*\s*-?RM|of|sets?|reps?|x|kg|lb|@)\b", "", text)
-    if LETTER.search(bare) and not re.match(r"(?i)^\s*(?:tempo|темп)\b", text):
-        return None
-    found: dict[str, Any] = {}
-    notes: list[str] = []
-    rest = quantities.strength_marks(text, found, notes)
-    rest = quantities.sets(rest.strip(), found)
-    rest = quantities.measures(rest, found)
-    if notes:
-        found["note"] = "; ".join(notes)
-    if re.search(r"[^\W_]", rest) or not found:
-        return None
-    return {k: v for k, v in found.items() if k in _MARKS}
 
 
 def header(line: str) -> Part | None:
