@@ -128,5 +128,15 @@ def unbulleted(line: str) -> str:
     return BULLET.sub("", text[start:]).strip()
 
 
+def undecorated(text: str) -> str:
+    """The text without the emoji and symbols it ends with ("MURPH 🇺🇸", "GRACE 🔥")."""
+    end = len(text)
+    while end > 0 and (
+        _decoration(text[end - 1]) or text[end - 1].isspace() or _pictograph(text[end - 1])
+    ):
+        end -= 1
+    return text[:end]
+
+
 def squeeze(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()

@@ -65,7 +65,7 @@ _SPLIT = re.compile(
     re.I,
 )
 # Hebrew writes "and" as a letter on the next word: "תראסטרים ומתח" (thrusters and pull-ups).
-_VAV = re.compile(r"(?<=\s)ו(?=[\u05d0-\u05ea])")
+_VAV = re.compile(r"\s(?=ו[\u05d0-\u05ea])")
 _EQUIPMENT = frozenset(lexicon.EQUIPMENT_NAMES)
 _DANGLING = re.compile(
     rf"(?:\s+(?:{words(lexicon.DANGLING)}-?|{words(lexicon.COUNT_NOUNS)}))+$", re.I
@@ -164,6 +164,8 @@ def _read_movement(text: str) -> dict[str, Any] | None:
         rest = MAX.sub(" ", rest)
     rest = _alternatives(rest, found)
     name = _name_of(rest)
+    if name.startswith("ו") and not vocabulary.lookup(name) and vocabulary.lookup(name[1:]):
+        name = name[1:]  # "ומתח": "and" written on the name
     # T2B and C2B carry digits; a name needs letters, and never starts with a number.
     if not LETTER.search(name) or re.search(r"(?<!\w)\d+(?!\w)", name):
         return None
@@ -246,11 +248,12 @@ def complex_of(text: str) -> tuple[int | None, list[str], str] | None:
 
 def _masked(text: str) -> str:
     """The text with the separators inside known names ("clean and jerk") hidden, and a Hebrew
-    "and" on a movement's name ("ומתח") marked as a separator ("\\x02")."""
+    "and" on a movement's name ("ומתח") marked: the space before it is a separator ("\\x02"),
+    and the piece keeps its "ו" (the name drops it)."""
     text = _JOINED.sub(lambda m: re.sub(r"[\s&+]", "\1", m.group(0)), text)
     for m in reversed(list(_VAV.finditer(text))):
-        after = text[m.end() :].split()
-        joined = ["ו" + after[0], *after[1:]]
+        joined = text[m.end() :].split()
+        after = [joined[0][1:], *joined[1:]]
         if vocabulary.known_words(after) and not vocabulary.known_words(joined):
             text = text[: m.start()] + "\x02" + text[m.end() :]
     return text

@@ -33,6 +33,7 @@ from spotter.domain.workout_parser.lines import (
     sentences,
     squeeze,
     unbulleted,
+    undecorated,
 )
 from spotter.domain.workout_parser.marks import marks_only
 from spotter.domain.workout_parser.model import Part, Section, movements_of, part_out
@@ -379,16 +380,28 @@ class Reader:
         if self.build_to(text):
             return
         tabata = TABATA.match(text)
-        after = text[tabata.end() :] if tabata else ""
-        if tabata and re.match(r"\s*[:\-–—]?\s*[^\W\d]", after) and not text.endswith(":"):
-            # "Tabata air squats": the format, then the movements it is done with.
-            self.add_section(
-                Section(format="tabata", rounds=8, interval_seconds=30, from_header=True),
-                text[: tabata.end()],
-            )
-            self.content(after.strip(" :-–—"), listed=True)
+        spec = _TABATA_SPEC.match(text, tabata.end()) if tabata else None
+        after = text[spec.end() :] if spec else ""
+        if spec and re.match(r"[^\W\d]", after) and not text.endswith(":"):
+            # "Tabata air squats", "Табата (8 раундов 20/10): приседания": the format (its
+            # rounds and work/rest said or not), then the movements it is done with.
+            said = text[: spec.end()]
+            rounds = re.search(rf"(\d+)\s*{words(lexicon.ROUNDS)}(?!\w)", said, re.I)
+            work_rest = re.search(r"(\d+)\s*(?:\w+\s*)?/\s*(\d+)", said)
+            interval = int(work_rest[1]) + int(work_rest[2]) if work_rest else 30
+            section = Section(format="tabata", rounds=8, interval_seconds=interval)
+            section.from_header, section.rounds = True, int(rounds[1]) if rounds else 8
+            self.add_section(section, said)
+            if clock := _WORK_REST.search(after):
+                self.took("format", clock.group(0))  # "… (20 сек работа, 10 отдых)"
+                after = after[: clock.start()].strip()
+            self.content(after, listed=True)
             return
         if section := section_header(text, header_only=text.endswith(":")):
+            first = not (self.seen_content or self.title is not None or self.parts)
+            name = section.notes[0] if section.notes else ""
+            if first and name and text.startswith(name) and is_name(name):
+                self.title = section.notes.pop(0)  # "Angie (for time)", "Cindy (AMRAP 20)"
             self.add_section(section, text)
             return
         if self.format_and_movements(text):
@@ -470,7 +483,13 @@ class Reader:
         so it is a list of movements even without numbers and however long.
         """
         if not self.seen_content and not self.parts and self.title is None and is_title(text):
-            title = text.rstrip(":").strip()
+            title = undecorated(text.rstrip(":").strip()) or text
+            if (capped := _CAPPED_TITLE.match(title)) and (
+                cap := _cap_only(capped["cap"] or capped["tail"])
+            ):
+                # "Chipper (cap 25 min)", "Partner WOD, 30 min cap": the name, and its cap
+                title = capped["name"]
+                self.part().sections.append(Section(from_header=True, time_cap_seconds=cap))
             quoted = len(title) > 2 and title[0] in "\"'“" and title[-1] in "\"'”"
             self.title = title[1:-1] if quoted else title
             self.took("title", text)
@@ -676,6 +695,23 @@ def _heavy_reps(text: str) -> int | None:
     if not (m := _HEAVY_SET.search(text)):
         return None
     return int(m.group("n")) if m.group("n") else _HEAVY[squeeze(m.group(0)).lower()]
+
+
+# What may follow "Tabata" before its movements: rounds, work/rest, in brackets or not.
+_TABATA_SPEC = re.compile(
+    rf"(?:\s*\([^()]*\)|\s+\d+\s*{words(lexicon.ROUNDS)}(?!\w)|\s+\d+\s*/\s*\d+)*\s*[:\-–—]?\s*",
+    re.I,
+)
+_WORK_REST = re.compile(rf"\s*\([^()]*{words(lexicon.WORK_REST)}[^()]*\)\s*$", re.I)
+_CAPPED_TITLE = re.compile(r"^(?P<name>.+?)\s*(?:\((?P<cap>[^()]+)\)|,\s*(?P<tail>[^,()]+))$")
+
+
+def _cap_only(text: str | None) -> int | None:
+    """The seconds of a cap said alone ("cap 25 min", "30 min cap", "TC 20'"), else None."""
+    if not text or not (m := CAP.search(text)):
+        return None
+    left = (text[: m.start()] + text[m.end() :]).strip(" ,:-–—")
+    return cap_seconds(m) if not LETTER.search(re.sub(r"(?i)\btime\b", "", left)) else None
 
 
 def _absorb(current: Section, following: Section) -> None:
