@@ -389,9 +389,10 @@ class Reader:
             rounds = re.search(rf"(\d+)\s*{words(lexicon.ROUNDS)}(?!\w)", said, re.I)
             work_rest = re.search(r"(\d+)\s*(?:\w+\s*)?/\s*(\d+)", said)
             interval = int(work_rest[1]) + int(work_rest[2]) if work_rest else 30
-            section = Section(format="tabata", rounds=8, interval_seconds=interval)
-            section.from_header, section.rounds = True, int(rounds[1]) if rounds else 8
-            self.add_section(section, said)
+            rounds_ = int(rounds[1]) if rounds else 8
+            self.add_section(
+                Section("tabata", rounds_, interval_seconds=interval, from_header=True), said
+            )
             if clock := _WORK_REST.search(after):
                 self.took("format", clock.group(0))  # "… (20 сек работа, 10 отдых)"
                 after = after[: clock.start()].strip()
