@@ -304,6 +304,13 @@ def _how() -> re.Pattern[str]:
     return re.compile(rf"\s(?:{'|'.join(re.escape(w) for w in said)})(?:\s|$)")
 
 
+@cache
+def _headings() -> frozenset[str]:
+    table = _data()["headings"]
+    assert isinstance(table, dict)
+    return frozenset(normalize(w) for language in LANGUAGES for w in table.get(language, ()))
+
+
 @dataclass(frozen=True)
 class _Index:
     exact: dict[str, tuple[Movement, ...]]
@@ -439,12 +446,37 @@ def lookup(name: str) -> Movement | None:
     """The one movement `name` is written for, else None (unknown, or two movements' form).
 
     As written (name, alias, modifiers dropped, endings and spelling folded); then with its
-    implement said apart; then an English name in other letters; then a typo.
+    implement said apart or a "with …" tail dropped; then an English name in other letters; then
+    a typo; last, the one movement named inside a longer name.
     """
     known, movement = _as_written(name)
     if known:
         return movement
-    return _with_implement(name) or _without_how(name) or _by_sound(name) or _typo(name)
+    return (
+        _with_implement(name)
+        or _without_how(name)
+        or _by_sound(name)
+        or _typo(name)
+        or _inside(name)
+    )
+
+
+def _inside(name: str) -> Movement | None:
+    """The one movement named inside a longer name ("pause front squat, 3 sec pause at the
+    bottom"): the longest run of its words that names a movement, when only one does."""
+    words = normalize(name).split()
+    if any(word in _headings() for word in words):
+        return None
+    for size in range(len(words) - 1, 0, -1):
+        found = [
+            movement
+            for start in range(len(words) - size + 1)
+            if (movement := _as_written(" ".join(words[start : start + size]))[1]) is not None
+            and (size > 1 or len(words[start]) >= 4)
+        ]
+        if found:
+            return _one(found)
+    return None
 
 
 def _without_how(name: str) -> Movement | None:

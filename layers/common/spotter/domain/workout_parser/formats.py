@@ -56,7 +56,10 @@ FOR_TIME = re.compile(
     re.I,
 )
 # "3 rounds NOT for time": rounds done for quality, not a race.
-NOT_FOR_TIME = re.compile(rf"(?<!\w)(?:not|не|לא)\s+{words(lexicon.FOR_TIME)}{_END}", re.I)
+NOT_FOR_TIME = re.compile(
+    rf"(?<!\w)(?:(?:not|не|לא)\s+{words(lexicon.FOR_TIME)}|{words(lexicon.NOT_FOR_TIME)}){_END}",
+    re.I,
+)
 _ROUNDS = re.compile(rf"(\d+)\s*-?\s*{words(lexicon.ROUNDS)}{_END}", re.I)
 _SETS_ONLY = re.compile(rf"^(\d+)\s*{words(lexicon.SETS)}$", re.I)
 # "x3", "3x", "3 x": the lines below, three times.
@@ -187,8 +190,10 @@ def _format_of(text: str, section: Section) -> str | None:
     elif m := _TIMES_ONLY.match(text):
         section.format = "rounds"
         section.rounds = int(m.group(1) or m.group(2))
-    elif (_ROUNDS.search(text) and not quantities.SETS_REPS.search(text)) or _SETS_ONLY.match(text):
-        section.format = "rounds"
+    elif (_ROUNDS.search(text) and not quantities.SETS_REPS.search(text)) or _SETS_ONLY.match(
+        squeeze(NOT_FOR_TIME.sub(" ", text)).strip(" ,:-–—()")
+    ):
+        section.format = "rounds"  # "3 sets NFT", "5 rounds (not for time)"
     elif SCHEME.match(text):
         # A bare descending scheme ("21-15-9", "9-7-5") is for time by convention.
         section.format = "for_time"
@@ -226,7 +231,9 @@ def section_header(line: str, *, header_only: bool = False) -> Section | None:
     text = words_left
     if section.rounds is None and (m := _ROUNDS.search(text)):
         section.rounds = int(m.group(1))
-    if section.rounds is None and (m := _SETS_ONLY.match(text)):
+    if section.rounds is None and (
+        m := _SETS_ONLY.match(squeeze(NOT_FOR_TIME.sub(" ", text)).strip(" ,:-–—()"))
+    ):
         section.rounds = int(m.group(1))
     scheme = SCHEME.match(text) or (ANY_SCHEME.search(text) if section.format != "rounds" else None)
     if scheme:
@@ -240,9 +247,13 @@ def section_header(line: str, *, header_only: bool = False) -> Section | None:
         (_AMRAP, _EMOM, _ON_OFF, _EVERY, TABATA, _ROUNDS, CAP, ANY_SCHEME, _TIMES_ONLY)
         + (() if NOT_FOR_TIME.search(text) else (FOR_TIME,)),
     )
-    leftover = _SETS_ONLY.sub("", leftover)
+    quality = NOT_FOR_TIME.search(leftover)
+    leftover = _SETS_ONLY.sub("", squeeze(NOT_FOR_TIME.sub(" ", leftover)).strip(" ,:-–—()"))
+    if quality:
+        leftover = squeeze(f"{leftover} {quality.group(0)}")  # "NFT" stays the section's note
     found: dict[str, object] = {}
     shared_text = quantities.measures(leftover, found) if header_only else leftover
+    shared_text = NOT_FOR_TIME.sub(" ", shared_text)
     words_ = _FILLER.sub(" ", shared_text).strip(" :-–—,.()…")
     # "AMRAP 12: 10 burpees" carries a movement after the format, and so does "21-15-9
     # thrusters and pull-ups"; a word or two that names no movement is the section's name.
@@ -251,7 +262,7 @@ def section_header(line: str, *, header_only: bool = False) -> Section | None:
     if found:
         # "4 rounds (100/70 kg for all lifts):": a load stated once for the section's lifts
         section.shared.extend((k, None, str(v)) for k, v in found.items() if k != "seconds")
-    if LETTER.search(words_) or found:
+    if LETTER.search(words_) or found or quality:
         section.notes.insert(0, squeeze(leftover).strip(" :-–—,.…()"))
     return section
 

@@ -76,6 +76,27 @@ FOR_TIME = {
 }
 # "ft: 50 DU, …": for time, when it opens the line (elsewhere "ft" is feet).
 FOR_TIME_OPENING = ("ft", "f.t.", "fft")
+# Rounds done for quality, not a race: "3 rounds NFT", "3 sets, not for time", "לא לזמן".
+NOT_FOR_TIME = {
+    "en": ("nft", "not for time", "for quality", "quality"),
+    "he": ("לא לזמן", "לא על זמן", "לאיכות", "באיכות"),
+    "ru": ("не на время", "на качество", "не на скорость"),
+}
+# What the time left in an interval is called: "max burpees in the remaining time",
+# "מקסימום ברפי בזמן שנותר", "максимум бёрпи до конца интервала".
+REMAINING_TIME = {
+    "en": (
+        "in the remaining time", "for the remaining time", "in remaining time",
+        "in the time remaining", "with the remaining time", "for the rest of the minute",
+        "for the rest of the interval", "until the end of the minute", "till the end of the minute",
+        "in the rest of the minute",
+    ),
+    "he": ("בזמן שנותר", "בשארית הזמן", "עד סוף הדקה", "בשאר הזמן", "עד סוף הזמן"),
+    "ru": (
+        "до конца интервала", "до конца минуты", "в оставшееся время", "оставшееся время",
+        "до конца раунда",
+    ),
+}  # fmt: skip
 AMRAP = {"en": ("amrap",), "he": ("אמרפ",), "ru": ("амрап",)}
 # "as many rounds as possible in 20 minutes", "כמה שיותר סבבים ב-12 דקות", "максимум раундов за 12".
 AMRAP_PHRASES = {
@@ -128,6 +149,7 @@ MARK_WORDS = {
         "1rm", "rm", "pr", "your", "best", "weight", "load", "moderate", "light", "lighter",
         "same", "all", "total", "tempo", "rpe", "kg", "lb", "lbs", "then", "back", "off",
         "backoff", "drop", "down", "followed", "by", "per", "around", "about", "approx",
+        "that", "it", "this", "those", "weight",
     ),
     "he": (
         "של", "סטים", "סט", "חזרות", "ב", "מ", "עד", "לעלות", "עולים", "כבד", "משקל", "היום",

@@ -29,7 +29,13 @@ from spotter.domain.workout_parser.lines import (
 from spotter.domain.workout_parser.quantities import take
 
 _MIN_WORD = r"(?:[\s-]*(?:min(?:ute)?s?|'|דקות|דק׳|דק|мин(?:ут[аы]?)?)\b|')"
-REST = re.compile(rf"(?:^|\b){words(lexicon.REST)}\s+\d+(?::\d{{2}})?(?:{_MIN_WORD})?.*$", re.I)
+# "Rest 2 min", "rest 1:00 b/w rounds", "1 min rest", ":90 rest", "מנוחה 2 דקות".
+REST = re.compile(
+    rf"(?:^|\b){words(lexicon.REST)}\s+\d+(?::\d{{2}})?(?:{_MIN_WORD})?.*$"
+    rf"|^:?\d+(?::\d{{2}})?\s*(?:{_MIN_WORD}|[\s-]*{words(lexicon.SECONDS)}\b)?\s*{words(lexicon.REST)}\b.*$",
+    re.I,
+)
+_REMAINING = re.compile(rf"\s*(?<!\w){words(lexicon.REMAINING_TIME)}(?!\w)", re.I)
 # "Min 1:", "Odd:", "דקה זוגית:", "Partner A:": which minute or partner a movement is for.
 SLOT = re.compile(
     rf"^(?:min(?:ute)?\s*\d+|m\d+|\d+(?:st|nd|rd|th)\s*min(?:ute)?|{words(lexicon.ODD)}"
@@ -38,7 +44,7 @@ SLOT = re.compile(
     re.I,
 )
 THEN = re.compile(rf"^{words(lexicon.THEN)}\b\s*[:,]?\s*", re.I)
-MAX = re.compile(r"\b(?:max(?:\s+reps?)?|макс(?:имум)?)(?!\w)", re.I)
+MAX = re.compile(r"(?<!\w)(?:max(?:\s+reps?)?|макс(?:имум)?|מקסימום)(?!\w)", re.I)
 _MAX_CAL = re.compile(r"\bmax\s+cals?\b", re.I)
 _LEADING_REPS = re.compile(rf"^(\d+)\s*(?:{words(lexicon.REPS)}(?!\w))?\s*", re.I)
 _TRAILING_REPS = re.compile(rf"\s{TIMES}\s*(\d+)\s*$", re.I)
@@ -159,6 +165,9 @@ def _read_movement(text: str) -> dict[str, Any] | None:
         # "10 push-ups x 3", "Run 400m x 6": that many sets of it
         found["sets"] = int(m.group(1))
         rest = rest[: m.start()]
+    if m := _REMAINING.search(rest):
+        found["max"] = True  # "… in the remaining time", "… до конца интервала"
+        rest = take(rest, m)
     if MAX.search(rest):
         found["max"] = True
         rest = MAX.sub(" ", rest)

@@ -11,6 +11,7 @@ from typing import Any
 from spotter.domain import movement_vocabulary as vocabulary
 from spotter.domain.workout_parser import lexicon
 from spotter.domain.workout_parser.lexicon import TIMES, words
+from spotter.domain.workout_parser.lines import squeeze
 
 NUM = r"\d+(?:[.,]\d+)?"
 _LOAD_UNIT, LOAD_SPELLING = lexicon.units(lexicon.LOAD_UNITS)
@@ -54,6 +55,7 @@ BODYWEIGHT = re.compile(
 # "@ 75%", "at 75%", "ב-75%", "на 75%": the "at" is part of the mark, not of the name.
 AT_MARK = rf"(?:@|(?<!\w){words(lexicon.AT)}(?:\s+|-)|(?<!\S)ב-?)"
 PERCENT = re.compile(rf"{AT_MARK}?\s*(\d+(?:\.\d+)?)(?:\s*[-–]\s*(\d+(?:\.\d+)?))?\s*%", re.I)
+_PERCENT_WAVE = re.compile(rf"{AT_MARK}?\s*(\d+(?:\.\d+)?)(?:\s*/\s*\d+(?:\.\d+)?)+\s*%", re.I)
 # "… of back squat 1RM", "… of 1RM", "… от ПМ": whose maximum a percentage is of.
 _PERCENT_OF = re.compile(
     r"\s*(?:of|от)\s+(?:(?:your|the|a)\s+)?(?P<of>[^\d,;@()+]*?)\s*"
@@ -191,6 +193,35 @@ def sexed(text: str) -> tuple[list[Sexed], str]:
     return items, text[: marks[0].start()] + " " + text[end:]
 
 
+_STATED = re.compile(
+    rf"(?P<num>{NUM}(?:\s*/\s*{NUM})?)\s*-?\s*(?P<unit>{_LOAD_UNIT}|{_HEIGHT_UNIT}|{_FEET_UNIT})?"
+    rf"{_END}(?:[\s-]*(?P<impl>{_IMPLEMENT}){_END})?",
+    re.I,
+)
+_AROUND_STATED = re.compile(
+    rf"(?<!\w)(?:to|for|all|lifts?|the|a|an|on|rx|{words(lexicon.AT['en'])})(?!\w)|[@(),;:/|+&]",
+    re.I,
+)
+
+
+def stated(text: str) -> list[tuple[str, str | None, str]]:
+    """A line of loads and heights only, for no sex ("(155/105 lb)", "20/14 lb ball, 10/9 ft
+    target", "95/65"): (kind, implement or None, value) each; [] when the line says more."""
+    items: list[tuple[str, str | None, str]] = []
+    for m in _STATED.finditer(text):
+        number, unit = clean_number(m.group("num")), m.group("unit") or ""
+        implement = IMPLEMENT_OF.get(re.sub(r"[\s-]+", " ", (m.group("impl") or "").lower()))
+        if not unit and "/" not in number:
+            return []  # a lone number with no unit is not a load
+        kind = _kind(unit, implement)
+        if kind not in ("load", "height"):
+            return []
+        short = "ft" if re.fullmatch(_FEET_UNIT, unit, re.I) else unit_of(unit) if unit else ""
+        items.append((kind, implement, number + short))
+    left = _AROUND_STATED.sub(" ", _STATED.sub(" ", text))
+    return items if items and not re.search(r"[^\W_]", left) else []
+
+
 def paired(items: list[Sexed]) -> dict[tuple[str, str | None], str]:
     """Male and female quantities of the same kind (and implement) as "M/F" plus the unit.
 
@@ -264,7 +295,7 @@ def sets(rest: str, found: dict[str, Any]) -> str:
     if m := MOVEMENT_SCHEME.search(rest):
         found["repScheme"] = (m.group(1) or m.group(2)).replace("/", "-")
         rest = take(rest, m)
-    if m := SETS_WORD.match(rest):
+    if (m := SETS_WORD.match(rest)) and not SETS_OF.match(rest):
         found["sets"] = int(m.group(1))
         rest = rest[m.end() :]
     if m := SETS_OF_QUANTITY.search(rest):
@@ -293,7 +324,12 @@ def strength_marks(rest: str, found: dict[str, Any], notes: list[str]) -> str:
     if m := RPE.search(rest):
         notes.append(f"RPE {m.group(1)}")
         rest = take(rest, m)
-    if m := PERCENT.search(rest):
+    if m := _PERCENT_WAVE.search(rest):
+        # "5/3/1 @ 75/85/95%": a percent per set; the first is the lift's, all are its note
+        found["percent"] = float(m.group(1))
+        notes.append(squeeze(m.group(0).lstrip("@ ")))
+        rest = take(rest, m)
+    elif m := PERCENT.search(rest):
         found["percent"] = float(m.group(1))
         if m.group(2):
             notes.append(f"{m.group(1)}-{m.group(2)}%")

@@ -69,9 +69,9 @@ _HEADER_SEP = re.compile(
 )
 # "Buy-in: 50 DU" / "Cash-out: 800m run": a section of its own inside the part.
 _BOOKEND = re.compile(r"^(buy[\s-]?in|cash[\s-]?out)\b\s*:?\s*(.*)$", re.I)
-_TITLE_SEP = re.compile(r"^(?P<head>[^:]{1,40}?)(?:\s+[-–—]\s+|\s*:\s+)(?P<tail>.+)$")
+_TITLE_SEP = re.compile(r"^(?P<head>[^:|=]{1,40}?)(?:\s+[-–—|=]\s+|\s*:\s+)(?P<tail>.+)$")
 _FORMAT_SEP = re.compile(
-    r"^(?P<head>.+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*|\s+[-–—]\s+|\s+(?:of|из)\s+)(?P<tail>.+)$",
+    r"^(?P<head>.+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*|\s+[-–—|]\s+|\s+(?:of|из)\s+)(?P<tail>.+)$",
     re.I,
 )
 # "JT 21-15-9 …", "Grace 30 C&J for time …", "The Chief 5 x 3 min AMRAP …": a name before
@@ -260,6 +260,13 @@ class Reader:
             self.seen_content = True
             self.note(text)
             return True
+        listed = bool(self.parts and self.parts[-1].sections and self.section().movements)
+        if listed and (items := quantities.stated(text)):
+            # "(155/105 lb)", "20/14 lb ball, 10/9 ft target" under the list: for all of it
+            self.section().shared.extend(items)
+            self.seen_content = True
+            self.note(text)
+            return True
         if labelled and not names_a_movement(text[labelled.end() :]):
             found: dict[str, Any] = {}
             leftover = quantities.measures(text[labelled.end() :], found)
@@ -358,7 +365,7 @@ class Reader:
             or self.format_and_movements(rest, dry=True)
         )
         if first and (names_a_format or _TITLE_SEP.match(text)):
-            self.title = name
+            self.title = _unquoted(name)
             self.took("title", text[: len(text) - len(rest)])
             self.read(rest)
             return True
@@ -485,14 +492,17 @@ class Reader:
         """
         if not self.seen_content and not self.parts and self.title is None and is_title(text):
             title = undecorated(text.rstrip(":").strip()) or text
-            if (capped := _CAPPED_TITLE.match(title)) and (
-                cap := _cap_only(capped["cap"] or capped["tail"])
-            ):
-                # "Chipper (cap 25 min)", "Partner WOD, 30 min cap": the name, and its cap
+            capped = _CAPPED_TITLE.match(title)
+            if capped and (said := _format_said(capped["cap"] or capped["tail"])):
+                # "Chipper (cap 25 min)", "Lumberjack 20 (for time)", "Partner WOD, 30 min
+                # cap": the name, and its format
                 title = capped["name"]
-                self.part().sections.append(Section(from_header=True, time_cap_seconds=cap))
-            quoted = len(title) > 2 and title[0] in "\"'“" and title[-1] in "\"'”"
-            self.title = title[1:-1] if quoted else title
+                self.part().sections.append(said)
+            elif (aside := _ASIDE.match(title)) and not QUANTITY.search(aside["name"]):
+                # "Linda (aka 3 bars of death)", "Murph (20# vest)": the name, and a note
+                title = aside["name"]
+                self.part().notes.append(aside["aside"])
+            self.title = _unquoted(title)
             self.took("title", text)
             return
         self.seen_content = True
@@ -513,13 +523,26 @@ class Reader:
             self.note(max_of.group(0))
             text, listed = text[max_of.end() :].strip(" :,"), True
             self.section().max_reps = True
-        notey = is_note_start(SLOT.sub("", text)) or is_prose(text)
+        if not QUANTITY.search(text) and _ADVICE.search(text) and not names_a_movement(text):
+            self.note(text)  # "Touch and go", "Smooth and steady": how, not what
+            return
+        text, trailing = _trailing_format(text)
         complex_ = complex_of(LABEL_PREFIX.sub("", text))
         split = pieces(text) if complex_ is None else [text]
+        if split and trailing is None and len(split) > 1:
+            # "…, for time", "…, на время": the list's last piece is its format
+            last = split[-1].rstrip(".!")
+            said = section_header(last)
+            if said is not None and not names_a_movement(last):
+                trailing, split = (said, split[-1]), split[:-1]
+                text = text[: text.rindex(trailing[1])].rstrip(" ,;–—-")
         # A long line of counted movements ("20 pull-ups, 30 push-ups, …") is a list, not prose.
         counted = len(split) > 1 and all(
             QUANTITY.search(p) and (movement(p) or REST.match(p)) for p in split
         )
+        # "… | 50 air squats | 3 min rest between rounds": the advice is the last piece's
+        known = counted and all(REST.match(p) or _names_known(p) for p in split)
+        notey = is_note_start(SLOT.sub("", text)) or (is_prose(text) and not known)
         if notey or (not listed and not counted and is_note(text)):
             self.note(text)
             return
@@ -537,6 +560,18 @@ class Reader:
                 continue
             self.piece(piece)
         self.share_trailing_load(split)
+        if trailing is not None:
+            self.trailing(*trailing)
+
+    def trailing(self, said: Section, text: str) -> None:
+        """A format said after a list's movements ("… x 4 rounds", "…, for time", "(TC 18)"):
+        the format of their section, when it has none yet or the two agree."""
+        self.took("format", text)
+        current = self.section()
+        if current.format == "other" or said.format == "other" or completes(current, said):
+            _absorb(current, said)
+        else:
+            current.notes.append(text)
 
     def opens_with(self, text: str, end: int) -> bool:
         """ "Start with 5 burpees and do 5 burpees at the top of every minute": the movement it
@@ -704,20 +739,61 @@ _TABATA_SPEC = re.compile(
     re.I,
 )
 _WORK_REST = re.compile(rf"\s*\([^()]*{words(lexicon.WORK_REST)}[^()]*\)\s*$", re.I)
+_ASIDE = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<aside>[^()]+)\)$")
 _CAPPED_TITLE = re.compile(r"^(?P<name>.+?)\s*(?:\((?P<cap>[^()]+)\)|,\s*(?P<tail>[^,()]+))$")
 
 
-def _cap_only(text: str | None) -> int | None:
-    """The seconds of a cap said alone ("cap 25 min", "30 min cap", "TC 20'"), else None."""
-    if not text or not (m := CAP.search(text)):
+def _unquoted(title: str) -> str:
+    quoted = len(title) > 2 and title[0] in "\"'“" and title[-1] in "\"'”"
+    return title[1:-1] if quoted else title
+
+
+def _names_known(text: str) -> bool:
+    read = movement(text)
+    return read is not None and vocabulary.lookup(read["name"]) is not None
+
+
+def _format_said(text: str | None) -> Section | None:
+    """A format said alone ("for time", "AMRAP 20") or a cap ("cap 25 min", "30 min cap", "TC
+    20'"), as a section to fill; None when the text says something else."""
+    if not text:
+        return None
+    if said := section_header(text, header_only=True):
+        return said if not said.notes else None
+    if not (m := CAP.search(text)):
         return None
     left = (text[: m.start()] + text[m.end() :]).strip(" ,:-–—")
-    return cap_seconds(m) if not LETTER.search(re.sub(r"(?i)\btime\b", "", left)) else None
+    if LETTER.search(re.sub(r"(?i)\btime\b", "", left)):
+        return None
+    return Section(from_header=True, time_cap_seconds=cap_seconds(m))
+
+
+_TRAILING_ROUNDS = re.compile(
+    rf"\s*[,;–—-]?\s*(?:{lexicon.TIMES}\s*(\d+)(?:\s*{words(lexicon.ROUNDS)})?"
+    rf"|(\d+)\s*{words(lexicon.ROUNDS)})\s*\.?\s*$",
+    re.I,
+)
+_TRAILING_CAP = re.compile(rf"\s*[,;(–—-]\s*(?P<cap>{CAP.pattern})\s*\)?\s*\.?\s*$", re.I)
+
+
+def _trailing_format(text: str) -> tuple[str, tuple[Section, str] | None]:
+    """A list line without the rounds or cap said at its end ("10 burpees, 20 KBS, 30 DU x 4
+    rounds", "… 25 HSPU (TC 18)"), and that format; the line itself when it says none."""
+    if (m := _TRAILING_CAP.search(text)) and len(pieces(text[: m.start()])) >= 1:
+        cap = CAP.search(m.group("cap"))
+        if cap is not None and _reads_as_movements(text[: m.start()]):
+            said = Section(time_cap_seconds=cap_seconds(cap))
+            return text[: m.start()], (said, text[m.start() :].strip(" ,;"))
+    if (m := _TRAILING_ROUNDS.search(text)) and len(pieces(text[: m.start()])) >= 2:
+        if _reads_as_movements(text[: m.start()]):
+            said = Section(format="rounds", rounds=int(m.group(1) or m.group(2)))
+            return text[: m.start()], (said, text[m.start() :].strip(" ,;"))
+    return text, None
 
 
 def _absorb(current: Section, following: Section) -> None:
     """A format line that adds to the section before it ("All for time:" then "5 rounds of:")."""
-    if current.format in ("other", "rounds"):
+    if current.format in ("other", "rounds") and following.format != "other":
         current.format = following.format
     for name in ("rounds", "rep_scheme", "duration_seconds", "interval_seconds"):
         if getattr(current, name) is None:
@@ -810,21 +886,28 @@ def header(line: str) -> Part | None:
 
 
 def is_name(text: str) -> bool:
-    """A workout's name before "-" or ":" ("Kelly", "Open 21.1"), not a format, a part or a
-    movement."""
-    text = text.strip()
+    """A workout's name before "-" or ":" ("Kelly", "Open 21.1", "Lumberjack 20", '"Nasty
+    Girls"'), not a format, a part or a movement."""
+    text = text.strip().strip("\"'“”")
     if not text or len(text.split()) > 4 or not LETTER.search(text):
         return False
     if header(text) or section_header(text) or is_note_start(text) or SLOT.match(text + ":"):
         return False
     if _BOOKEND.match(text) or re.match(r"^\d", text) or vocabulary.lookup(text):
         return False
-    return _OPEN_TITLE.match(text) is not None or not QUANTITY.search(text)
+    if _OPEN_TITLE.match(text) or not QUANTITY.search(text):
+        return True
+    # a name ending in its number ("Lumberjack 20", "Open 24.3"), when the words name no movement
+    named = re.fullmatch(r"(?P<words>[^\d]+?)\s+\d+(?:\.\d+)?", text)
+    return named is not None and not names_a_movement(named["words"])
 
 
 def is_title(text: str) -> bool:
     if _OPEN_TITLE.match(text):
         return True
+    if (aside := _ASIDE.match(text)) and not QUANTITY.search(aside["name"]):
+        if is_title(aside["name"]):
+            return True  # "Murph (20# vest)": the name decides
     if header(text) or section_header(text) or is_note(text):
         return False
     if re.match(r"^\d", text) or quantities.SETS_REPS.search(text):
