@@ -491,51 +491,22 @@ class Reader:
         so it is a list of movements even without numbers and however long.
         """
         if not self.seen_content and not self.parts and self.title is None and is_title(text):
-            title = undecorated(text.rstrip(":").strip()) or text
-            capped = _CAPPED_TITLE.match(title)
-            if capped and (said := _format_said(capped["cap"] or capped["tail"])):
-                # "Chipper (cap 25 min)", "Lumberjack 20 (for time)", "Partner WOD, 30 min
-                # cap": the name, and its format
-                title = capped["name"]
-                self.part().sections.append(said)
-            elif (aside := _ASIDE.match(title)) and not QUANTITY.search(aside["name"]):
-                # "Linda (aka 3 bars of death)", "Murph (20# vest)": the name, and a note
-                title = aside["name"]
-                self.part().notes.append(aside["aside"])
-            self.title = _unquoted(title)
-            self.took("title", text)
+            self.titled_line(text)
             return
         self.seen_content = True
         if _QUOTED.match(text):
             self.note(text)  # '"Nasty Girls"' inside a part: the name of what follows
             return
-        if listed and (scheme := _LEADING_SCHEME.match(text)):
-            section = self.section()
-            if section.from_header and not section.movements and section.rep_scheme is None:
-                # "For time: 30-20-10 KBS and push-ups": the scheme is the section's
-                section.rep_scheme = scheme.group(1)
-                self.took("format", scheme.group(0))
-                text = text[scheme.end() :]
-        if (opens := _OPENS_WITH.match(text)) and self.opens_with(text, opens.end()):
+        lead = self.lead_in(text, listed)
+        if lead is None:
             return
-        if max_of := _MAX_OF.match(text):
-            # "Max rounds of 1 power clean, 2 front squats, …": a list for the time left
-            self.note(max_of.group(0))
-            text, listed = text[max_of.end() :].strip(" :,"), True
-            self.section().max_reps = True
-        if not QUANTITY.search(text) and _ADVICE.search(text) and not names_a_movement(text):
-            self.note(text)  # "Touch and go", "Smooth and steady": how, not what
-            return
+        text, listed = lead
         text, trailing = _trailing_format(text)
         complex_ = complex_of(LABEL_PREFIX.sub("", text))
         split = pieces(text) if complex_ is None else [text]
-        if split and trailing is None and len(split) > 1:
-            # "…, for time", "…, на время": the list's last piece is its format
-            last = split[-1].rstrip(".!")
-            said = section_header(last)
-            if said is not None and not names_a_movement(last):
-                trailing, split = (said, split[-1]), split[:-1]
-                text = text[: text.rindex(trailing[1])].rstrip(" ,;–—-")
+        if trailing is None and (last := _format_piece(split)) is not None:
+            trailing, split = last, split[:-1]  # "…, for time", "…, на время"
+            text = text[: text.rindex(last[1])].rstrip(" ,;–—-")
         # A long line of counted movements ("20 pull-ups, 30 push-ups, …") is a list, not prose.
         counted = len(split) > 1 and all(
             QUANTITY.search(p) and (movement(p) or REST.match(p)) for p in split
@@ -546,6 +517,48 @@ class Reader:
         if notey or (not listed and not counted and is_note(text)):
             self.note(text)
             return
+        self.listed_pieces(text, split)
+        if trailing is not None:
+            self.trailing(*trailing)
+
+    def titled_line(self, text: str) -> None:
+        """The text's first line as its title: "Helen", "MURPH 🇺🇸", "Chipper (cap 25 min)"."""
+        title = undecorated(text.rstrip(":").strip()) or text
+        capped = _CAPPED_TITLE.match(title)
+        if capped and (said := _format_said(capped["cap"] or capped["tail"])):
+            # "Chipper (cap 25 min)", "Lumberjack 20 (for time)", "Partner WOD, 30 min cap":
+            # the name, and its format
+            title = capped["name"]
+            self.part().sections.append(said)
+        elif (aside := _ASIDE.match(title)) and not QUANTITY.search(aside["name"]):
+            # "Linda (aka 3 bars of death)", "Murph (20# vest)": the name, and a note
+            title = aside["name"]
+            self.part().notes.append(aside["aside"])
+        self.title = _unquoted(title)
+        self.took("title", text)
+
+    def lead_in(self, text: str, listed: bool) -> tuple[str, bool] | None:
+        """What opens a line of content: a scheme after a format ("For time: 30-20-10 KBS and
+        push-ups"), "Start with 5 burpees …", "Max rounds of …"; None when that was the line."""
+        if listed and (scheme := _LEADING_SCHEME.match(text)):
+            section = self.section()
+            if section.from_header and not section.movements and section.rep_scheme is None:
+                section.rep_scheme = scheme.group(1)
+                self.took("format", scheme.group(0))
+                text = text[scheme.end() :]
+        if (opens := _OPENS_WITH.match(text)) and self.opens_with(text, opens.end()):
+            return None
+        if max_of := _MAX_OF.match(text):
+            # "Max rounds of 1 power clean, 2 front squats, …": a list for the time left
+            self.note(max_of.group(0))
+            text, listed = text[max_of.end() :].strip(" :,"), True
+            self.section().max_reps = True
+        if not QUANTITY.search(text) and _ADVICE.search(text) and not names_a_movement(text):
+            self.note(text)  # "Touch and go", "Smooth and steady": how, not what
+            return None
+        return text, listed
+
+    def listed_pieces(self, text: str, split: list[str]) -> None:
         between = _between(text, split)
         self.took("separators", between)
         self.joined = len(split) > 1 and set(between.split()) == {"+"}
@@ -560,8 +573,6 @@ class Reader:
                 continue
             self.piece(piece)
         self.share_trailing_load(split)
-        if trailing is not None:
-            self.trailing(*trailing)
 
     def trailing(self, said: Section, text: str) -> None:
         """A format said after a list's movements ("… x 4 rounds", "…, for time", "(TC 18)"):
@@ -784,11 +795,20 @@ def _trailing_format(text: str) -> tuple[str, tuple[Section, str] | None]:
         if cap is not None and _reads_as_movements(text[: m.start()]):
             said = Section(time_cap_seconds=cap_seconds(cap))
             return text[: m.start()], (said, text[m.start() :].strip(" ,;"))
-    if (m := _TRAILING_ROUNDS.search(text)) and len(pieces(text[: m.start()])) >= 2:
-        if _reads_as_movements(text[: m.start()]):
-            said = Section(format="rounds", rounds=int(m.group(1) or m.group(2)))
-            return text[: m.start()], (said, text[m.start() :].strip(" ,;"))
+    m = _TRAILING_ROUNDS.search(text)
+    if m and len(pieces(text[: m.start()])) >= 2 and _reads_as_movements(text[: m.start()]):
+        said = Section(format="rounds", rounds=int(m.group(1) or m.group(2)))
+        return text[: m.start()], (said, text[m.start() :].strip(" ,;"))
     return text, None
+
+
+def _format_piece(split: list[str]) -> tuple[Section, str] | None:
+    """The last piece of a list when it is a format ("…, for time", "…, на время")."""
+    if len(split) < 2:
+        return None
+    last = split[-1].rstrip(".!")
+    said = section_header(last)
+    return (said, split[-1]) if said is not None and not names_a_movement(last) else None
 
 
 def _absorb(current: Section, following: Section) -> None:
@@ -905,9 +925,9 @@ def is_name(text: str) -> bool:
 def is_title(text: str) -> bool:
     if _OPEN_TITLE.match(text):
         return True
-    if (aside := _ASIDE.match(text)) and not QUANTITY.search(aside["name"]):
-        if is_title(aside["name"]):
-            return True  # "Murph (20# vest)": the name decides
+    aside = _ASIDE.match(text)
+    if aside and not QUANTITY.search(aside["name"]) and is_title(aside["name"]):
+        return True  # "Murph (20# vest)": the name decides
     if header(text) or section_header(text) or is_note(text):
         return False
     if re.match(r"^\d", text) or quantities.SETS_REPS.search(text):
