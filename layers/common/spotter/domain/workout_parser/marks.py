@@ -27,7 +27,10 @@ _COUNTS = re.compile(
     rf"(?:\s*{TIMES}\s*(?P<after>\d+)(?:\s*{words(lexicon.SETS)}(?!\w))?)?",
     re.I,
 )
-_MARK_WORDS = re.compile(rf"(?<!\w){words(lexicon.MARK_WORDS)}(?!\w)", re.I)
+# Hebrew writes "in", "and", "the" on the word: "עולים במשקל" (going up in weight).
+_MARK_WORDS = re.compile(
+    rf"(?<!\w)(?:[בלמוה](?=[\u05d0-\u05ea]))?{words(lexicon.MARK_WORDS)}(?!\w)", re.I
+)
 _TRAILING_SETS = re.compile(rf"^\s*{TIMES}\s*(\d+)\s*(?:{words(lexicon.SETS)})?(?!\w)", re.I)
 
 

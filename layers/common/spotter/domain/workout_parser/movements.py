@@ -242,8 +242,10 @@ def complex_of(text: str) -> tuple[int | None, list[str], str] | None:
         else:
             body, sets, tail = m.group(6), int(m.group(7)), m.group(8) or tail
     pieces = [p.strip() for p in re.split(r"\s\+\s|\+(?=\s*\d)", body) if p.strip()]
-    if len(pieces) >= 2 and all(re.match(r"^\d", p) for p in pieces):
-        return sets, pieces, tail
+    if len(pieces) >= 2 and all(re.match(r"^\d", p) and LETTER.search(p) for p in pieces):
+        return sets, pieces, tail  # "1 power clean + 2 front squats"; "(1+2+1) x 4" names none
+    if (named_sets := _complex_with_sets(pieces)) is not None:
+        return named_sets[0], named_sets[1], named_sets[2] or tail
     counts = _COUNTS.search(body)
     if counts and not re.match(r"^\d", body):
         named_pieces = [p.strip() for p in body[: counts.start()].split("+") if p.strip()]
@@ -253,6 +255,25 @@ def complex_of(text: str) -> tuple[int | None, list[str], str] | None:
             sets = int(times) if times else sets
             return sets, [f"{n} {p}" for n, p in zip(reps, named_pieces, strict=True)], tail
     return None
+
+
+# "… + jerk x 5 sets, build to heavy", "… + jerk, 5 sets": the last lift, then the sets.
+_LAST_WITH_SETS = re.compile(
+    rf"^(?P<name>[^\d]+?)\s*(?:{TIMES}\s*(?P<n>\d+)(?:\s*{words(lexicon.SETS)})?|,?\s*(?P<n2>\d+)"
+    rf"\s*{words(lexicon.SETS)})(?!\w)\s*(?P<tail>[,;].*)?$",
+    re.I,
+)
+
+
+def _complex_with_sets(parts: list[str]) -> tuple[int, list[str], str] | None:
+    """ "power clean + hang clean + jerk x 5 sets": lifts named without counts, one rep each,
+    and the sets of the whole (None when a piece is not a known lift)."""
+    if len(parts) < 2 or (m := _LAST_WITH_SETS.match(parts[-1])) is None:
+        return None
+    names = [*parts[:-1], m.group("name")]
+    if any(re.search(r"\d", n) or not vocabulary.lookup(n) for n in names):
+        return None
+    return int(m.group("n") or m.group("n2")), [f"1 {n}" for n in names], m.group("tail") or ""
 
 
 def _masked(text: str) -> str:

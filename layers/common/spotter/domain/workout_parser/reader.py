@@ -87,6 +87,7 @@ _BUILD_TO = re.compile(
     r"(?:\s*\(\s*\d+\s*(?:min\w*|мин\w*|')\s*\)|\s+in\s+\d+.*|\s+over\s+.*|\s+за\s+\d+.*)?$",
     re.I,
 )
+_BUILD_START = re.compile(rf"^{words(lexicon.BUILD_TO)}(?!\w)", re.I)
 _NAMED_BUILD = re.compile(
     rf"^(?P<lift>[^:–—]{{2,40}}?)(?:\s*:\s*|\s+[-–—]\s+)(?={words(lexicon.BUILD_TO)}\s)", re.I
 )
@@ -315,6 +316,9 @@ class Reader:
                     lift.setdefault(key, value)
         if len(lifts) > 1:
             section.complex = True
+            if "sets" in found and not marks.counts:
+                for lift in lifts:
+                    lift.setdefault("reps", 1)  # "A + B + C" then "5 sets": one of each
         if section.format == "other" and ("sets" in found or "repScheme" in found):
             section.format = "strength"
         self.took("marks", text)
@@ -428,11 +432,13 @@ class Reader:
             lift_text = named.group("lift")
         elif (m := _BUILD_TO.match(text)) and not _NOT_A_LIFT.search(m.group("lift")):
             lift_text = m.group("lift")
-        if lift_text is None:
-            return False
-        read = movement(lift_text)
-        if read is None:
-            return False
+        read = movement(lift_text) if lift_text is not None else None
+        if read is None or not vocabulary.lookup(read["name"]):
+            # "Strict press" then "Work to a heavy 3 (10 min)": the lift above is built up
+            if _BUILD_START.match(text) and self.built_above(text):
+                return True
+            if read is None:
+                return False
         for key in ("seconds", "reps"):
             read.pop(key, None)  # "(12 min)": how long, not a set
         if reps := _heavy_reps(text):
@@ -441,6 +447,19 @@ class Reader:
         self.seen_content = True
         read["mention"] = mention
         self.add_movement(read)
+        return True
+
+    def built_above(self, text: str) -> bool:
+        lifts = self.lifts_above()
+        if len(lifts) != 1 or lifts[0].keys() & {"reps", "sets", "repScheme"}:
+            return False
+        if reps := _heavy_reps(text):
+            lifts[0]["reps"] = reps
+        section = self.section()
+        section.notes.append(text)
+        if section.format == "other":
+            section.format = "strength"
+        self.took("marks", text)
         return True
 
     def format_and_movements(self, text: str, *, dry: bool = False) -> bool:
@@ -501,6 +520,7 @@ class Reader:
         if lead is None:
             return
         text, listed = lead
+        whole = text
         text, trailing = _trailing_format(text)
         complex_ = complex_of(LABEL_PREFIX.sub("", text))
         split = pieces(text) if complex_ is None else [text]
@@ -515,7 +535,7 @@ class Reader:
         known = counted and all(REST.match(p) or _names_known(p) for p in split)
         notey = is_note_start(SLOT.sub("", text)) or (is_prose(text) and not known)
         if notey or (not listed and not counted and is_note(text)):
-            self.note(text)
+            self.note(whole)
             return
         self.listed_pieces(text, split)
         if trailing is not None:
@@ -733,7 +753,9 @@ _HEAVY = {
     spelled.lower(): reps for reps, spellings in lexicon.HEAVY_SETS.items() for spelled in spellings
 }
 _HEAVY_SET = re.compile(
-    rf"(?<!\w)(?:{words(tuple(_HEAVY))}|(?P<n>\d+)\s*-?\s*(?:rep|RM|ПМ|חזרות)(?!\w))", re.I
+    rf"(?<!\w)(?:{words(tuple(_HEAVY))}|(?P<n>\d+)\s*-?\s*(?:rep|RM|ПМ|חזרות)(?!\w)"
+    r"|(?:heavy|тяж[её]л\w*|כבד\w*)\s+(?P<h>\d+)(?![\d.,]|\s*(?:%|kg|lb|кг|min|мин)))",
+    re.I,
 )
 
 
@@ -741,7 +763,9 @@ def _heavy_reps(text: str) -> int | None:
     """The reps of the heavy set a lift is built to: "a heavy single" 1, "3-rep" 3, "5RM" 5."""
     if not (m := _HEAVY_SET.search(text)):
         return None
-    return int(m.group("n")) if m.group("n") else _HEAVY[squeeze(m.group(0)).lower()]
+    if count := m.group("n") or m.group("h"):
+        return int(count)  # "3-rep", "5RM", "a heavy 3"
+    return _HEAVY[squeeze(m.group(0)).lower()]
 
 
 # What may follow "Tabata" before its movements: rounds, work/rest, in brackets or not.
@@ -780,7 +804,7 @@ def _format_said(text: str | None) -> Section | None:
 
 
 _TRAILING_ROUNDS = re.compile(
-    rf"\s*[,;–—-]?\s*(?:{lexicon.TIMES}\s*(\d+)(?:\s*{words(lexicon.ROUNDS)})?"
+    rf"\s*[,;–—-]?\s*(?:(?<![^\W\d_]){lexicon.TIMES}\s*(\d+)(?:\s*{words(lexicon.ROUNDS)})?"
     rf"|(\d+)\s*{words(lexicon.ROUNDS)})\s*\.?\s*$",
     re.I,
 )
@@ -808,7 +832,9 @@ def _format_piece(split: list[str]) -> tuple[Section, str] | None:
         return None
     last = split[-1].rstrip(".!")
     said = section_header(last)
-    return (said, split[-1]) if said is not None and not names_a_movement(last) else None
+    if said is None or names_a_movement(last):
+        return None
+    return (said, split[-1]) if all(movement(p) is not None for p in split[:-1]) else None
 
 
 def _absorb(current: Section, following: Section) -> None:
