@@ -21,16 +21,17 @@ _MIN = rf"(?:[\s-]*{_MINUTE_WORDS}(?!\w)|['’′])"
 _SEC_WORDS = words(lexicon.SECONDS)
 _END = r"(?!\w)"
 _AMRAP = re.compile(
-    rf"\b{words(lexicon.AMRAP)}\s*(?:in\s*|за\s*|ב-?\s*)?(\d+)(?:{_MIN})?"
+    rf"\b{words(lexicon.AMRAP)}\s*(?:in\s*|of\s*|за\s*|של\s*|ב-?\s*)?(\d+)(?:{_MIN})?"
     rf"|(\d+)(?:{_MIN})?\s*{words(lexicon.AMRAP)}{_END}"
     rf"|{words(lexicon.AMRAP_PHRASES)}[\s-]*(\d+)",
     re.I,
 )
 _REPEATS = re.compile(rf"\s*{TIMES}\s*(\d+)(?!\s*(?:{_MINUTE_WORDS}|['’]))", re.I)
 _EMOM_WORD = r"[EЕ](\d*)(?:MOM|MOTM|OTM|МОМ)"
+_FOR_DURATION = rf"(?:{words(lexicon.FOR_DURATION)}-?(?!\w)|ל-)"
 _EMOM = re.compile(
     rf"\b{_EMOM_WORD}\b\s*(?:{TIMES}\s*)?(\d+)?(?:{_MIN})?|(\d+)(?:{_MIN})?\s*{_EMOM_WORD}\b"
-    rf"|{words(lexicon.EVERY_MINUTE)}(?:\s*(?:for|на|,|x|×)?\s*(\d+)(?:{_MIN})?)?",
+    rf"|{words(lexicon.EVERY_MINUTE)}(?:\s*{_FOR_DURATION}?\s*(\d+)(?:{_MIN})?)?",
     re.I,
 )
 # "E2:30 x 5", "E90s x 8", "Every 2:00 for 10 min", "Каждые 2 минуты x 6 раундов", "כל 90 שניות".
@@ -38,7 +39,7 @@ _COUNT_UNIT = rf"(?:{_MINUTE_WORDS}|{words(lexicon.ROUNDS)}|{words(lexicon.SETS)
 _EVERY = re.compile(
     rf"(?:\b{words(lexicon.EVERY)}\s*|\b[EЕ](?=\d))(?P<size>\d+(?::\d{{2}})?)?\s*"
     rf"(?P<unit>{_MINUTE_WORDS}{_END}|{_SEC_WORDS}{_END}|['’′\"])?"
-    rf"(?:\s*[,:]?\s*(?P<sep>{TIMES}|for|на|в течение|ל-?|,)\s*(?P<count>\d+)\s*"
+    rf"(?:\s*[,:]?\s*(?P<sep>{TIMES}|{_FOR_DURATION})\s*(?P<count>\d+)\s*"
     rf"(?P<cunit>{_COUNT_UNIT})?)?",
     re.I,
 )
@@ -63,7 +64,15 @@ NOT_FOR_TIME = re.compile(
 _ROUNDS = re.compile(rf"(\d+)\s*-?\s*{words(lexicon.ROUNDS)}{_END}", re.I)
 _SETS_ONLY = re.compile(rf"^(\d+)\s*{words(lexicon.SETS)}$", re.I)
 # "x3", "3x", "3 x": the lines below, three times.
-_TIMES_ONLY = re.compile(rf"^(?:{TIMES}\s*(\d+)|(\d+)\s*{TIMES})$", re.I)
+_TIMES_ONLY = re.compile(
+    rf"^(?:{words(lexicon.REPEAT)}\s+(?:for\s+)?)?"
+    rf"(?:{TIMES}\s*(\d+)|(\d+)\s*(?:{TIMES}|{words(lexicon.TIMES_WORDS)}(?!\w)))$",
+    re.I,
+)
+# "Rounds: 5", "Sets - 4", "סבבים: 3": the count after the word.
+_ROUNDS_SAID = re.compile(
+    rf"^(?:{words(lexicon.ROUNDS)}|{words(lexicon.SETS)})\s*[:=–—-]\s*(\d+)\s*:?$", re.I
+)
 CAP = re.compile(
     rf"\b{words(lexicon.CAP)}\s*[:=]?\s*(?:of\s*)?(\d+)(?::(\d{{2}}))?(?:{_MIN})?"
     rf"|(\d+)\s*{_MINUTE_WORDS}\s*(?:time\s*)?{words(lexicon.CAP)}{_END}",
@@ -220,6 +229,8 @@ def section_header(line: str, *, header_only: bool = False) -> Section | None:
     `header_only`: the line ended with ":" — whatever else it says is a note on the section.
     """
     text = digits_for_words(LABEL_PREFIX.sub("", line.strip()).rstrip(":").strip())
+    if said := _ROUNDS_SAID.match(text):
+        return Section(format="rounds", rounds=int(said.group(1)), from_header=True)
     if not header_only and COLON_TAIL.search(text):
         return None  # "AMRAP 20: 5 pull-ups, …" is a format and its movements
     section = Section(from_header=True)

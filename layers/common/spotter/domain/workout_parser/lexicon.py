@@ -49,14 +49,21 @@ NOTE_OPENERS = {
     ),
     "he": (
         "הערה", "הערות", "מנוחה", "דגש", "דגשים", "מטרה", "שימו", "נשים", "גברים", "מותאם",
-        "התאמות", "משקל", "מטרת", "תוצאה", "ניקוד",
+        "התאמות", "משקל", "מטרת", "תוצאה", "ניקוד", "מתחלפים", "מחליפים", "להחליף", "החלפה",
+        "לחלק", "מחלקים", "טיפ", "שימו לב",
     ),
     "ru": (
         "примечание", "заметка", "отдых", "масштабирование", "скейл", "цель", "стимул",
         "женщины", "мужчины", "новички", "совет", "внимание", "вес", "веса", "замена",
-        "замены", "акцент", "результат", "счёт",
+        "замены", "акцент", "результат", "счёт", "меняемся", "смена", "делим", "разбить",
     ),
 }  # fmt: skip
+# Where the scaled standard starts on an Rx line ("Rx 43/30 kg, scaled 30/20 kg").
+SCALED = {
+    "en": ("scaled", "scale", "scaling", "beginner", "beginners", "modified", "intermediate"),
+    "he": ("מותאם", "מתחילים", "סקייל"),
+    "ru": ("скейл", "новички", "облегчённый", "облегченный"),
+}
 THEN = {
     "en": ("then", "and then", "followed by"),
     "he": ("ואז", "אחר כך"),
@@ -192,6 +199,8 @@ ABBREVIATIONS = (
     "ms", "st", "dr", "jr", "sr", "lt", "sgt", "ssgt", "capt", "cpt", "cpl", "pvt", "pfc", "spc",
     "maj", "col", "gen", "adm", "cmdr", "mt", "ft",
 )  # fmt: skip
+# A percentage written as a word: "70 אחוז", "80 процентов", "75 percent".
+PERCENT_WORDS = ("percent", "pct", "אחוז", "אחוזים", "процентов", "процента", "процент")
 # "at" before a percentage ("at 75%", "на 75%"; Hebrew writes it on the number: "ב-75%").
 AT = {"en": ("at",), "he": (), "ru": ("на", "при")}
 # Words a movement's name never ends with: what is left of "… ב-75%", "… at 80%", "… на 70%".
@@ -294,6 +303,15 @@ ROUNDS = (
     "круга",
     "кругов",
 )
+# "Repeat 4x", "3 times", "3 פעמים", "3 раза": the lines below, that many times.
+REPEAT = {"en": ("repeat", "do"), "he": ("חזרו", "לחזור"), "ru": ("повторить", "повторяем")}
+TIMES_WORDS = ("times", "x", "rounds", "פעמים", "раза", "раз")
+# How long a clock runs: "every minute for 12 minutes", "כל דקה במשך 12 דקות", "в течение".
+FOR_DURATION = {
+    "en": ("for", "x", "×", ","),
+    "he": ("במשך", "למשך", "ל"),
+    "ru": ("на", "в течение", "в течении"),
+}
 # "x" in "5x3": Latin, the multiplication sign, Cyrillic "х", "*".
 TIMES = "[xX×хХ*]"
 # Who a load is for: "♀ 65 lb ♂ 95 lb", "M 22.5 kg / W 15 kg", "мужчины 60 кг".

@@ -48,6 +48,7 @@ MAX = re.compile(r"(?<!\w)(?:max(?:\s+reps?)?|макс(?:имум)?|מקסימו
 _MAX_CAL = re.compile(r"\bmax\s+cals?\b", re.I)
 _LEADING_REPS = re.compile(rf"^(\d+)\s*(?:{words(lexicon.REPS)}(?!\w))?\s*", re.I)
 _TRAILING_REPS = re.compile(rf"\s{TIMES}\s*(\d+)\s*$", re.I)
+_DASHED_REPS = re.compile(r"(?<=[^\W\d_])\s*[-–—:=]\s*(\d+)(?=\s*(?:\([^()]*\))?\s*$)")
 _TRAILING_REP_COUNT = re.compile(rf"[,\s]\s*(\d+)\s*{words(lexicon.REPS)}\s*$", re.I)
 _SETS_COMPLEX = re.compile(
     rf"^(\d+)\s*{TIMES}\s*\((.*)\)(.*)$|^(\d+)\s*sets?\s*(?:of|:)\s*(.*)$|^\((.*)\)\s*{TIMES}\s*(\d+)(.*)$",
@@ -150,7 +151,8 @@ def _read_movement(text: str) -> dict[str, Any] | None:
         rest = rest[m.end() :]
     rest = quantities.per_side(rest, found)
     rest = quantities.sets(rest.strip(), found)
-    rest = quantities.measures(rest, found).strip()
+    rest = quantities.measures(rest, found)
+    rest = re.sub(r"\(\s*\)|\[\s*\]", " ", rest).strip()  # brackets whose load was read
     if "reps" not in found and (m := _LEADING_REPS.match(rest)):
         found["reps"] = int(m.group(1))
         rest = rest[m.end() :]
@@ -158,6 +160,9 @@ def _read_movement(text: str) -> dict[str, Any] | None:
         found["reps"] = int(m.group(1))
         rest = rest[: m.start()]
     measured = any(k in found for k in ("distance", "calories", "seconds"))
+    if "reps" not in found and not measured and (m := _DASHED_REPS.search(rest)):
+        found["reps"] = int(m.group(1))  # "HSPU – 5", "Thrusters: 21", "Pistols – 10 (alt)"
+        rest = rest[: m.start()] + " " + rest[m.end() :]
     if "reps" not in found and not measured and (m := _TRAILING_REPS.search(rest)):
         found["reps"] = int(m.group(1))
         rest = rest[: m.start()]

@@ -54,7 +54,10 @@ BODYWEIGHT = re.compile(
 )
 # "@ 75%", "at 75%", "ב-75%", "на 75%": the "at" is part of the mark, not of the name.
 AT_MARK = rf"(?:@|(?<!\w){words(lexicon.AT)}(?:\s+|-)|(?<!\S)ב-?)"
-PERCENT = re.compile(rf"{AT_MARK}?\s*(\d+(?:\.\d+)?)(?:\s*[-–]\s*(\d+(?:\.\d+)?))?\s*%", re.I)
+PERCENT = re.compile(
+    rf"{AT_MARK}?\s*(\d+(?:\.\d+)?)(?:\s*[-–]\s*(\d+(?:\.\d+)?))?\s*(?:%|{words(lexicon.PERCENT_WORDS)}(?!\w))",
+    re.I,
+)
 _PERCENT_WAVE = re.compile(rf"{AT_MARK}?\s*(\d+(?:\.\d+)?)(?:\s*/\s*\d+(?:\.\d+)?)+\s*%", re.I)
 # "… of back squat 1RM", "… of 1RM", "… от ПМ": whose maximum a percentage is of.
 _PERCENT_OF = re.compile(
@@ -133,7 +136,7 @@ class Sexed:
 _MALE = {w.lower() for w in lexicon.MALE}
 # A sex's mark, right before its number: "♀ 65 lb", "M: 22.5 kg", "(W) 15", "мужчины 60 кг".
 _MARK = re.compile(
-    rf"(?:(?<![\w.])|(?<=[♂♀]))\(?(?P<mark>[♂♀]|"
+    rf"(?:(?<![\w.])|(?<=[♂♀]))(?<!\u200d)\(?(?P<mark>[♂♀]\ufe0f?|"
     rf"{words(tuple({*lexicon.MALE, *lexicon.FEMALE} - {'♂', '♀'}))}(?!\w))\)?"
     r"(?=\s*[:=]?\s*\(?\s*\d)",
     re.I,
@@ -179,7 +182,7 @@ def sexed(text: str) -> tuple[list[Sexed], str]:
     items: list[Sexed] = []
     end = 0
     for index, mark in enumerate(marks):
-        sex = "m" if mark.group("mark").lower() in _MALE else "f"
+        sex = "m" if mark.group("mark").lower().rstrip("\ufe0f") in _MALE else "f"
         stop = marks[index + 1].start() if index + 1 < len(marks) else len(text)
         previous: Sexed | None = None
         for count, m in enumerate(_QTY.finditer(text, mark.end(), stop)):

@@ -88,8 +88,11 @@ _BUILD_TO = re.compile(
     re.I,
 )
 _BUILD_START = re.compile(rf"^{words(lexicon.BUILD_TO)}(?!\w)", re.I)
+# "Snatch: build to a heavy single", "Snatch – 15 minutes to find a heavy single".
 _NAMED_BUILD = re.compile(
-    rf"^(?P<lift>[^:–—]{{2,40}}?)(?:\s*:\s*|\s+[-–—]\s+)(?={words(lexicon.BUILD_TO)}\s)", re.I
+    rf"^(?P<lift>[^:–—]{{2,40}}?)(?:\s*:\s*|\s+[-–—]\s+)(?:\d+\s*(?:min\w*|мин\w*|דק\w*|')\s*"
+    rf"(?:to\s+|на\s+|כדי\s+)?)?(?={words(lexicon.BUILD_TO)}\s)",
+    re.I,
 )
 # "Build to a heavy triple across the sets" is about the lift above, not a lift of its own.
 _NOT_A_LIFT = re.compile(r"\b(?:across|the|sets?|today|each|every)\b", re.I)
@@ -97,6 +100,10 @@ _OPENS_WITH = re.compile(rf"^{words(lexicon.OPENS_WITH)}(?!\w)\s*", re.I)
 _MAX_OF = re.compile(rf"^{words(lexicon.MAX_OF)}(?!\w)\s*:?", re.I)
 _ADVICE = re.compile(rf"(?<!\w){words(lexicon.ADVICE)}(?!\w)", re.I)
 _ARTICLE = re.compile(r"^\s*(?:an?|the)\s+(?=\d)", re.I)
+_SCALED_APART = re.compile(rf"[,;|/]\s*(?={words(lexicon.SCALED)}(?!\w))", re.I)
+_COUNT_WORD = re.compile(
+    rf"{words(lexicon.ROUNDS)}|{words(lexicon.SETS)}|{words(lexicon.REPS)}", re.I
+)
 _LOAD_LABEL = re.compile(rf"^{words(lexicon.LOAD_LABELS)}(?!\w)\s*:?", re.I)
 _QUOTED = re.compile(r"^[\"“'][^\d\"“”']{2,40}[\"”']:?$")
 _LEADING_SCHEME = re.compile(r"^(\d+(?:-\d+){2,})\s+(?=[^\W\d])")
@@ -233,6 +240,13 @@ class Reader:
             return
         if self.standards(text) or self.marks(text):
             return
+        if (split := _then_inside(text)) is not None:
+            # "5 min row, then 2 rounds: …", "Rest 2 minutes, then for max reps in 2 minutes:":
+            # two lines written as one
+            self.read(text[: split.start()].strip())
+            self.took("then", split.group(0))
+            self.read(text[split.end() :].strip())
+            return
         if is_note_start(text):
             self.seen_content = True
             self.note(text)
@@ -240,12 +254,6 @@ class Reader:
         if then := THEN.match(text):
             self.took("then", then.group(0))
             text = text[then.end() :] or text
-        if (split := _then_inside(text)) is not None:
-            # "5 min row, then 2 rounds: …": two lines written as one
-            self.read(text[: split.start()].strip())
-            self.took("then", split.group(0))
-            self.read(text[split.end() :].strip())
-            return
         if self.titled(text):
             return
         self.body(text)
@@ -268,9 +276,10 @@ class Reader:
             self.seen_content = True
             self.note(text)
             return True
-        if labelled and not names_a_movement(text[labelled.end() :]):
+        said = _SCALED_APART.split(text, maxsplit=1)[0]  # "Rx 43/30 kg, scaled 30/20 kg"
+        if labelled and not names_a_movement(said[labelled.end() :]):
             found: dict[str, Any] = {}
-            leftover = quantities.measures(text[labelled.end() :], found)
+            leftover = quantities.measures(said[labelled.end() :], found)
             if "load" in found and not QUANTITY.search(leftover):
                 kind = labelled.group(0).strip(" :").lower()
                 implement_ = quantities.IMPLEMENT_OF.get(kind)
@@ -649,6 +658,9 @@ class Reader:
         if read is not None and self.loads_named(read):
             self.note(text)  # "Thrusters @ 115/75 lb" under the list: the thrusters' load
             return
+        if read is not None and self.aside(read):
+            self.note(text)  # "מתחלפים כרצונכם" under counted movements: how, not what
+            return
         if read is None:
             if QUANTITY.search(text):
                 self.unread.append(text)
@@ -665,6 +677,20 @@ class Reader:
         if current is not None and current.max_reps and "reps" not in read:
             read["max"] = True
         self.add_movement(read)
+
+    def aside(self, read: dict[str, Any]) -> bool:
+        """A line of words with no count and no movement's word in it, under movements that
+        all carry one, says how the list goes ("Switch as you like", "מתחלפים כרצונכם")."""
+        if read.keys() - {"mention", "name", "note"} or len(read["name"].split()) < 2:
+            return False
+        part = self.part()
+        listed = part.sections[-1].movements if part.sections else []
+        counts = ("reps", "distance", "calories", "seconds", "sets", "repScheme")
+        return (
+            bool(listed)
+            and all(move.keys() & set(counts) for move in listed)
+            and not names_a_movement(read["name"])
+        )
 
     def loads_named(self, read: dict[str, Any]) -> bool:
         """A load (or height) for movements named above in the section ("21 thrusters … 9
@@ -941,6 +967,8 @@ def is_name(text: str) -> bool:
         return False
     if _BOOKEND.match(text) or re.match(r"^\d", text) or vocabulary.lookup(text):
         return False
+    if _COUNT_WORD.fullmatch(text):
+        return False  # "Rounds: 5" counts, it names nothing
     if _OPEN_TITLE.match(text) or not QUANTITY.search(text):
         return True
     # a name ending in its number ("Lumberjack 20", "Open 24.3"), when the words name no movement
