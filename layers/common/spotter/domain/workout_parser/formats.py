@@ -62,7 +62,8 @@ NOT_FOR_TIME = re.compile(
     re.I,
 )
 _ROUNDS = re.compile(rf"(\d+)\s*-?\s*{words(lexicon.ROUNDS)}{_END}", re.I)
-_SETS_ONLY = re.compile(rf"^(\d+)\s*{words(lexicon.SETS)}$", re.I)
+_SETS_ONLY = re.compile(rf"^(?:{TIMES}\s*)?(\d+)\s*{words(lexicon.SETS)}$", re.I)
+_GROUP = re.compile(rf"(?<!\w){words(lexicon.GROUPS)}(?!\w)", re.I)
 # "x3", "3x", "3 x": the lines below, three times.
 _TIMES_ONLY = re.compile(
     rf"^(?:{words(lexicon.REPEAT)}\s+(?:for\s+)?)?"
@@ -96,6 +97,11 @@ _NUMBER_WORD = re.compile(
     re.I,
 )
 COLON_TAIL = re.compile(r":\s*(?!\d{2}\b)\S|\s[-–—]\s+\S")
+
+
+def _plain(text: str) -> str:
+    """A header's count without the words around it ("3 sets NFT", "Superset x 4 sets")."""
+    return squeeze(_GROUP.sub(" ", NOT_FOR_TIME.sub(" ", text))).strip(" ,:-–—()")
 
 
 def digits_for_words(text: str) -> str:
@@ -200,9 +206,9 @@ def _format_of(text: str, section: Section) -> str | None:
         section.format = "rounds"
         section.rounds = int(m.group(1) or m.group(2))
     elif (_ROUNDS.search(text) and not quantities.SETS_REPS.search(text)) or _SETS_ONLY.match(
-        squeeze(NOT_FOR_TIME.sub(" ", text)).strip(" ,:-–—()")
+        _plain(text)
     ):
-        section.format = "rounds"  # "3 sets NFT", "5 rounds (not for time)"
+        section.format = "rounds"  # "3 sets NFT", "5 rounds (not for time)", "Superset x 4 sets"
     elif SCHEME.match(text):
         # A bare descending scheme ("21-15-9", "9-7-5") is for time by convention.
         section.format = "for_time"
@@ -242,9 +248,7 @@ def section_header(line: str, *, header_only: bool = False) -> Section | None:
     text = words_left
     if section.rounds is None and (m := _ROUNDS.search(text)):
         section.rounds = int(m.group(1))
-    if section.rounds is None and (
-        m := _SETS_ONLY.match(squeeze(NOT_FOR_TIME.sub(" ", text)).strip(" ,:-–—()"))
-    ):
+    if section.rounds is None and (m := _SETS_ONLY.match(_plain(text))):
         section.rounds = int(m.group(1))
     scheme = SCHEME.match(text) or (ANY_SCHEME.search(text) if section.format != "rounds" else None)
     if scheme:
@@ -259,7 +263,7 @@ def section_header(line: str, *, header_only: bool = False) -> Section | None:
         + (() if NOT_FOR_TIME.search(text) else (FOR_TIME,)),
     )
     quality = NOT_FOR_TIME.search(leftover)
-    leftover = _SETS_ONLY.sub("", squeeze(NOT_FOR_TIME.sub(" ", leftover)).strip(" ,:-–—()"))
+    leftover = _SETS_ONLY.sub("", _plain(leftover))
     if quality:
         leftover = squeeze(f"{leftover} {quality.group(0)}")  # "NFT" stays the section's note
     found: dict[str, object] = {}

@@ -89,6 +89,12 @@ NOT_FOR_TIME = {
     "he": ("לא לזמן", "לא על זמן", "לאיכות", "באיכות"),
     "ru": ("не на время", "на качество", "не на скорость"),
 }
+# Words for a group of exercises done in turn ("Superset x 4 sets:", "Circuit, 3 rounds"):
+# around a count, they say rounds.
+GROUPS = (
+    "superset", "supersets", "super set", "circuit", "circuits", "tri-set", "triset",
+    "giant set", "סופרסט", "סבב כוח", "суперсет", "круговая", "трисет",
+)  # fmt: skip
 # What the time left in an interval is called: "max burpees in the remaining time",
 # "מקסימום ברפי בזמן שנותר", "максимум бёрпи до конца интервала".
 REMAINING_TIME = {

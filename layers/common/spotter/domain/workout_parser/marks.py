@@ -28,6 +28,10 @@ _COUNTS = re.compile(
     re.I,
 )
 # Hebrew writes "in", "and", "the" on the word: "עולים במשקל" (going up in weight).
+# What a back-off percentage is of, when it is the day's own work, not a named lift's 1RM.
+_OF_THE_DAY = re.compile(
+    r"(?<!\w)(?:of|от)\s+(?:your|the|today'?s|that|this|сегодняшн\w*|вашего)\b.*$", re.I
+)
 _MARK_WORDS = re.compile(
     rf"(?<!\w)(?:[בלמוה](?=[\u05d0-\u05ea]))?{words(lexicon.MARK_WORDS)}(?!\w)", re.I
 )
@@ -49,6 +53,9 @@ def marks_only(text: str) -> Marks | None:
         marks.back_off = True
         rest = rest[m.end() :]
     notes: list[str] = []
+    if m := _OF_THE_DAY.search(rest):
+        notes.append(m.group(0).strip())  # "… of your heavy 5", "… of today's top set"
+        rest = rest[: m.start()]
     rest = quantities.strength_marks(rest, marks.found, notes)
     if m := _COUNTS.search(rest):
         marks.counts = [int(n) for n in re.findall(r"\d+", m.group("counts"))]

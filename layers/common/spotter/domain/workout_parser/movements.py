@@ -56,7 +56,9 @@ _SETS_COMPLEX = re.compile(
 )
 # "Snatch pull + snatch 3x(2+1)", "power clean + front squat (1+2)": names, then their counts.
 _COUNTS = re.compile(
-    rf"\s*(?:(\d+)\s*{TIMES}\s*)?\(?\s*(\d+(?:\s*\+\s*\d+)+)\s*\)?(?:\s*{TIMES}\s*(\d+))?\s*$"
+    rf"[\s,]*(?:(\d+)\s*(?:{TIMES}|{words(lexicon.SETS)}\s*(?:of|по|של|{TIMES})?)\s*)?"
+    rf"\(?\s*(\d+(?:\s*\+\s*\d+)+)\s*\)?(?:\s*{TIMES}\s*(\d+)(?:\s*{words(lexicon.SETS)})?)?\s*$",
+    re.I,
 )
 _NAMED = re.compile(r"^([^\d:]{2,40}):\s*(.+)$")
 # The marks after a complex's last lift, for all of its lifts: "… @ 70%", "…, 65-70%", "… ב-70%",
@@ -229,8 +231,15 @@ def complex_of(text: str) -> tuple[int | None, list[str], str] | None:
     """ "1 power clean + 2 front squats" / "5 x (1 clean + 1 jerk) @ 70%": sets, pieces, tail.
 
     Pieces carry their counts; "power clean + front squat (1+2)" gives "1 power clean" and
-    "2 front squat".
+    "2 front squat". None unless every piece reads as a movement.
     """
+    found = _complex_of(text)
+    if found is None or any(movement(piece) is None for piece in found[1]):
+        return None
+    return found
+
+
+def _complex_of(text: str) -> tuple[int | None, list[str], str] | None:
     if "+" not in text:
         return None
     sets = None

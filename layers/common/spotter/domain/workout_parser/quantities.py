@@ -67,9 +67,12 @@ _PERCENT_OF = re.compile(
 )
 _OWN_MAX = re.compile(r"\s*(?:1\s*-?\s*RM|ПМ)\b", re.I)
 RPE = re.compile(r"@?\s*\bRPE\s*(\d+(?:\.\d+)?)", re.I)
+# "tempo 3-1-1-0", "@ 32X1", "(33X1)": a tempo in brackets is written with a capital X (or as
+# four digits) — "(3x10)" is sets.
 TEMPO = re.compile(
     r"@?\s*\b(?:tempo|темп|טמפו)\s*:?\s*@?\s*([\dxX](?:[-.\s]?[\dxX]){3})(?![\d])"
-    r"|@\s*(?=[\dxX]{4}(?![\w.]))(\d*[xX]\d*)",
+    r"|@\s*(?=[\dxX]{4}(?![\w.]))(\d*[xX]\d*)"
+    r"|\(\s*(\d{2}(?-i:X)\d|\d(?-i:X)\d{2}|\d{4})\s*\)",
     re.I,
 )
 # "3RM", "1-RM", "5 rep max": a rep max worked up to.
@@ -321,7 +324,7 @@ def sets(rest: str, found: dict[str, Any]) -> str:
 def strength_marks(rest: str, found: dict[str, Any], notes: list[str]) -> str:
     """Percent (of a named lift's 1RM), RPE, tempo and rep maxes: into `found` and `notes`."""
     if m := TEMPO.search(rest):
-        digits = re.sub(r"[-.\s]", "", m.group(1) or m.group(2)).upper()
+        digits = re.sub(r"[-.\s]", "", m.group(1) or m.group(2) or m.group(3)).upper()
         found["tempo"] = "-".join(digits)
         rest = take(rest, m)
     if m := RPE.search(rest):

@@ -128,6 +128,7 @@ class Reader:
         self.unread: list[str] = []
         self.warnings: list[dict[str, Any]] = []
         self.trace: list[list[tuple[str, str]]] = []
+        self.raw = ""  # the line being read, as written
         self.last_line: list[dict[str, Any]] = []  # the movements the last line gave
         # The movements of the nearest line above that gave any, and whether only "+" joined
         # them ("Power clean + front squat + split jerk": a complex whose counts may follow).
@@ -179,6 +180,7 @@ class Reader:
     # -- a line ------------------------------------------------------------------------------
 
     def line(self, raw: str) -> None:
+        self.raw = raw
         self.trace.append([])
         if self.last_line:
             self.line_above, self.joined_above = self.last_line, self.joined
@@ -358,7 +360,9 @@ class Reader:
         name, rest = None, ""
         if (m := _TITLE_SEP.match(text)) and is_name(m.group("head")):
             name, rest = m.group("head").strip(), m.group("tail")
-        elif m := _LEADING_WORDS.match(text):
+        elif self.named_format(text):
+            return True
+        if name is None and (m := _LEADING_WORDS.match(text)):
             # "JT 21-15-9 …", "Grace 30 C&J for time …": a name of one to three words
             names = [g for g in m.groups() if g]
             for count in range(1, len(names) + 1):
@@ -388,6 +392,24 @@ class Reader:
             self.section().notes.insert(0, name)
             return True
         return False
+
+    def named_format(self, text: str) -> bool:
+        """ "DT (5 RFT @ 155/105): 12 DL, 9 HPC, 6 PJ": a name, its format in brackets (a load
+        there is for all the lifts), then the movements."""
+        m = _NAME_FORMAT_SEP.match(text)
+        if m is None or not is_name(m["name"]):
+            return False
+        said = section_header(m["said"], header_only=True)
+        if said is None or (said.notes and not said.shared) or not _reads_as_movements(m["tail"]):
+            return False
+        if not (self.seen_content or self.title is not None or self.parts):
+            self.title = m["name"].strip()
+        else:
+            said.notes.insert(0, m["name"].strip())
+        self.took("title", m["name"])
+        self.add_section(said, text[m.start("said") - 1 : m.start("tail")])
+        self.content(m["tail"], listed=True)
+        return True
 
     def body(self, text: str) -> None:
         if m := _DEATH_BY.match(text):
@@ -663,7 +685,8 @@ class Reader:
             return
         if read is None:
             if QUANTITY.search(text):
-                self.unread.append(text)
+                # verbatim: the line itself when "for time" was read out of the piece's middle
+                self.unread.append(text if text in self.raw else self.raw.strip())
                 self.took("unread", text)
             self.note(text)
             return
@@ -801,6 +824,9 @@ _TABATA_SPEC = re.compile(
 )
 _WORK_REST = re.compile(rf"\s*\([^()]*{words(lexicon.WORK_REST)}[^()]*\)\s*$", re.I)
 _ASIDE = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<aside>[^()]+)\)$")
+_NAME_FORMAT_SEP = re.compile(
+    r"^(?P<name>[^():]{1,40}?)\s*\((?P<said>[^()]+)\)\s*[:\-–—]\s*(?P<tail>.+)$"
+)
 _CAPPED_TITLE = re.compile(r"^(?P<name>.+?)\s*(?:\((?P<cap>[^()]+)\)|,\s*(?P<tail>[^,()]+))$")
 
 
@@ -830,8 +856,8 @@ def _format_said(text: str | None) -> Section | None:
 
 
 _TRAILING_ROUNDS = re.compile(
-    rf"\s*[,;–—-]?\s*(?:(?<![^\W\d_]){lexicon.TIMES}\s*(\d+)(?:\s*{words(lexicon.ROUNDS)})?"
-    rf"|(\d+)\s*{words(lexicon.ROUNDS)})\s*\.?\s*$",
+    rf"\s*[,;–—-]?\s*(?:(?<![\w.]){lexicon.TIMES}\s*(\d+)(?:\s*{words(lexicon.ROUNDS)})?"
+    rf"|(?<![\w./])(\d+)\s*{words(lexicon.ROUNDS)})\s*\.?\s*$",
     re.I,
 )
 _TRAILING_CAP = re.compile(rf"\s*[,;(–—-]\s*(?P<cap>{CAP.pattern})\s*\)?\s*\.?\s*$", re.I)
