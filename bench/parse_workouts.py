@@ -5,7 +5,10 @@
 Cold: each run in a fresh interpreter, the parser's module imported first (the vocabulary and
 the compiled grammar), then every text parsed once: what the first texts after a Lambda start
 pay. Warm: the same texts parsed again in that process (the per-piece caches filled). The
-figures are medians of `runs` (5) runs; the import itself is reported apart.
+figures are medians of `runs` (5) runs of CPU time (the machine is shared: wall time measures
+the neighbours); the import itself is reported apart. Run it with another checkout's
+interpreter (`/work/main/.venv/bin/python bench/parse_workouts.py`) to compare parsers on the
+same texts.
 """
 
 from __future__ import annotations
@@ -22,18 +25,18 @@ SETS = ("workout_set", "workout_heldout", "workout_blind1")
 _ONE_RUN = """
 import json, sys, time
 from pathlib import Path
-t0 = time.perf_counter()
+t0 = time.process_time()
 from spotter.domain.workout_parser import parse_workout
-t1 = time.perf_counter()
+t1 = time.process_time()
 texts = [json.loads(p.read_text())["text"] for folder in sys.argv[1:]
          for p in sorted(Path(folder).glob("*.json"))]
-t2 = time.perf_counter()
+t2 = time.process_time()
 for text in texts:
     parse_workout(text)
-t3 = time.perf_counter()
+t3 = time.process_time()
 for text in texts:
     parse_workout(text)
-t4 = time.perf_counter()
+t4 = time.process_time()
 print(json.dumps({"texts": len(texts), "import": t1 - t0, "cold": t3 - t2, "warm": t4 - t3}))
 """
 

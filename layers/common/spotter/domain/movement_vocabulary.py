@@ -113,6 +113,8 @@ _RU_ENDINGS = tuple(
         reverse=True,
     )
 )
+# The shortest stem of three letters or more: the longest ending that leaves one.
+_RU_ENDING = re.compile(rf"^(.{{3,}}?)(?:{'|'.join(_RU_ENDINGS)})$")
 _HE_PLURALS = ("ים", "ות")
 # Final letters as their ordinary forms, and ת as ט (a transliteration writes "t" with either).
 _HE_LETTERS = str.maketrans("ךםןףץת", "כמנפצט")
@@ -139,13 +141,12 @@ def _fold_hebrew(word: str) -> str:
     return re.sub(r"(.)\1+", r"\1", word)
 
 
+@lru_cache(maxsize=16384)
 def _fold_word(word: str) -> str:
     word = word.replace("ё", "е")
     if _CYRILLIC.search(word):
-        for ending in _RU_ENDINGS:
-            if word.endswith(ending) and len(word) - len(ending) >= 3:
-                return word[: -len(ending)]
-        return word
+        m = _RU_ENDING.match(word)
+        return m.group(1) if m else word
     if _HEBREW.search(word):
         return _fold_hebrew(word)
     return word
@@ -204,10 +205,14 @@ _RU_SOUNDS = (
 _MIN_SKELETON = 4  # fewer consonants than this say too little to tell names apart
 
 
+@cache
+def _sound_pattern(table: tuple[tuple[str, str], ...]) -> tuple[re.Pattern[str], dict[str, str]]:
+    return re.compile("|".join(re.escape(spelled) for spelled, _ in table)), dict(table)
+
+
 def _sounds(text: str, table: tuple[tuple[str, str], ...]) -> str:
-    pattern = "|".join(re.escape(spelled) for spelled, _ in table)
-    sounds = dict(table)
-    return re.sub(pattern, lambda m: sounds[m.group(0)], text)
+    pattern, sounds = _sound_pattern(table)
+    return pattern.sub(lambda m: sounds[m.group(0)], text)
 
 
 def _hebrew_singulars(text: str) -> list[str]:
@@ -316,7 +321,7 @@ class _Index:
     exact: dict[str, tuple[Movement, ...]]
     loose: dict[str, tuple[Movement, ...]]
     sounds: dict[str, tuple[Movement, ...]]  # English names by their consonants
-    by_length: dict[int, tuple[str, ...]]  # exact keys by length, for typos
+    by_start: dict[tuple[str, int], tuple[str, ...]]  # exact keys by first letter and length
     longest: int  # words in the longest known name
 
 
@@ -341,14 +346,14 @@ def _index() -> _Index:
                 found = table.setdefault(form, [])
                 if movement not in found:
                     found.append(movement)
-    by_length: dict[int, list[str]] = {}
+    by_start: dict[tuple[str, int], list[str]] = {}
     for key in exact:
-        by_length.setdefault(len(key), []).append(key)
+        by_start.setdefault((key[0], len(key)), []).append(key)
     return _Index(
         {k: tuple(v) for k, v in exact.items()},
         {k: tuple(v) for k, v in loose.items()},
         {k: tuple(v) for k, v in sounds.items()},
-        {k: tuple(v) for k, v in by_length.items()},
+        {k: tuple(v) for k, v in by_start.items()},
         longest,
     )
 
@@ -393,15 +398,13 @@ def _typo(name: str) -> Movement | None:
     """The one movement a name is a typo of: one letter off (two in a long name), same first
     letter; short names are never guessed ("row" is not "run")."""
     key = normalize(name)
-    if len(key) < 6:
+    if not 6 <= len(key) <= 40:
         return None
     most = 1 if len(key) < 10 else 2
     index = _index()
     best: dict[int, list[Movement]] = {}
     for length in range(len(key) - most, len(key) + most + 1):
-        for known in index.by_length.get(length, ()):
-            if known[0] != key[0]:
-                continue
+        for known in index.by_start.get((key[0], length), ()):
             if (distance := _edits(key, known, most)) <= most:
                 best.setdefault(distance, []).extend(index.exact[known])
     if not best:
@@ -465,8 +468,8 @@ def _inside(name: str) -> Movement | None:
     """The one movement named inside a longer name ("pause front squat, 3 sec pause at the
     bottom"): the longest run of its words that names a movement, when only one does."""
     words = normalize(name).split()
-    if any(word in _headings() for word in words):
-        return None
+    if len(words) > 8 or any(word in _headings() for word in words):
+        return None  # a sentence names no one movement
     for size in range(len(words) - 1, 0, -1):
         found = [
             movement

@@ -7,7 +7,9 @@ format stated at the start of a line ends and its movements begin ("5 RFT 800m r
 
 from __future__ import annotations
 
+import functools
 import re
+from dataclasses import replace
 
 from spotter.domain.workout_parser import lexicon, quantities
 from spotter.domain.workout_parser.lexicon import TIMES, words
@@ -233,7 +235,20 @@ def section_header(line: str, *, header_only: bool = False) -> Section | None:
     """A format line ("AMRAP 12", "E2MOM x 6", "3 rounds for time", "21-15-9") or None.
 
     `header_only`: the line ended with ":" — whatever else it says is a note on the section.
+    The reader asks this of the same text several times (a header? a title's format? a
+    sentence's?): it is read once, and each caller gets its own section to fill.
     """
+    read = _section_header(line, header_only)
+    if read is None:
+        return None
+    return replace(
+        read, shared=list(read.shared), halves=list(read.halves), notes=list(read.notes),
+        movements=[],
+    )  # fmt: skip
+
+
+@functools.lru_cache(maxsize=4096)
+def _section_header(line: str, header_only: bool) -> Section | None:
     text = digits_for_words(LABEL_PREFIX.sub("", line.strip()).rstrip(":").strip())
     if said := _ROUNDS_SAID.match(text):
         return Section(format="rounds", rounds=int(said.group(1)), from_header=True)

@@ -426,6 +426,12 @@ IMPLEMENTS = {
     "plate": ("plate", "plates", "צלחת", "блин", "блином"),
     "sandbag": ("sandbag", "sand bag", "שק חול", "мешок", "мешком"),
 }  # fmt: skip
+# Implements a movement has a variant for ("lunges with dumbbells" is the DB lunge): a name
+# keeps "with …" when one of these follows.
+VARIANT_IMPLEMENTS = (
+    "dumbbell", "dumbbells", "db", "dbs", "kettlebell", "kettlebells", "kb", "kbs", "barbell",
+    "med ball", "medicine ball", "sandbag",
+)  # fmt: skip
 # What a standards line opens with ("Barbell: 155/105 lb", "KB: 24/16", "Вес: 60/40 кг").
 LOAD_LABELS = {
     "en": (

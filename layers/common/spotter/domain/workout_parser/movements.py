@@ -95,27 +95,28 @@ def _joined_names() -> re.Pattern[str]:
 _JOINED = _joined_names()
 
 
+# "run with a 45 lb plate", "2x5 of today's top set", "max burpees in the remaining time": how,
+# not what. "… with dumbbells" stays: the vocabulary reads it as the DB variant.
+_HOW_TAIL = re.compile(
+    rf"(?:^|\s)(?:(?:with|w/)(?!\s+(?:an?\s+|two\s+)?{words(lexicon.VARIANT_IMPLEMENTS)}(?!\w))"
+    r"|wearing|of\s+(?:today'?s|the|your)|(?:in|for)\s+(?:the\s+)?(?:remaining|rest\s+of))\s.*$",
+    re.I,
+)
+_SIDE_TAIL = re.compile(r"\s*/\s*(?:each\s+|per\s+)?(?:side|arm|leg)\b", re.I)
+_NOT_THE_NAME = re.compile(
+    rf"\b(?:rx|each(?: side| arm| leg)?|e/s|per side|per arm|alt(?:ernating)? arms?|@|of"
+    rf"|unbroken|total|touch[\s-]and[\s-]go|TNG|{words(lexicon.COUNTING)})\b",
+    re.I,
+)
+
+
 def _name_of(text: str) -> str:
     text = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", text)  # what is left in brackets is a comment
-    text = re.sub(r"\s*/\s*(?:each\s+|per\s+)?(?:side|arm|leg)\b", " ", text, flags=re.I)
-    # "run with a 45 lb plate", "2x5 of today's top set", "max burpees in the remaining time":
-    # how, not what
-    text = re.sub(
-        r"(?:^|\s)(?:with|w/|wearing|of\s+(?:today'?s|the|your)"
-        r"|(?:in|for)\s+(?:the\s+)?(?:remaining|rest\s+of))\s.*$",
-        " ",
-        text,
-        flags=re.I,
-    )
+    text = _SIDE_TAIL.sub(" ", text)
+    text = _HOW_TAIL.sub(" ", text)
     # "25 box jumps, 30 inch box": the name is before the comma, the rest describes it
     text = next((seg for seg in text.split(",") if LETTER.search(seg)), "")
-    text = re.sub(
-        rf"\b(?:rx|each(?: side| arm| leg)?|e/s|per side|per arm|alt(?:ernating)? arms?|@|of"
-        rf"|unbroken|total|touch[\s-]and[\s-]go|TNG|{words(lexicon.COUNTING)})\b",
-        " ",
-        text,
-        flags=re.I,
-    )
+    text = _NOT_THE_NAME.sub(" ", text)
     text = re.sub(r"[,;@()\[\]/+:=]", " ", text)
     text = _DANGLING.sub("", squeeze(text).strip(" -–—:."))
     return text.strip(" -–—:.")
@@ -190,6 +191,7 @@ def _read_movement(text: str) -> dict[str, Any] | None:
     return {"mention": mention, "name": name, **found}
 
 
+@functools.lru_cache(maxsize=4096)
 def names_a_movement(text: str) -> bool:
     """Whether any run of the text's words is a known movement's name."""
     words_ = re.findall(r"[^\W\d_][\w'-]*", text)
@@ -320,6 +322,11 @@ def pieces(text: str) -> list[str]:
     a piece that holds several movements written without separators is split before each
     count that a known movement follows ("5 pull-ups 10 push-ups").
     """
+    return list(_pieces(text))  # the caller's own list
+
+
+@functools.lru_cache(maxsize=4096)
+def _pieces(text: str) -> tuple[str, ...]:
     masked = _masked(text)
     spans = outside_brackets(masked, _SPLIT)
     merged: list[str] = []
@@ -347,7 +354,7 @@ def pieces(text: str) -> list[str]:
             merged.append(piece)
     if label is not None:
         merged.append(text[label:].strip())
-    return merged
+    return tuple(merged)
 
 
 _RUN_START = re.compile(
@@ -356,14 +363,15 @@ _RUN_START = re.compile(
 )
 
 
+_UNIT_FIRST = re.compile(rf"^(?:{quantities.DIST_UNIT}|{words(lexicon.CALORIES)})\s+", re.I)
+
+
 def _runs(piece: str) -> list[str]:
     """ "5 pull-ups 10 push-ups 15 squats" as three pieces; [] when it is not such a run."""
     cuts = [0]
     for m in _RUN_START.finditer(piece):
         after = re.sub(r"^[\d.,/]+\s*-?\s*", "", piece[m.end() :])
-        after_unit = re.sub(
-            rf"^(?:{quantities.DIST_UNIT}|{words(lexicon.CALORIES)})\s+", "", after, flags=re.I
-        )
+        after_unit = _UNIT_FIRST.sub("", after)
         for candidate in (after, after_unit):
             if vocabulary.known_words(candidate.split()):
                 cuts.append(m.end())

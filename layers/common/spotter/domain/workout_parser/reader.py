@@ -428,7 +428,7 @@ class Reader:
             # "Tabata air squats", "Табата (8 раундов 20/10): приседания": the format (its
             # rounds and work/rest said or not), then the movements it is done with.
             said = text[: spec.end()]
-            rounds = re.search(rf"(\d+)\s*{words(lexicon.ROUNDS)}(?!\w)", said, re.I)
+            rounds = _N_ROUNDS.search(said)
             work_rest = re.search(r"(\d+)\s*(?:\w+\s*)?/\s*(\d+)", said)
             interval = int(work_rest[1]) + int(work_rest[2]) if work_rest else 30
             rounds_ = int(rounds[1]) if rounds else 8
@@ -501,7 +501,7 @@ class Reader:
         lift = (
             m is not None
             and m.group("sep").strip() in ("of", "из")
-            and re.match(rf"^\d+\s*{words(lexicon.SETS)}$", m["head"], re.I)
+            and _N_SETS.match(m["head"])
         )
         if m and not lift and (section := section_header(m.group("head"))):
             if not dry:
@@ -827,6 +827,8 @@ _ASIDE = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<aside>[^()]+)\)$")
 _NAME_FORMAT_SEP = re.compile(
     r"^(?P<name>[^():]{1,40}?)\s*\((?P<said>[^()]+)\)\s*[:\-–—]\s*(?P<tail>.+)$"
 )
+_N_ROUNDS = re.compile(rf"(\d+)\s*{words(lexicon.ROUNDS)}(?!\w)", re.I)
+_N_SETS = re.compile(rf"^\d+\s*{words(lexicon.SETS)}$", re.I)
 _CAPPED_TITLE = re.compile(r"^(?P<name>.+?)\s*(?:\((?P<cap>[^()]+)\)|,\s*(?P<tail>[^,()]+))$")
 
 
