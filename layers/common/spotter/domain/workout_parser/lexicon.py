@@ -371,7 +371,10 @@ COUNT_NOUNS = (
     "повторений", "раз",
 )  # fmt: skip
 # Words that say how a movement is counted, not what it is ("Accumulate 2 min L-sit").
-COUNTING = ("accumulate", "accumulated", "perform", "накопить", "суммарно", "לצבור", "מצטבר")
+COUNTING = (
+    "accumulate", "accumulated", "perform", "approx", "approximately", "about", "around",
+    "накопить", "суммарно", "примерно", "около", "לצבור", "מצטבר", "בערך",
+)  # fmt: skip
 # Counts written as words, for format lines ("Five rounds for time of:").
 NUMBERS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,

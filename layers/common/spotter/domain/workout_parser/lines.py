@@ -75,6 +75,16 @@ def _emoji_runs(text: str) -> list[tuple[int, int]]:
     return runs
 
 
+_ABBREVIATED = re.compile(
+    rf"(?<![^\W\d_])(?:{'|'.join(re.escape(a) for a in ABBREVIATIONS)}|[^\W\d_])\.", re.I
+)
+
+
+def unabbreviated(text: str) -> str:
+    """The text without the full stops of abbreviations and initials ("Mr.", "approx.", "J.")."""
+    return _ABBREVIATED.sub(lambda m: m.group(0)[:-1], text)
+
+
 def sentences(text: str) -> list[tuple[str, str]]:
     """A line's sentences, each with the separator that ends it: a full stop, "!" or "?" before
     more text ("… 10 HSPU. cap 15"), or an emoji standing between two parts ("… burpees 🔥 TC
@@ -87,8 +97,8 @@ def sentences(text: str) -> list[tuple[str, str]]:
         if depth > 0 or char not in ".!?":
             continue
         m = _SENTENCE_END.match(text, index) if index else None
-        if m is None or (index > 0 and text[index - 1] in ".!?"):
-            continue
+        if m is None or (index > 0 and text[index - 1] in ".!?") or ".." in m.group(1):
+            continue  # "2 the second... until failure": an ellipsis goes on
         letters = re.search(r"(?:^|[^\w'])([^\W\d_]*)$", text[:index])
         before = letters.group(1).lower() if letters else ""
         initial = len(before) == 1 and not re.search(r"\d\s*[^\W\d_]$", text[:index])

@@ -24,7 +24,8 @@ _BACK_OFF = re.compile(rf"^\s*{words(lexicon.BACK_OFF)}(?!\w)\s*:?", re.I)
 # "(1+2+1) x 5", "5 x (1+1)", "1+1+2": a complex's counts, one per lift, and its sets.
 _COUNTS = re.compile(
     rf"(?:(?P<before>\d+)\s*{TIMES}\s*)?\(?\s*(?P<counts>\d+(?:\s*\+\s*\d+)+)\s*\)?"
-    rf"(?:\s*{TIMES}\s*(?P<after>\d+)(?:\s*{words(lexicon.SETS)}(?!\w))?)?",
+    rf"(?:\s*{TIMES}\s*(?P<after>\d+)(?:\s*{words(lexicon.SETS)}(?!\w))?"
+    rf"|\s*,\s*(?P<sets>\d+)\s*{words(lexicon.SETS)}(?!\w))?",
     re.I,
 )
 # Hebrew writes "in", "and", "the" on the word: "עולים במשקל" (going up in weight).
@@ -59,7 +60,7 @@ def marks_only(text: str) -> Marks | None:
     rest = quantities.strength_marks(rest, marks.found, notes)
     if m := _COUNTS.search(rest):
         marks.counts = [int(n) for n in re.findall(r"\d+", m.group("counts"))]
-        if sets := m.group("before") or m.group("after"):
+        if sets := m.group("before") or m.group("after") or m.group("sets"):
             marks.found["sets"] = int(sets)
         rest = quantities.take(rest, m)
     rest = quantities.sets(rest.strip(), marks.found)

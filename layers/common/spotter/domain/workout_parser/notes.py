@@ -7,7 +7,7 @@ import re
 from spotter.domain import movement_vocabulary as vocabulary
 from spotter.domain.workout_parser import lexicon
 from spotter.domain.workout_parser.lexicon import words
-from spotter.domain.workout_parser.lines import QUANTITY
+from spotter.domain.workout_parser.lines import QUANTITY, unabbreviated
 from spotter.domain.workout_parser.movements import SLOT, THEN
 
 NOTE_START = re.compile(
@@ -46,8 +46,9 @@ def is_note(text: str) -> bool:
         return True
     words_ = text.split()
     has_quantity = bool(QUANTITY.search(text))
-    # Without a number, a sentence ("Steady pace, no stopping.") is advice, not a movement.
-    sentence = bool(re.search(r"[.!?]", text)) or ("," in text and len(words_) > 3)
+    # Without a number, a sentence ("Steady pace, no stopping.") is advice, not a movement;
+    # "Mr. Joshua" and "approx. 500m" hold no sentence's full stop.
+    sentence = bool(re.search(r"[.!?]", unabbreviated(text))) or ("," in text and len(words_) > 3)
     if text.endswith(".") and len(words_) >= 5:
         return True
     if sentence and not has_quantity and _all_known(text):

@@ -498,11 +498,7 @@ class Reader:
         snatches for time @ …"."""
         m = _FORMAT_SEP.match(text)
         # "3 sets of max strict pull-ups" is one lift; "3 sets: 12 DB rows, 20 sec L-sit" rounds.
-        lift = (
-            m is not None
-            and m.group("sep").strip() in ("of", "из")
-            and _N_SETS.match(m["head"])
-        )
+        lift = m is not None and m.group("sep").strip() in ("of", "из") and _N_SETS.match(m["head"])
         if m and not lift and (section := section_header(m.group("head"))):
             if not dry:
                 tail = m.group("tail").strip()
@@ -599,7 +595,7 @@ class Reader:
                 text = text[scheme.end() :]
         if (opens := _OPENS_WITH.match(text)) and self.opens_with(text, opens.end()):
             return None
-        if max_of := _MAX_OF.match(text):
+        while max_of := _MAX_OF.match(text):
             # "Max rounds of 1 power clean, 2 front squats, …": a list for the time left
             self.note(max_of.group(0))
             text, listed = text[max_of.end() :].strip(" :,"), True
@@ -909,7 +905,7 @@ def _reads_apart(text: str, said: list[tuple[str, str]]) -> bool:
     ("Scale: … . 10 reps should feel light.") or none of them holds a number, a movement or a
     format ("Steady pace. Keep moving.")."""
     first = said[0][0]
-    if is_note_start(first) or is_prose(text):
+    if is_note_start(first) or is_prose(first):
         return False
     return any(
         counted(sentence) or names_a_movement(sentence) or section_header(sentence.rstrip(".!? "))
