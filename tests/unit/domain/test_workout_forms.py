@@ -469,6 +469,7 @@ def test_a_list_for_the_time_left(line: str) -> None:
 )
 def test_max_in_the_time_left_in_every_language(line: str) -> None:
     [run, burpees] = _only_section(f"Every 3 min x 5:\n300m run\n{line}")["movements"]
+    assert run["distance"] == "300m"
     assert _library(burpees["name"]) == "Burpee" and burpees["max"] is True
 
 
@@ -495,6 +496,7 @@ def test_advice_beside_or_under_a_movement_is_a_note(text: str) -> None:
 def test_a_count_said_in_steps(text: str) -> None:
     [lunges, run] = movements_of(parse_workout(text))
     assert (_library(lunges["name"]), lunges["reps"]) == ("Walking Lunge", 24)
+    assert run["distance"] == "400m"
 
 
 @pytest.mark.parametrize(
