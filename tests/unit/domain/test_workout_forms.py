@@ -597,3 +597,66 @@ def test_every_word_of_every_form_here_is_taken() -> None:
     ):
         reading = read_workout(text)
         assert all(took for line, took in zip(text.splitlines(), reading.trace, strict=True))
+
+
+# -- chat posts: greetings, headings, sign-offs -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "בוקר טוב אלופים!! ☀️\nהאימון של היום:\n21-15-9 לזמן\nסנאץ' 40/30\nברפי מעל המוט\nבהצלחה 💪",
+        "Всем привет! 💪\nСегодня:\n21-15-9 на время\nрывок 40/30\nбёрпи через гриф\nУдачи!",
+        "Morning crew! ☀️\nToday's workout:\n21-15-9 for time\nSnatch 40/30\nBar-facing burpees\nHave fun 💪",
+    ],
+)
+def test_greetings_headings_and_sign_offs_are_not_movements(text: str) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["repScheme"]) == ("for_time", "21-15-9")
+    assert _named(text) == ["Snatch", "Burpee Over the Bar"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "12 דקות כמה שיותר סבבים:\n3 האנג קלין 60/40",
+        "12 min as many rounds as possible:\n3 hang cleans 60/40",
+        "12 минут максимум раундов:\n3 взятия на грудь с виса 60/40",
+    ],
+)
+def test_amrap_said_after_its_minutes(text: str) -> None:
+    assert (_only_section(text)["format"], _only_section(text)["durationSeconds"]) == ("amrap", 720)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "דדליפט: לבנות ל-3 חזרות כבדות\nואז 3x3 ב-85%",
+        "Deadlift: build to a heavy 3-rep\nthen 3x3 @ 85%",
+        "Становая тяга: выйти на тяжёлую тройку\nЗатем 3х3 @ 85%",
+    ],
+)
+def test_a_heavy_set_then_its_back_off_in_every_language(text: str) -> None:
+    first, second = (s["movements"][0] for s in _sections(text))
+    assert first["reps"] == 3 and (second["sets"], second["reps"], second["percent"]) == (
+        3,
+        3,
+        85.0,
+    )
+    assert _named(text) == ["Deadlift", "Deadlift"]
+
+
+@pytest.mark.parametrize(
+    "header", ["Толчковый комплекс — 5 подходов:", "Clean complex, 5 sets:", "5 rounds:"]
+)
+def test_a_complex_under_a_sets_header_takes_them_as_its_sets(header: str) -> None:
+    section = _only_section(f"{header}\n1 clean + 2 front squats + 1 jerk")
+    assert section["format"] == "strength"
+    assert [(m["reps"], m["sets"]) for m in section["movements"]] == [(1, 5), (2, 5), (1, 5)]
+
+
+def test_a_goal_at_the_end_of_a_one_line_benchmark_is_a_note() -> None:
+    text = "Fran 21-15-9 Thrusters (95/65) & Pull-ups — sub 3 goal"
+    assert parse_workout(text)["title"] == "Fran"
+    assert _named(text) == ["Thruster", "Pull-up"]
+    assert "sub 3 goal" in _only_section(text)["note"]

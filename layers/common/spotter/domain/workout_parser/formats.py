@@ -25,7 +25,8 @@ _END = r"(?!\w)"
 _AMRAP = re.compile(
     rf"\b{words(lexicon.AMRAP)}\s*(?:in\s*|of\s*|за\s*|של\s*|ב-?\s*)?(\d+)(?:{_MIN})?"
     rf"|(\d+)(?:{_MIN})?\s*{words(lexicon.AMRAP)}{_END}"
-    rf"|{words(lexicon.AMRAP_PHRASES)}[\s-]*(\d+)",
+    rf"|{words(lexicon.AMRAP_PHRASES)}[\s-]*(\d+)"
+    rf"|(\d+)(?:{_MIN})\s*{words(lexicon.AMRAP_AFTER)}{_END}",
     re.I,
 )
 _REPEATS = re.compile(rf"\s*{TIMES}\s*(\d+)(?!\s*(?:{_MINUTE_WORDS}|['’]))", re.I)

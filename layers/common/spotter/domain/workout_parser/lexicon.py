@@ -123,6 +123,12 @@ AMRAP_PHRASES = {
         "макс раундов за", "максимальное количество раундов за",
     ),
 }  # fmt: skip
+# The same after the minutes: "12 min as many rounds as possible", "12 דקות כמה שיותר סבבים".
+AMRAP_AFTER = {
+    "en": ("as many rounds as possible", "as many reps as possible", "max rounds"),
+    "he": ("כמה שיותר סבבים", "כמה שיותר חזרות", "מקסימום סבבים"),
+    "ru": ("максимум раундов", "максимум повторений", "как можно больше раундов"),
+}
 EVERY_MINUTE = {
     "en": ("every minute on the minute", "every minute", "on the minute"),
     "he": ("כל דקה",),

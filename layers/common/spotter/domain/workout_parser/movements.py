@@ -35,6 +35,9 @@ REST = re.compile(
     rf"|^:?\d+(?::\d{{2}})?\s*(?:{_MIN_WORD}|[\s-]*{words(lexicon.SECONDS)}\b)?\s*{words(lexicon.REST)}\b.*$",
     re.I,
 )
+# A piece that opens as a note ("sub 3 goal", "scale to 65 lb") is not the quantity of the
+# movement before it.
+_NOTE_PIECE = re.compile(rf"^{words(lexicon.NOTE_OPENERS)}(?![\w+])", re.I)
 _REMAINING = re.compile(rf"\s*(?<!\w){words(lexicon.REMAINING_TIME)}(?!\w)", re.I)
 # "Min 1:", "Odd:", "דקה זוגית:", "Partner A:": which minute or partner a movement is for.
 SLOT = re.compile(
@@ -344,7 +347,7 @@ def _pieces(text: str) -> tuple[str, ...]:
         read = movement(piece)
         runs = _runs(piece) if read is None else []
         bare = (read is None and not runs) or (read is not None and equipment_only(read))
-        if merged and bare and not REST.match(piece):
+        if merged and bare and not REST.match(piece) and not _NOTE_PIECE.match(piece):
             # the quantity piece rejoins its movement as the coach wrote it
             begin = text.index(merged[-1])
             merged[-1] = text[begin : text.index(piece, begin + len(merged[-1])) + len(piece)]

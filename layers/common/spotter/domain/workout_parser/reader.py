@@ -91,7 +91,7 @@ _BUILD_START = re.compile(rf"^{words(lexicon.BUILD_TO)}(?!\w)", re.I)
 # "Snatch: build to a heavy single", "Snatch – 15 minutes to find a heavy single".
 _NAMED_BUILD = re.compile(
     rf"^(?P<lift>[^:–—]{{2,40}}?)(?:\s*:\s*|\s+[-–—]\s+)(?:\d+\s*(?:min\w*|мин\w*|דק\w*|')\s*"
-    rf"(?:to\s+|на\s+|כדי\s+)?)?(?={words(lexicon.BUILD_TO)}\s)",
+    rf"(?:to\s+|на\s+|כדי\s+)?)?(?={words(lexicon.BUILD_TO)}(?:\s|-|\d))",
     re.I,
 )
 # "Build to a heavy triple across the sets" is about the lift above, not a lift of its own.
@@ -663,8 +663,8 @@ class Reader:
                 move["load"] = last["load"]
 
     def piece(self, text: str) -> None:
-        if is_note_start(text) or REST.match(text):
-            self.note(text)
+        if is_note_start(text) or REST.match(text) or _heading(text):
+            self.note(text)  # "Rest 2 min", "האימון של היום:", "Сегодня:"
             return
         if complex_ := complex_of(LABEL_PREFIX.sub("", text)):
             self.add_complex(text, *complex_)
@@ -699,17 +699,16 @@ class Reader:
 
     def aside(self, read: dict[str, Any]) -> bool:
         """A line of words with no count and no movement's word in it, under movements that
-        all carry one, says how the list goes ("Switch as you like", "מתחלפים כרצונכם")."""
-        if read.keys() - {"mention", "name", "note"} or len(read["name"].split()) < 2:
+        are all counted (or by the section's scheme), says how the list goes or signs off
+        ("Switch as you like", "מתחלפים כרצונכם", "בהצלחה 💪")."""
+        if read.keys() - {"mention", "name", "note"}:
             return False
         part = self.part()
-        listed = part.sections[-1].movements if part.sections else []
-        counts = ("reps", "distance", "calories", "seconds", "sets", "repScheme")
-        return (
-            bool(listed)
-            and all(move.keys() & set(counts) for move in listed)
-            and not names_a_movement(read["name"])
-        )
+        section = part.sections[-1] if part.sections else None
+        if section is None or not section.movements or names_a_movement(read["name"]):
+            return False
+        counts = {"reps", "distance", "calories", "seconds", "sets", "repScheme"}
+        return section.rep_scheme is not None or all(m.keys() & counts for m in section.movements)
 
     def loads_named(self, read: dict[str, Any]) -> bool:
         """A load (or height) for movements named above in the section ("21 thrusters … 9
@@ -742,6 +741,9 @@ class Reader:
             current = Section(format="strength" if sets else "other")
             part.sections.append(current)
         current.complex = True
+        if sets is None and current.format == "rounds" and current.rounds and not current.movements:
+            # "Толчковый комплекс — 5 подходов:" then the complex: its sets
+            sets, current.format, current.rounds = current.rounds, "strength", None
         marks: dict[str, Any] = {}
         quantities.strength_marks(tail, marks, [])
         load = quantities.LOAD.search(tail)
@@ -956,9 +958,24 @@ def _between(text: str, split: list[str]) -> str:
     return " ".join(gaps)
 
 
+def _heading(text: str) -> bool:
+    """ "האימון של היום:", "Сегодня:", "Today's workout:": a line ending in ":" that counts
+    nothing and names no movement heads what follows."""
+    return (
+        text.rstrip().endswith(":")
+        and not QUANTITY.search(text)
+        and not names_a_movement(text)
+        and len(text.split()) <= 6
+    )
+
+
 def _reads_as_movements(text: str) -> bool:
+    """Whether a text is a list of movements ("… & Pull-ups — sub 3 goal": a note or a rest
+    among them does not stop it being one)."""
     split = pieces(text)
-    return bool(split) and all(movement(p) is not None or complex_of(p) for p in split)
+    read = [movement(p) is not None or complex_of(p) is not None for p in split]
+    aside = [is_note_start(p) or REST.match(p) is not None for p in split]
+    return any(read) and all(r or a for r, a in zip(read, aside, strict=True))
 
 
 def header(line: str) -> Part | None:
