@@ -30,7 +30,7 @@ def test_light_entry_points_import_no_model_sdk(function: str) -> None:
 
 def test_building_the_embedder_does_not_import_voyageai() -> None:
     # The streaming app builds its embedder with the run's deps; voyageai (numpy, pillow) loads
-    # on the first embed call, which the fake-Voyage tests (tests/integration/rag) exercise.
+    # on the first embed call, which the fake-Voyage tests (tests/integration/agent/rag) exercise.
     probe = (
         "import sys\n"
         "from spotter.config import Settings\n"

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from typing import Any
 from uuid import UUID
 
@@ -110,8 +114,42 @@ def test_slimming_drops_schema_and_pattern_beside_uuid_or_email_only() -> None:
     }
 
 
-def test_definitions_are_byte_stable_across_builds() -> None:
-    assert canonical_json(_defs()) == canonical_json(_defs())
+# Every surface the model (or an MCP client) is sent, built from the real catalog, one per line.
+_SURFACES = """
+import json
+from spotter.mcp.catalog import build_catalog
+from spotter.tools.catalog import load_catalog
+from spotter.tools.registry import ToolRegistry
+
+out = {}
+for role in ("owner", "admin", "coach", "member"):
+    for day_grain in (False, True):
+        registry = ToolRegistry(load_catalog(), role, day_grain=day_grain)
+        key = f"{role}/day_grain={day_grain}"
+        out[key] = registry.definitions_json
+        out[key + "/quick"] = registry.quick_definitions_json
+        out[key + "/mcp"] = "".join(t.model_dump_json() for t in build_catalog(registry).tools)
+print(json.dumps(out))
+"""
+
+
+def _surfaces(hash_seed: str) -> dict[str, str]:
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+    done = subprocess.run(
+        [sys.executable, "-c", _SURFACES], env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    surfaces: dict[str, str] = json.loads(done.stdout)
+    return surfaces
+
+
+def test_definitions_are_byte_stable_across_processes_with_other_hash_seeds() -> None:
+    """Set and dict-of-hash order differ between these two processes; the bytes must not."""
+    first, second = _surfaces("1"), _surfaces("2")
+    assert len(first) == 24
+    assert all(first[f"{role}/day_grain=True"] != "[]" for role in ("owner", "admin", "coach"))
+    changed = [key for key in first if first[key] != second[key]]
+    assert not changed, f"differ between processes: {changed}"
 
 
 def test_stats_count_routers_actions_chars_and_tokens() -> None:

@@ -6,7 +6,8 @@ from typing import Any
 
 from spotter.mcp.catalog import input_schema, mcp_name, tool_annotations
 from spotter.tools.args import Args
-from spotter.tools.spec import ActionOptions, ToolSpec
+from spotter.tools.router import Router
+from spotter.tools.spec import ToolSpec
 
 
 class _Args(Args):
@@ -19,11 +20,10 @@ async def _handler(ctx: Any, args: _Args) -> dict[str, Any]:
 
 
 def _spec(side_effects: str = "write", **options: Any) -> ToolSpec:
-    return ToolSpec(
-        router="messages", action="send", summary="Send a message.", args_model=_Args,
-        handler=_handler, side_effects=side_effects,  # type: ignore[arg-type]
-        options=ActionOptions(**options),  # type: ignore[typeddict-item]
-    )  # fmt: skip
+    router = Router("messages", "")
+    declare = router.read if side_effects == "read" else router.write
+    declare("send", "Send a message.", **options)(_handler)
+    return router.specs["send"]
 
 
 def test_external_effects_reach_the_open_world() -> None:

@@ -1,4 +1,4 @@
-"""Router declarations: defaults, derived audit labels, typed inverses."""
+"""Router declarations: defaults, groups, derived audit labels, typed inverses."""
 
 from __future__ import annotations
 
@@ -72,6 +72,92 @@ def test_derived_labels_put_the_object_first_and_the_verb_in_the_past() -> None:
     assert derived_audit("program_template", "set_days").action_label == "program_template.days_set"
     assert derived_audit("session", "cancel").action_label == "session.cancelled"
     assert derived_audit("program", "archive").action_label == "program.archived"
+    assert derived_audit("inbox_thread", "reply").action_label == "inbox_thread.replied"
+    assert derived_audit("lead", "untag").action_label == "lead.untagged"
+
+
+def test_a_bulk_action_keeps_bulk_before_its_verb() -> None:
+    assert derived_audit("lead", "bulk_move").action_label == "lead.bulk_moved"
+
+
+def test_an_action_object_that_names_the_resource_is_not_repeated() -> None:
+    assert derived_audit("lead_stage", "create_stage").action_label == "lead_stage.created"
+    assert derived_audit("lead_pipeline", "reorder_stages").action_label == (
+        "lead_pipeline.stages_reordered"
+    )
+
+
+def _grouped() -> Router:
+    things = Router("things", "Things.", feature_gate="things")
+    admin = things.group(roles=MANAGERS, confirm="always")
+    parts = admin.group(resource="thing_part", confirm="destructive")
+
+    @things.write("create", "Create a thing.")
+    async def create(ctx: ToolContext, args: ThingId) -> dict[str, Any]:
+        return {}
+
+    @admin.write("merge", "Merge two things.")
+    async def merge(ctx: ToolContext, args: ThingId) -> dict[str, Any]:
+        return {}
+
+    @admin.write("split", "Split a thing.", confirm="never")
+    async def split(ctx: ToolContext, args: ThingId) -> dict[str, Any]:
+        return {}
+
+    @parts.write("delete_part", "Delete a part.")
+    async def delete_part(ctx: ToolContext, args: ThingId) -> dict[str, Any]:
+        return {}
+
+    return things
+
+
+def test_a_group_declares_into_its_router_with_its_own_defaults() -> None:
+    specs = _grouped().specs
+    assert sorted(specs) == ["create", "delete_part", "merge", "split"]
+    assert (specs["create"].roles, specs["create"].confirm) == (STAFF, "never")
+    assert (specs["merge"].roles, specs["merge"].confirm) == (MANAGERS, "always")
+    assert {s.feature_gate for s in specs.values()} == {"things"}
+
+
+def test_an_action_overrides_its_group_and_a_nested_group_its_parent() -> None:
+    specs = _grouped().specs
+    assert specs["split"].confirm == "never"
+    assert (specs["delete_part"].roles, specs["delete_part"].confirm) == (MANAGERS, "destructive")
+
+
+def test_a_group_resource_names_its_writes_in_their_audit_labels() -> None:
+    specs = _grouped().specs
+    assert specs["delete_part"].audit == Audit("thing_part", "thing_part.deleted")
+    assert specs["merge"].audit == Audit("thing", "thing.merged")
+
+
+def test_the_catalog_finds_grouped_actions_under_their_one_router() -> None:
+    from spotter.tools.catalog import load_catalog
+
+    catalog = load_catalog()
+    assert [r.name for r in catalog.routers].count("leads") == 1
+    assert catalog.specs["leads.bulk_move"].roles == MANAGERS
+
+
+def test_an_unknown_option_is_refused_when_declared() -> None:
+    things = Router("things", "Things.")
+    with pytest.raises(TypeError, match="colour"):
+        things.group(colour="red")  # type: ignore[call-arg]
+
+
+def test_every_read_is_idempotent_and_a_write_only_when_declared() -> None:
+    things = Router("things", "Things.")
+
+    @things.read("list", "List.")
+    async def list_things(ctx: ToolContext, args: ThingId) -> dict[str, Any]:
+        return {}
+
+    @things.write("touch", "Touch.", idempotent=True)
+    async def touch(ctx: ToolContext, args: ThingId) -> dict[str, Any]:
+        return {}
+
+    assert things.specs["list"].idempotent and things.specs["touch"].idempotent
+    assert not _things().specs["create"].idempotent
 
 
 def test_an_inverse_defaults_to_the_declaring_router() -> None:

@@ -13,6 +13,7 @@ from spotter.db.scope import OrgScope
 from spotter.domain.outbox import statuses_for_conversation
 from spotter.errors import NotFoundError
 from spotter.tools.asking import awaits_pick, needs_user
+from spotter.tools.catalog import load_catalog
 
 _LIST_LIMIT = 50
 
@@ -84,13 +85,17 @@ async def get_conversation(
 
 def _tool_execution(row: dict[str, Any]) -> dict[str, Any]:
     """One call as a person sees it: an abandoned claim is a failure, not a spinner; a call
-    waiting for the user carries what its card needs."""
+    waiting for the user carries what its card needs; a write that can still be undone says so,
+    as its live `tool_completed` did (`inverseAvailable`), with the execution id undo names."""
     status, error = row["status"], row["error"]
     if row["abandoned"]:
         # no live stream is behind it; the sweep will close it exactly like this
         status, error = "failed", interrupted_error(row["external_effects"]).as_json()
     awaiting = status == "pending" and needs_user(row["kind"], row["confirm_policy"])
+    spec = load_catalog().specs.get(f"{row['router']}.{row['action']}")
+    undone = bool(row["undone"])
     shown: dict[str, Any] = {
+        "executionId": str(row["id"]),
         "messageId": str(row["message_id"]),
         "toolUseId": row["tool_use_id"],
         "router": row["router"],
@@ -100,7 +105,10 @@ def _tool_execution(row: dict[str, Any]) -> dict[str, Any]:
         "error": error,
         "discarded": row["discarded"],
         "awaitingUser": awaiting,
-        "undone": bool(row["undone"]),
+        "undone": undone,
+        "inverseAvailable": (
+            status == "succeeded" and not undone and spec is not None and spec.inverse is not None
+        ),
     }
     if awaiting:
         shown["input"] = row["input"]

@@ -600,8 +600,9 @@ async def conversation_calls(
     order (concurrent reads commit in any order, positions do not): `abandoned` when a running
     row's claim is older than `CLAIM_TTL`, `undone` when its undo succeeded."""
     cur = await conn.execute(
-        "SELECT e.message_id, e.tool_use_id, e.router, e.action, e.status, e.input, e.output,"
-        " e.error, e.confirmation, e.confirm_policy, e.kind, e.discarded, e.external_effects,"
+        "SELECT e.id, e.message_id, e.tool_use_id, e.router, e.action, e.status, e.input,"
+        " e.output, e.error, e.confirmation, e.confirm_policy, e.kind, e.discarded,"
+        " e.external_effects,"
         " e.status = 'running' AND e.claimed_at < clock_timestamp() - %s AS abandoned,"
         " u.status = 'succeeded' AS undone"
         " FROM ai_tool_executions e JOIN ai_messages m"

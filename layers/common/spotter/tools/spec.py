@@ -1,15 +1,16 @@
 """What a tool declares: one `ToolSpec` per router action, built by `Router.read` / `.write`.
 
-`ActionOptions` is the one options type: the keyword arguments of `Router(...)` (defaults for
-every action), of `Router.read` / `Router.write` (per action), and what a `ToolSpec` stores.
-The properties below are the read surface (with each option's default, stated once here).
+`ToolOptions` is the one options type, each option with its default in its signature: the
+keyword arguments of `Router(...)` and `.group(...)` (defaults for their actions) and of
+`.read` / `.write` (per action). A `ToolSpec` is an action's identity plus its resolved options,
+so `spec.roles` is the option itself, not a getter with a default of its own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -107,105 +108,57 @@ class Inverse(Generic[OutputT]):
         return args.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
-class ActionOptions(TypedDict, total=False):
-    roles: frozenset[Role]
-    confirm: ConfirmPolicy
-    preview: PreviewMethod
-    target: ConfirmationTarget
-    consequences: tuple[str, ...]
-    # Writes: derived from the router's resource and the action unless given.
-    audit: Audit
-    inverse: Inverse[Any]
-    kind: ToolKind
-    mcp_summary: str
+@dataclass(frozen=True, kw_only=True)
+class ToolOptions:
+    """How an action behaves besides its handler; each option's default is stated here, once.
+
+    `Router(...)` and `.group(...)` take these keywords as defaults for their actions, `.read` /
+    `.write` per action (the action's win over its group's, the group's over its router's).
+    """
+
+    roles: frozenset[Role] = STAFF
+    confirm: ConfirmPolicy = "never"
+    # Builds the confirmation card (the target, counts, changes); else `target` names it.
+    preview: PreviewMethod | None = None
+    target: ConfirmationTarget | None = None
+    consequences: tuple[str, ...] = ()
+    # What a write changes, named in its derived audit label; empty: the router's name without a
+    # trailing "s".
+    resource: str = ""
+    # Writes: derived from the resource and the action unless given.
+    audit: Audit | None = None
+    inverse: Inverse[Any] | None = None
+    kind: ToolKind = "normal"
+    mcp_summary: str | None = None
     # Arguments only the MCP channel may send (hidden from the model's schema): their JSON schema
     # joins the args schema on the MCP server. workouts' `sourceText` and `scores`.
-    mcp_fields: dict[str, dict[str, Any]]
-    # A write that leaves the same state when repeated with the same arguments (MCP's
-    # idempotentHint). Reads always are.
-    idempotent: bool
-    feature_gate: str
-    quick_action: bool
+    mcp_fields: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Leaves the same state when repeated with the same arguments (MCP's idempotentHint). Every
+    # read is: `Router.read` sets it.
+    idempotent: bool = False
+    feature_gate: str | None = None
+    quick_action: bool = False
     # Only day-grain orgs see it (workouts.parse / workouts.upsert).
-    day_grain_only: bool
+    day_grain_only: bool = False
     # Effects outside our database (email, SES, webhooks): a crash mid-call leaves the outcome
     # unknown. Database-only tools commit their effect with their execution row, atomically.
-    external_effects: bool
+    external_effects: bool = False
 
 
-@dataclass(frozen=True)
-class ToolSpec:
+@dataclass(frozen=True, kw_only=True)
+class ToolSpec(ToolOptions):
+    """One declared action: its name, summary, args model and handler, with its options resolved."""
+
     router: str
     action: str
     summary: str
     args_model: type[BaseModel]
     handler: Handler
     side_effects: SideEffects = "read"
-    options: ActionOptions = field(default_factory=lambda: ActionOptions())
 
     @property
     def name(self) -> str:
         return f"{self.router}.{self.action}"
-
-    @property
-    def roles(self) -> frozenset[Role]:
-        return self.options.get("roles", STAFF)
-
-    @property
-    def confirm(self) -> ConfirmPolicy:
-        return self.options.get("confirm", "never")
-
-    @property
-    def preview(self) -> PreviewMethod | None:
-        return self.options.get("preview")
-
-    @property
-    def target(self) -> ConfirmationTarget | None:
-        return self.options.get("target")
-
-    @property
-    def consequences(self) -> tuple[str, ...]:
-        return self.options.get("consequences", ())
-
-    @property
-    def audit(self) -> Audit | None:
-        return self.options.get("audit")
-
-    @property
-    def inverse(self) -> Inverse[Any] | None:
-        return self.options.get("inverse")
-
-    @property
-    def kind(self) -> ToolKind:
-        return self.options.get("kind", "normal")
-
-    @property
-    def mcp_summary(self) -> str | None:
-        return self.options.get("mcp_summary")
-
-    @property
-    def mcp_fields(self) -> dict[str, dict[str, Any]]:
-        return self.options.get("mcp_fields", {})
-
-    @property
-    def idempotent(self) -> bool:
-        return self.side_effects == "read" or self.options.get("idempotent", False)
-
-    @property
-    def feature_gate(self) -> str | None:
-        return self.options.get("feature_gate")
-
-    @property
-    def quick_action(self) -> bool:
-        return self.options.get("quick_action", False)
-
-    @property
-    def day_grain_only(self) -> bool:
-        return self.options.get("day_grain_only", False)
-
-    @property
-    def external_effects(self) -> bool:
-        return self.options.get("external_effects", False)
 
     @property
     def parallel_safe(self) -> bool:

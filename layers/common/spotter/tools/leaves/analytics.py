@@ -99,21 +99,22 @@ async def retention(ctx: ToolContext, args: RangeArgs) -> dict[str, Any]:
     return await members.retention(ctx.scope, period_of(ctx, args.range))
 
 
-@analytics.read("churn", "Members whose membership ended in the range.", roles=MANAGERS)
+# Money and the sales pipeline: owner/admin.
+business_reports = analytics.group(roles=MANAGERS)
+
+
+@business_reports.read("churn", "Members whose membership ended in the range.")
 async def churn(ctx: ToolContext, args: RangeArgs) -> dict[str, Any]:
     return await business.churn(ctx.scope, period_of(ctx, args.range))
 
 
-@analytics.read("plans", "Members and monthly recurring amount per plan.", roles=MANAGERS)
+@business_reports.read("plans", "Members and monthly recurring amount per plan.")
 async def plans(ctx: ToolContext, args: RangeArgs) -> dict[str, Any]:
     return await business.plan_metrics(ctx.scope, period_of(ctx, args.range))
 
 
-@analytics.read(
-    "lead_conversion",
-    "Leads created and converted, by source.",
-    roles=MANAGERS,
-    feature_gate="lead_management",
+@business_reports.read(
+    "lead_conversion", "Leads created and converted, by source.", feature_gate="lead_management"
 )
 async def lead_conversion(ctx: ToolContext, args: RangeArgs) -> dict[str, Any]:
     return await business.lead_conversion(ctx.scope, period_of(ctx, args.range))

@@ -119,6 +119,10 @@ _UNASSIGN = Inverse("unassign", Identified, lambda out: UnassignArgs(assignment_
 
 # ---- groups ---------------------------------------------------------------------------------
 
+# Audited as `group.*`; creating and deleting a group, or replacing its members, is owner/admin.
+member_groups = assignments.group(resource="group")
+group_admin = member_groups.group(roles=MANAGERS)
+
 
 class ListGroupsArgs(Args):
     query: str | None = None
@@ -139,11 +143,9 @@ class CreateGroupArgs(Args):
     member_ids: list[UUID] = Field(default=[], max_length=100)
 
 
-@assignments.write(
+@group_admin.write(
     "create_group",
     "Create a group, optionally with members.",
-    roles=MANAGERS,
-    audit=Audit("group", "group.created"),
     inverse=Inverse("delete_group", Identified, lambda out: GroupId(group_id=out.id)),
 )
 async def create_group(ctx: ToolContext, args: CreateGroupArgs) -> Identified:
@@ -157,10 +159,9 @@ class RenameGroupArgs(GroupId):
     name: GroupName
 
 
-@assignments.write(
+@member_groups.write(
     "rename_group",
     "Rename a group.",
-    audit=Audit("group", "group.renamed"),
     inverse=Inverse(
         "rename_group",
         GroupRenamed,
@@ -182,14 +183,12 @@ async def _delete_group_preview(ctx: ToolContext, args: GroupId) -> Confirmation
     )
 
 
-@assignments.write(
+@group_admin.write(
     "delete_group",
     "Delete a group; ends its live assignments.",
-    roles=MANAGERS,
     confirm="destructive",
     preview=_delete_group_preview,
     target=EntityTarget("group", "group_id"),
-    audit=Audit("group", "group.deleted"),
 )
 async def delete_group(ctx: ToolContext, args: GroupId) -> dict[str, Any]:
     ended = await domain.delete_group(ctx.scope, args.group_id, ctx.local_now.date())
@@ -200,10 +199,9 @@ class MembersArgs(GroupId):
     member_ids: MemberIds
 
 
-@assignments.write(
+@member_groups.write(
     "add_members",
     "Add members to a group; they get its live assignments.",
-    audit=Audit("group", "group.members_added"),
     inverse=Inverse(
         "remove_members",
         MembersAdded,
@@ -222,10 +220,9 @@ async def add_members(ctx: ToolContext, args: MembersArgs) -> MembersAdded:
     )
 
 
-@assignments.write(
+@member_groups.write(
     "remove_members",
     "Remove members from a group; their assignments from it end.",
-    audit=Audit("group", "group.members_removed"),
     inverse=Inverse(
         "add_members",
         MembersRemoved,
@@ -270,14 +267,12 @@ async def _set_members_preview(ctx: ToolContext, args: SetMembersArgs) -> Confir
     )
 
 
-@assignments.write(
+@group_admin.write(
     "set_members",
     "Replace a group's members.",
-    roles=MANAGERS,
     confirm="always",
     preview=_set_members_preview,
     target=EntityTarget("group", "group_id"),
-    audit=Audit("group", "group.members_set"),
     inverse=Inverse(
         "set_members",
         MembersSet,
@@ -304,6 +299,9 @@ async def set_members(ctx: ToolContext, args: SetMembersArgs) -> MembersSet:
 
 # ---- assigning ------------------------------------------------------------------------------
 
+# A program or a workout: audited as a created assignment, undone by unassigning it.
+assigning = assignments.group(audit=Audit("assignment", "assignment.created"), inverse=_UNASSIGN)
+
 
 class AssignProgramArgs(Args):
     program_id: UUID
@@ -311,12 +309,7 @@ class AssignProgramArgs(Args):
     span: Span | None = None
 
 
-@assignments.write(
-    "assign_program",
-    "Assign a program (start defaults to today; no end = open).",
-    audit=Audit("assignment", "assignment.created"),
-    inverse=_UNASSIGN,
-)
+@assigning.write("assign_program", "Assign a program (start defaults to today; no end = open).")
 async def assign_program(ctx: ToolContext, args: AssignProgramArgs) -> Identified:
     starts_on, ends_on = _dates(ctx, args.span)
     new_id, skipped = await domain.assign(
@@ -336,12 +329,7 @@ class AssignWorkoutArgs(Args):
     on: date | None = None
 
 
-@assignments.write(
-    "assign_workout",
-    "Assign one workout (on defaults to its date, else today).",
-    audit=Audit("assignment", "assignment.created"),
-    inverse=_UNASSIGN,
-)
+@assigning.write("assign_workout", "Assign one workout (on defaults to its date, else today).")
 async def assign_workout(ctx: ToolContext, args: AssignWorkoutArgs) -> Identified:
     on = args.on or await domain.workout_date(ctx.scope, args.workout_id) or ctx.local_now.date()
     new_id, skipped = await domain.assign(

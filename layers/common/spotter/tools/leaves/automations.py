@@ -23,7 +23,10 @@ automations = Router(
     roles=MANAGERS,
     feature_gate="email_automations",
 )
-_AUTOMATION = EntityTarget("automation", "automation_id")
+# Actions on one existing automation: the card names it.
+existing = automations.group(target=EntityTarget("automation", "automation_id"))
+# Switching one on or off, and test-sending it, are confirmed.
+confirmed = existing.group(confirm="always")
 Delay = Annotated[int, Field(ge=0, le=8760)]
 
 
@@ -104,10 +107,9 @@ def _restore_previous(out: Updated) -> UpdateArgs:
     return UpdateArgs.model_validate({"automationId": out.id, **out.previous})
 
 
-@automations.write(
+@existing.write(
     "update",
     "Change an automation's name, trigger, delay or template.",
-    target=_AUTOMATION,
     inverse=Inverse("update", Updated, _restore_previous),
 )
 async def update(ctx: ToolContext, args: UpdateArgs) -> Updated:
@@ -122,13 +124,7 @@ async def _delete_preview(ctx: ToolContext, args: AutomationArgs) -> Confirmatio
     return Confirmation(affected_count=1, consequences=["automation_deleted", *live])
 
 
-@automations.write(
-    "delete",
-    "Delete an automation.",
-    confirm="destructive",
-    target=_AUTOMATION,
-    preview=_delete_preview,
-)
+@existing.write("delete", "Delete an automation.", confirm="destructive", preview=_delete_preview)
 async def delete(ctx: ToolContext, args: AutomationArgs) -> dict[str, Any]:
     return await domain.delete(ctx.scope, args.automation_id)
 
@@ -153,11 +149,9 @@ async def _deactivate_preview(ctx: ToolContext, args: AutomationArgs) -> Confirm
     )
 
 
-@automations.write(
+@confirmed.write(
     "activate",
     "Activate: it starts emailing members.",
-    confirm="always",
-    target=_AUTOMATION,
     preview=_activate_preview,
     inverse=Inverse("deactivate", StatusChange, lambda out: AutomationArgs(automation_id=out.id)),
 )
@@ -167,11 +161,9 @@ async def activate(ctx: ToolContext, args: AutomationArgs) -> StatusChange:
     )
 
 
-@automations.write(
+@confirmed.write(
     "deactivate",
     "Deactivate: it stops emailing.",
-    confirm="always",
-    target=_AUTOMATION,
     preview=_deactivate_preview,
     inverse=Inverse("activate", StatusChange, lambda out: AutomationArgs(automation_id=out.id)),
 )
@@ -188,12 +180,10 @@ async def _test_send_preview(ctx: ToolContext, args: AutomationArgs) -> Confirma
                          body=email.body, consequences=["test_email_to_you"])  # fmt: skip
 
 
-@automations.write(
+@confirmed.write(
     "test_send",
     "Email yourself a sample of the automation.",
-    confirm="always",
     external_effects=True,
-    target=_AUTOMATION,
     preview=_test_send_preview,
 )
 async def test_send(ctx: ToolContext, args: AutomationArgs) -> dict[str, Any]:

@@ -21,6 +21,8 @@ from spotter.tools.spec import MANAGERS, Audit, EntityTarget, Inverse, Output
 bookings = Router(
     "bookings", "Bookings of members (memberId) on class sessions, waitlists and credits."
 )
+# Every change to a member's spot or credits is confirmed first.
+confirmed = bookings.group(confirm="always")
 
 
 class Booking(Output):
@@ -92,10 +94,9 @@ async def roster(ctx: ToolContext, args: SessionArgs) -> dict[str, Any]:
     return {**schedule.session_out(session, ctx.tz), "roster": people}
 
 
-@bookings.write(
+@confirmed.write(
     "book",
     "Book a member (full: capacity_full, offer the waitlist; uses a credit if on credits).",
-    confirm="always",
     preview=_preview(_book_consequences),
     inverse=_CANCEL,
 )
@@ -104,10 +105,9 @@ async def book(ctx: ToolContext, args: SessionMember) -> Booking:
     return Booking.model_validate(booking)
 
 
-@bookings.write(
+@confirmed.write(
     "join_waitlist",
     "Waitlist a member on a full session.",
-    confirm="always",
     preview=_preview(_waitlist_consequences),
     audit=Audit("booking", "booking.waitlisted"),
     inverse=_CANCEL,
@@ -117,20 +117,18 @@ async def join_waitlist(ctx: ToolContext, args: SessionMember) -> Booking:
     return Booking.model_validate(booking)
 
 
-@bookings.write(
+@confirmed.write(
     "cancel",
     "Cancel a booking/waitlist entry; refunds its credit; first waitlisted gets the spot.",
-    confirm="always",
     preview=_preview(_cancel_consequences),
 )
 async def cancel(ctx: ToolContext, args: SessionMember) -> dict[str, Any]:
     return await domain.cancel(ctx.scope, args.session_id, args.member_id)
 
 
-@bookings.write(
+@confirmed.write(
     "check_in",
     "Check a booked member in (from 1h before start).",
-    confirm="always",
     preview=_preview(_attendance_consequences),
     audit=Audit("booking", "booking.checked_in"),
 )
@@ -140,10 +138,9 @@ async def check_in(ctx: ToolContext, args: SessionMember) -> dict[str, Any]:
     )
 
 
-@bookings.write(
+@confirmed.write(
     "mark_no_show",
     "Mark a booked member absent (after start).",
-    confirm="always",
     preview=_preview(_attendance_consequences),
     audit=Audit("booking", "booking.no_show"),
 )
@@ -187,14 +184,13 @@ async def _adjust_preview(ctx: ToolContext, args: AdjustArgs) -> Confirmation:
     )
 
 
-@bookings.write(
+@confirmed.write(
     "adjust_credits",
     "Add (+) or remove (-) class credits.",
     roles=MANAGERS,
-    confirm="always",
     preview=_adjust_preview,
     target=EntityTarget("member", "member_id"),
-    audit=Audit("member_credits", "member_credits.adjusted"),
+    resource="member_credits",
     inverse=Inverse(
         "adjust_credits",
         CreditChange,

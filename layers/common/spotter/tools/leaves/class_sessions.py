@@ -68,6 +68,16 @@ def _undo_sessions(action: str) -> Inverse[ChangedSessions]:
 
 _DELETE_CREATED = Inverse("delete", Identified, lambda out: SessionsArgs(session_ids=[out.id]))
 
+# Reading the timetable, and who coaches a session and what it trains: any staff (the rest of
+# the timetable is owner/admin).
+staff = class_sessions.group(roles=STAFF)
+# Calls that bring sessions into being: undone by deleting the sessions they made.
+making_sessions = class_sessions.group(inverse=_undo_sessions("delete"))
+# Publishing shows sessions to members: confirmed, undone by unpublishing.
+publishing = class_sessions.group(confirm="always", inverse=_undo_sessions("unpublish"))
+# Cancelling, deleting or moving sessions members may have booked.
+destructive = class_sessions.group(confirm="destructive")
+
 
 # --- reads ------------------------------------------------------------------------------------
 
@@ -78,7 +88,7 @@ class ListArgs(Args):
     status: Literal["draft", "published", "cancelled"] | None = None
 
 
-@class_sessions.read("list", "Sessions in a date range.", roles=STAFF)
+@staff.read("list", "Sessions in a date range.")
 async def list_sessions(ctx: ToolContext, args: ListArgs) -> dict[str, Any]:
     rows = await domain.list_sessions(
         ctx.scope,
@@ -95,7 +105,7 @@ class SessionArgs(Args):
     session_id: UUID
 
 
-@class_sessions.read("get", "One session, its workouts and their source.", roles=STAFF)
+@staff.read("get", "One session, its workouts and their source.")
 async def get_session(ctx: ToolContext, args: SessionArgs) -> dict[str, Any]:
     row = await domain.get_session(ctx.scope, args.session_id)
     effective = await programming.effective_workouts(ctx.scope, row, ctx.tz)
@@ -106,7 +116,7 @@ class RangeArgs(Args):
     days: Days
 
 
-@class_sessions.read("check", "Problems in a range: drafts, no coach, coach overlaps.", roles=STAFF)
+@staff.read("check", "Problems in a range: drafts, no coach, coach overlaps.")
 async def check_sessions(ctx: ToolContext, args: RangeArgs) -> dict[str, Any]:
     days = args.days
     found = await domain.problems(ctx.scope, ctx.tz, days.first, days.end)
@@ -162,11 +172,10 @@ class CreateManyArgs(Details):
     minutes: Minutes | None = None
 
 
-@class_sessions.write(
+@making_sessions.write(
     "create_many",
     "Create drafts on chosen weekdays of a range at each time; existing ones skipped.",
     audit=Audit("class_session", "class_session.created_many"),
-    inverse=_undo_sessions("delete"),
 )
 async def create_many(ctx: ToolContext, args: CreateManyArgs) -> ChangedSessions:
     domain.local_day_bounds(args.days.first, args.days.end, ctx.tz)  # refuses a bad range
@@ -189,11 +198,10 @@ class ReplicateDayArgs(Args):
     class_type_id: UUID | None = None
 
 
-@class_sessions.write(
+@making_sessions.write(
     "replicate_day",
     "Copy a day's sessions (coaches too) to other dates as drafts.",
     audit=Audit("class_session", "class_session.replicated"),
-    inverse=_undo_sessions("delete"),
 )
 async def replicate_day(ctx: ToolContext, args: ReplicateDayArgs) -> ChangedSessions:
     created, skipped = await domain.copy_days(
@@ -211,11 +219,9 @@ class CopyWeekArgs(Args):
     class_type_id: UUID | None = None
 
 
-@class_sessions.write(
+@making_sessions.write(
     "copy_week",
     "Copy the 7 days from sourceStart to targetStart (a whole number of weeks apart) as drafts.",
-    audit=Audit("class_session", "class_session.week_copied"),
-    inverse=_undo_sessions("delete"),
 )
 async def copy_week(ctx: ToolContext, args: CopyWeekArgs) -> ChangedSessions:
     offset = (args.target_start - args.source_start).days
@@ -270,13 +276,7 @@ async def _publish_preview(ctx: ToolContext, args: SessionsArgs) -> Confirmation
     return card(await session_labels(ctx, args.session_ids), len(drafts), "members_can_book")
 
 
-@class_sessions.write(
-    "publish",
-    "Publish drafts so members can book.",
-    confirm="always",
-    preview=_publish_preview,
-    inverse=_undo_sessions("unpublish"),
-)
+@publishing.write("publish", "Publish drafts so members can book.", preview=_publish_preview)
 async def publish(ctx: ToolContext, args: SessionsArgs) -> ChangedSessions:
     changed = await domain.set_status(ctx.scope, args.session_ids, "published")
     return ChangedSessions.model_validate({"sessionIds": _ids(changed)})
@@ -295,13 +295,11 @@ async def _publish_range_preview(ctx: ToolContext, args: PublishRangeArgs) -> Co
     return card(await session_labels(ctx, ids), len(ids), "members_can_book")
 
 
-@class_sessions.write(
+@publishing.write(
     "publish_range",
     "Publish every draft in a date range.",
-    confirm="always",
     preview=_publish_range_preview,
     audit=Audit("class_session", "class_session.published"),
-    inverse=_undo_sessions("unpublish"),
 )
 async def publish_range(ctx: ToolContext, args: PublishRangeArgs) -> ChangedSessions:
     ids = await domain.draft_ids_in_range(
@@ -336,10 +334,9 @@ async def _cancel_preview(ctx: ToolContext, args: CancelArgs) -> Confirmation:
     return card(await session_labels(ctx, args.session_ids), affected, *consequences)
 
 
-@class_sessions.write(
+@destructive.write(
     "cancel",
     "Cancel sessions; their bookings and waitlists are cancelled, credits refunded.",
-    confirm="destructive",
     preview=_cancel_preview,
 )
 async def cancel(ctx: ToolContext, args: CancelArgs) -> dict[str, Any]:
@@ -356,10 +353,9 @@ async def _delete_preview(ctx: ToolContext, args: SessionsArgs) -> Confirmation:
     )
 
 
-@class_sessions.write(
+@destructive.write(
     "delete",
     "Delete sessions nobody booked (else cancel).",
-    confirm="destructive",
     preview=_delete_preview,
     inverse=_undo_sessions("restore"),
 )
@@ -368,7 +364,7 @@ async def delete(ctx: ToolContext, args: SessionsArgs) -> ChangedSessions:
     return ChangedSessions.model_validate({"sessionIds": _ids(removed)})
 
 
-@class_sessions.write("restore", "Bring back deleted sessions.", inverse=_undo_sessions("delete"))
+@making_sessions.write("restore", "Bring back deleted sessions.")
 async def restore(ctx: ToolContext, args: SessionsArgs) -> ChangedSessions:
     restored = await domain.restore(ctx.scope, args.session_ids)
     return ChangedSessions.model_validate({"sessionIds": _ids(restored)})
@@ -403,10 +399,9 @@ async def _reschedule_preview(ctx: ToolContext, args: RescheduleArgs) -> Confirm
     )
 
 
-@class_sessions.write(
+@destructive.write(
     "reschedule",
     "Move a session to another slot; its bookings move with it.",
-    confirm="destructive",
     preview=_reschedule_preview,
     inverse=Inverse(
         "reschedule",
@@ -452,10 +447,9 @@ class SetCoachesArgs(Args):
     coach_ids: list[UUID] = Field(max_length=5)
 
 
-@class_sessions.write(
+@staff.write(
     "set_coaches",
     "Replace a session's coaches ([] = none).",
-    roles=STAFF,
     inverse=Inverse(
         "set_coaches",
         CoachesSet,
@@ -495,10 +489,9 @@ class SetWorkoutsArgs(Args):
     workout_ids: WorkoutIds
 
 
-@class_sessions.write(
+@staff.write(
     "set_workouts",
     "Give a session its own workouts, overriding daily programming ([] = none).",
-    roles=STAFF,
 )
 async def set_workouts(ctx: ToolContext, args: SetWorkoutsArgs) -> dict[str, Any]:
     await domain.get_session(ctx.scope, args.session_id, lock=True)
@@ -507,9 +500,7 @@ async def set_workouts(ctx: ToolContext, args: SetWorkoutsArgs) -> dict[str, Any
     return await get_session(ctx, SessionArgs(session_id=args.session_id))
 
 
-@class_sessions.write(
-    "clear_workouts", "Drop a session's override; it inherits daily programming again.", roles=STAFF
-)
+@staff.write("clear_workouts", "Drop a session's override; it inherits daily programming again.")
 async def clear_workouts(ctx: ToolContext, args: SessionArgs) -> dict[str, Any]:
     await domain.get_session(ctx.scope, args.session_id, lock=True)
     await programming.set_session_override(ctx.scope, args.session_id, None)
@@ -536,10 +527,9 @@ async def _set_day_preview(ctx: ToolContext, args: SetDayWorkoutsArgs) -> Confir
     )
 
 
-@class_sessions.write(
+@staff.write(
     "set_day_workouts",
     "Set the same workouts on every session of a day (optionally one class type).",
-    roles=STAFF,
     confirm="always",
     preview=_set_day_preview,
 )

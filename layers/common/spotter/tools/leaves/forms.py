@@ -29,6 +29,10 @@ forms = Router(
     " draft; members sign the published version.",
     roles=MANAGERS,
 )
+# Looking forms and submissions up: any staff (changing forms is owner/admin).
+staff = forms.group(roles=STAFF)
+# Losing or hiding what members sign: confirmed as destructive, on a card naming the form.
+destructive = forms.group(confirm="destructive", target=EntityTarget("form", "form_id"))
 
 # The domain checks the key's shape (lower_snake_case) when a field is written.
 Key = Annotated[str, Field(min_length=1, max_length=40)]
@@ -58,7 +62,7 @@ class ListArgs(Args):
     include_archived: bool = False
 
 
-@forms.read("list", "List forms with versions and submission counts.", roles=STAFF)
+@staff.read("list", "List forms with versions and submission counts.")
 async def list_forms(ctx: ToolContext, args: ListArgs) -> dict[str, Any]:
     rows = await domain.list_forms(
         ctx.scope, kind=args.kind, include_archived=args.include_archived
@@ -70,14 +74,14 @@ class GetArgs(FormId):
     version: int | None = Field(default=None, ge=1)
 
 
-@forms.read("get", "A form and one version (default: draft, else published).", roles=STAFF)
+@staff.read("get", "A form and one version (default: draft, else published).")
 async def get_form(ctx: ToolContext, args: GetArgs) -> dict[str, Any]:
     form = await domain.get_form(ctx.scope, args.form_id)
     version = await domain.get_version(ctx.scope, args.form_id, args.version)
     return {**domain.form_out(form), "shown": domain.version_out(version)}
 
 
-@forms.read("versions", "A form's version history.", roles=STAFF)
+@staff.read("versions", "A form's version history.")
 async def list_versions(ctx: ToolContext, args: FormId) -> dict[str, Any]:
     rows = await domain.list_versions(ctx.scope, args.form_id)
     return {
@@ -94,7 +98,7 @@ async def list_versions(ctx: ToolContext, args: FormId) -> dict[str, Any]:
     }
 
 
-@forms.read("lint", "Check the draft for publishing problems.", roles=STAFF)
+@staff.read("lint", "Check the draft for publishing problems.")
 async def lint_form(ctx: ToolContext, args: FormId) -> dict[str, Any]:
     return await domain.lint_draft(ctx.scope, args.form_id)
 
@@ -279,11 +283,9 @@ async def publish_form(ctx: ToolContext, args: FormId) -> dict[str, Any]:
     return domain.form_out(form)
 
 
-@forms.write(
+@destructive.write(
     "discard_draft",
     "Drop the draft's unpublished edits.",
-    confirm="destructive",
-    target=EntityTarget("form", "form_id"),
     consequences=("draft_edits_lost",),
 )
 async def discard_draft(ctx: ToolContext, args: FormId) -> dict[str, Any]:
@@ -315,12 +317,10 @@ async def _archive_preview(ctx: ToolContext, args: FormId) -> Confirmation:
     return Confirmation(affected_count=impact["versions"], consequences=consequences)
 
 
-@forms.write(
+@destructive.write(
     "archive",
     "Archive a form and all its versions.",
-    confirm="destructive",
     preview=_archive_preview,
-    target=EntityTarget("form", "form_id"),
     inverse=Inverse("restore", Identified, _delete_args),
 )
 async def archive_form(ctx: ToolContext, args: FormId) -> Identified:
@@ -342,12 +342,10 @@ async def _delete_preview(ctx: ToolContext, args: FormId) -> Confirmation:
     return Confirmation(consequences=["permanent", "all_versions_deleted"])
 
 
-@forms.write(
+@destructive.write(
     "delete",
     "Delete a form without submissions (else archive it).",
-    confirm="destructive",
     preview=_delete_preview,
-    target=EntityTarget("form", "form_id"),
 )
 async def delete_form(ctx: ToolContext, args: FormId) -> dict[str, Any]:
     return await domain.delete_form(ctx.scope, args.form_id)
@@ -360,7 +358,7 @@ class SubmissionsArgs(Args):
     limit: int = Field(default=50, ge=1, le=200)
 
 
-@forms.read("submissions", "List signed submissions (newest first).", roles=STAFF)
+@staff.read("submissions", "List signed submissions (newest first).")
 async def list_submissions(ctx: ToolContext, args: SubmissionsArgs) -> dict[str, Any]:
     since, until = range_bounds(ctx, args.range)
     rows = await domain.list_submissions(
@@ -378,13 +376,13 @@ class SubmissionId(Args):
     submission_id: UUID
 
 
-@forms.read("submission", "One submission with its answers.", roles=STAFF)
+@staff.read("submission", "One submission with its answers.")
 async def get_submission(ctx: ToolContext, args: SubmissionId) -> dict[str, Any]:
     row = await domain.get_submission(ctx.scope, args.submission_id)
     return domain.submission_out(row, with_answers=True)
 
 
-@forms.read("unsigned", "Active members who haven't signed the published version.", roles=STAFF)
+@staff.read("unsigned", "Active members who haven't signed the published version.")
 async def unsigned(ctx: ToolContext, args: FormId) -> dict[str, Any]:
     status = await domain.unsigned_members(ctx.scope, args.form_id)
     return {**status, "form": domain.form_out(status["form"])}

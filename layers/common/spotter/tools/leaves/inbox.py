@@ -19,7 +19,7 @@ from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
 from spotter.tools.outbound import Body, outbound_card
 from spotter.tools.router import Router
-from spotter.tools.spec import STAFF, Audit, Identified, Inverse
+from spotter.tools.spec import STAFF, Identified, Inverse
 
 inbox = Router(
     "inbox",
@@ -102,7 +102,6 @@ class Tagged(Identified):
 @inbox.write(
     "tag",
     "Add and/or remove a thread's tags.",
-    audit=Audit("inbox_thread", "inbox_thread.tagged"),
     inverse=Inverse(
         "tag", Tagged, lambda out: TagArgs(thread_id=out.id, add=out.removed, remove=out.added)
     ),
@@ -149,7 +148,6 @@ async def _reply_preview(ctx: ToolContext, args: ReplyArgs) -> Confirmation:
     confirm="always",
     preview=_reply_preview,
     external_effects=True,
-    audit=Audit("inbox_thread", "inbox_thread.replied"),
 )
 async def reply(ctx: ToolContext, args: ReplyArgs) -> dict[str, Any]:
     return await domain.reply(

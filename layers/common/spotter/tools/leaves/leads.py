@@ -27,7 +27,6 @@ from spotter.tools.router import Router
 from spotter.tools.spec import (
     MANAGERS,
     STAFF,
-    Audit,
     EntityTarget,
     Identified,
     Inverse,
@@ -40,6 +39,8 @@ leads = Router(
     roles=STAFF,
     feature_gate="lead_management",
 )
+# Converting, bulk changes and pipeline / stage / tag administration.
+managers = leads.group(roles=MANAGERS)
 
 Text = Annotated[str, Field(min_length=1, max_length=80)]
 Tags = Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]], Field(max_length=20)]
@@ -242,7 +243,6 @@ class StatusSet(Identified):
 @leads.write(
     "set_status",
     "Mark a lead open, won or lost (reason optional).",
-    audit=Audit("lead", "lead.status_set"),
     inverse=Inverse(
         "set_status",
         StatusSet,
@@ -275,7 +275,7 @@ class NoteArgs(Args):
     body: Annotated[str, Field(min_length=1, max_length=4000)]
 
 
-@leads.write("add_note", "Add a note to a lead.", audit=Audit("lead", "lead.note_added"))
+@leads.write("add_note", "Add a note to a lead.")
 async def add_note(ctx: ToolContext, args: NoteArgs) -> dict[str, Any]:
     return await domain.add_note(ctx.scope, ctx.caller.user_id, args.lead_id, args.body)
 
@@ -293,7 +293,6 @@ class Tagged(Identified):
 @leads.write(
     "tag",
     "Add tags to a lead.",
-    audit=Audit("lead", "lead.tagged"),
     inverse=Inverse("untag", Tagged, lambda out: TagArgs(lead_id=out.id, tags=out.added)),
 )
 async def tag_lead(ctx: ToolContext, args: TagArgs) -> Tagged:
@@ -305,13 +304,16 @@ async def tag_lead(ctx: ToolContext, args: TagArgs) -> Tagged:
 @leads.write(
     "untag",
     "Remove tags from a lead.",
-    audit=Audit("lead", "lead.untagged"),
     inverse=Inverse("tag", Tagged, lambda out: TagArgs(lead_id=out.id, tags=out.removed)),
 )
 async def untag_lead(ctx: ToolContext, args: TagArgs) -> Tagged:
     return Tagged.model_validate(
         await domain.untag_lead(ctx.scope, ctx.caller.user_id, args.lead_id, args.tags)
     )
+
+
+# Converting and bulk changes are always confirmed.
+confirmed_by_managers = managers.group(confirm="always")
 
 
 async def _convert_preview(ctx: ToolContext, args: LeadArgs) -> Confirmation:
@@ -325,11 +327,9 @@ async def _convert_preview(ctx: ToolContext, args: LeadArgs) -> Confirmation:
     )
 
 
-@leads.write(
+@confirmed_by_managers.write(
     "convert",
     "Convert a lead into a member (invited; or the member with that email).",
-    roles=MANAGERS,
-    confirm="always",
     preview=_convert_preview,
 )
 async def convert_lead(ctx: ToolContext, args: LeadArgs) -> dict[str, Any]:
@@ -363,13 +363,8 @@ async def _bulk_update_preview(ctx: ToolContext, args: BulkUpdateArgs) -> Confir
     )
 
 
-@leads.write(
-    "bulk_update",
-    "Set owner, source and/or status on many leads.",
-    roles=MANAGERS,
-    confirm="always",
-    preview=_bulk_update_preview,
-    audit=Audit("lead", "lead.bulk_updated"),
+@confirmed_by_managers.write(
+    "bulk_update", "Set owner, source and/or status on many leads.", preview=_bulk_update_preview
 )
 async def bulk_update(ctx: ToolContext, args: BulkUpdateArgs) -> dict[str, Any]:
     return await domain.bulk_update(
@@ -400,13 +395,8 @@ async def _bulk_tag_preview(ctx: ToolContext, args: BulkTagArgs) -> Confirmation
     )
 
 
-@leads.write(
-    "bulk_tag",
-    "Add and/or remove tags on many leads.",
-    roles=MANAGERS,
-    confirm="always",
-    preview=_bulk_tag_preview,
-    audit=Audit("lead", "lead.bulk_tagged"),
+@confirmed_by_managers.write(
+    "bulk_tag", "Add and/or remove tags on many leads.", preview=_bulk_tag_preview
 )
 async def bulk_tag(ctx: ToolContext, args: BulkTagArgs) -> dict[str, Any]:
     return await domain.bulk_tag(
@@ -425,13 +415,8 @@ async def _bulk_move_preview(ctx: ToolContext, args: BulkMoveArgs) -> Confirmati
     return Confirmation(target=target, affected_count=count, consequences=["leads_moved"])
 
 
-@leads.write(
-    "bulk_move",
-    "Move many leads to one stage.",
-    roles=MANAGERS,
-    confirm="always",
-    preview=_bulk_move_preview,
-    audit=Audit("lead", "lead.bulk_moved"),
+@confirmed_by_managers.write(
+    "bulk_move", "Move many leads to one stage.", preview=_bulk_move_preview
 )
 async def bulk_move(ctx: ToolContext, args: BulkMoveArgs) -> dict[str, Any]:
     return await domain.bulk_move(ctx.scope, ctx.caller.user_id, args.lead_ids, args.stage_id)
@@ -453,14 +438,11 @@ async def _bulk_email_preview(ctx: ToolContext, args: BulkEmailArgs) -> Confirma
     )
 
 
-@leads.write(
+@confirmed_by_managers.write(
     "bulk_email",
     "Email many leads (same subject and body).",
-    roles=MANAGERS,
-    confirm="always",
     preview=_bulk_email_preview,
     external_effects=True,
-    audit=Audit("lead", "lead.bulk_emailed"),
 )
 async def bulk_email(ctx: ToolContext, args: BulkEmailArgs) -> dict[str, Any]:
     found = await domain.email_recipients(ctx.scope, args.lead_ids)
@@ -484,6 +466,10 @@ async def bulk_email(ctx: ToolContext, args: BulkEmailArgs) -> dict[str, Any]:
 
 # ---- pipeline, stage and tag administration (owner/admin) ------------------------------------
 
+pipeline_admin = managers.group(resource="lead_pipeline")
+stage_admin = managers.group(resource="lead_stage")
+tag_admin = managers.group(resource="lead_tag")
+
 
 class PipelineArgs(Args):
     pipeline_id: UUID
@@ -495,12 +481,10 @@ class CreatePipelineArgs(Args):
     make_default: bool = False
 
 
-@leads.write(
+@pipeline_admin.write(
     "create_pipeline",
     "Create a pipeline with its stages in order.",
-    roles=MANAGERS,
     target=NameTarget(("name",)),
-    audit=Audit("lead_pipeline", "lead_pipeline.created"),
     inverse=Inverse("archive_pipeline", Identified, lambda out: PipelineArgs(pipeline_id=out.id)),
 )
 async def create_pipeline(ctx: ToolContext, args: CreatePipelineArgs) -> Identified:
@@ -520,11 +504,9 @@ class Renamed(Identified):
     previous_name: str
 
 
-@leads.write(
+@pipeline_admin.write(
     "update_pipeline",
     "Rename a pipeline and/or make it the default.",
-    roles=MANAGERS,
-    audit=Audit("lead_pipeline", "lead_pipeline.updated"),
     inverse=Inverse(
         "update_pipeline",
         Renamed,
@@ -543,14 +525,12 @@ async def _archive_pipeline_preview(ctx: ToolContext, args: PipelineArgs) -> Con
     return Confirmation(consequences=["pipeline_hidden"])
 
 
-@leads.write(
+@pipeline_admin.write(
     "archive_pipeline",
     "Archive a pipeline without open leads.",
-    roles=MANAGERS,
     confirm="destructive",
     preview=_archive_pipeline_preview,
     target=EntityTarget("lead_pipeline", "pipeline_id"),
-    audit=Audit("lead_pipeline", "lead_pipeline.archived"),
 )
 async def archive_pipeline(ctx: ToolContext, args: PipelineArgs) -> dict[str, Any]:
     return await pipelines.archive_pipeline(ctx.scope, args.pipeline_id)
@@ -567,12 +547,10 @@ class CreateStageArgs(Args):
     position: Annotated[int, Field(ge=0)] | None = None
 
 
-@leads.write(
+@stage_admin.write(
     "create_stage",
     "Add a stage to a pipeline (position 0-based; default last).",
-    roles=MANAGERS,
     target=NameTarget(("name",)),
-    audit=Audit("lead_stage", "lead_stage.created"),
     inverse=Inverse("delete_stage", Identified, lambda out: StageArgs(stage_id=out.id)),
 )
 async def create_stage(ctx: ToolContext, args: CreateStageArgs) -> Identified:
@@ -587,11 +565,9 @@ class RenameStageArgs(Args):
     name: Text
 
 
-@leads.write(
+@stage_admin.write(
     "rename_stage",
     "Rename a stage.",
-    roles=MANAGERS,
-    audit=Audit("lead_stage", "lead_stage.renamed"),
     inverse=Inverse(
         "rename_stage",
         Renamed,
@@ -613,11 +589,9 @@ class Reordered(Identified):
     previous_order: list[UUID]
 
 
-@leads.write(
+@pipeline_admin.write(
     "reorder_stages",
     "Reorder a pipeline's stages (list every stageId).",
-    roles=MANAGERS,
-    audit=Audit("lead_pipeline", "lead_pipeline.stages_reordered"),
     inverse=Inverse(
         "reorder_stages",
         Reordered,
@@ -642,14 +616,12 @@ async def _delete_stage_preview(ctx: ToolContext, args: StageArgs) -> Confirmati
     )
 
 
-@leads.write(
+@stage_admin.write(
     "delete_stage",
     "Delete a stage; its leads go to moveToStageId.",
-    roles=MANAGERS,
     confirm="destructive",
     preview=_delete_stage_preview,
     target=EntityTarget("lead_stage", "stage_id"),
-    audit=Audit("lead_stage", "lead_stage.deleted"),
 )
 async def delete_stage(ctx: ToolContext, args: StageArgs) -> dict[str, Any]:
     return await pipelines.delete_stage(
@@ -662,12 +634,7 @@ class RenameTagArgs(Args):
     new_tag: Annotated[str, Field(min_length=1, max_length=40)]
 
 
-@leads.write(
-    "rename_tag",
-    "Rename a tag on every lead (merges into an existing tag).",
-    roles=MANAGERS,
-    audit=Audit("lead_tag", "lead_tag.renamed"),
-)
+@tag_admin.write("rename_tag", "Rename a tag on every lead (merges into an existing tag).")
 async def rename_tag(ctx: ToolContext, args: RenameTagArgs) -> dict[str, Any]:
     return await domain.rename_tag(ctx.scope, args.tag, args.new_tag)
 
@@ -683,14 +650,12 @@ async def _delete_tag_preview(ctx: ToolContext, args: DeleteTagArgs) -> Confirma
     return Confirmation(affected_count=count, consequences=["tag_removed_from_leads"])
 
 
-@leads.write(
+@tag_admin.write(
     "delete_tag",
     "Remove a tag from every lead.",
-    roles=MANAGERS,
     confirm="destructive",
     preview=_delete_tag_preview,
     target=NameTarget(("tag",)),
-    audit=Audit("lead_tag", "lead_tag.deleted"),
 )
 async def delete_tag(ctx: ToolContext, args: DeleteTagArgs) -> dict[str, Any]:
     return await domain.delete_tag(ctx.scope, args.tag)

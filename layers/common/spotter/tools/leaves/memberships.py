@@ -24,6 +24,10 @@ memberships_router = Router(
     roles=MANAGERS,
 )
 _MEMBER = EntityTarget("member", "member_id")
+# Looking members up and inviting them: any staff.
+staff = memberships_router.group(roles=STAFF)
+# A member's plan and credits: owner/admin, confirmed on a card naming the member.
+plan_changes = memberships_router.group(confirm="always", target=_MEMBER)
 Reason = Annotated[str, Field(min_length=1, max_length=200)]
 
 
@@ -42,7 +46,7 @@ class ListArgs(Args):
     subscription: Literal["active", "paused", "none"] | None = None
 
 
-@memberships_router.read("list", "Members and plans; filter by name, plan, status.", roles=STAFF)
+@staff.read("list", "Members and plans; filter by name, plan, status.")
 async def list_members(ctx: ToolContext, args: ListArgs) -> dict[str, Any]:
     rows = await memberships.list_members(
         ctx.scope, query=args.query, plan_id=args.plan_id, subscription=args.subscription
@@ -50,12 +54,12 @@ async def list_members(ctx: ToolContext, args: ListArgs) -> dict[str, Any]:
     return {"members": rows}
 
 
-@memberships_router.read("get", "One member: plan, credits, attendance.", roles=STAFF)
+@staff.read("get", "One member: plan, credits, attendance.")
 async def get_member(ctx: ToolContext, args: Member) -> dict[str, Any]:
     return await memberships.get_member(ctx.scope, args.member_id)
 
 
-@memberships_router.read("overview", "Plans with member counts; pending invitations.", roles=STAFF)
+@staff.read("overview", "Plans with member counts; pending invitations.")
 async def overview(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
     return {
         "plans": await memberships.list_plans(ctx.scope),
@@ -76,10 +80,9 @@ class InvitationArgs(Args):
     invitation_id: UUID
 
 
-@memberships_router.write(
+@staff.write(
     "invite",
     "Record an invitation (send_invitations emails it).",
-    roles=STAFF,
     quick_action=True,
     inverse=Inverse(
         "revoke_invitation", Identified, lambda out: InvitationArgs(invitation_id=out.id)
@@ -96,7 +99,7 @@ async def invite(ctx: ToolContext, args: InviteArgs) -> Identified:
     return Identified.model_validate(row)
 
 
-@memberships_router.write("revoke_invitation", "Revoke a pending invitation.", roles=STAFF)
+@staff.write("revoke_invitation", "Revoke a pending invitation.")
 async def revoke_invitation(ctx: ToolContext, args: InvitationArgs) -> dict[str, Any]:
     return await memberships.revoke_invitation(ctx.scope, args.invitation_id)
 
@@ -117,10 +120,9 @@ async def _send_invitations_preview(ctx: ToolContext, args: SendInvitationsArgs)
     )
 
 
-@memberships_router.write(
+@staff.write(
     "send_invitations",
     "Email or resend pending invitations.",
-    roles=STAFF,
     confirm="always",
     external_effects=True,
     preview=_send_invitations_preview,
@@ -156,11 +158,9 @@ async def _pause_preview(ctx: ToolContext, args: PauseArgs) -> Confirmation:
     return _subscription_card(f"{row['plan_name']} (active)", until, "membership_paused")
 
 
-@memberships_router.write(
+@plan_changes.write(
     "pause",
     "Pause a member's plan, optionally until resumeOn.",
-    confirm="always",
-    target=_MEMBER,
     preview=_pause_preview,
     inverse=Inverse("resume", MemberChange, lambda out: Member(member_id=out.id)),
 )
@@ -178,11 +178,9 @@ async def _resume_preview(ctx: ToolContext, args: Member) -> Confirmation:
     )
 
 
-@memberships_router.write(
+@plan_changes.write(
     "resume",
     "Resume a paused plan.",
-    confirm="always",
-    target=_MEMBER,
     preview=_resume_preview,
     inverse=Inverse("pause", MemberChange, lambda out: PauseArgs(member_id=out.id)),
 )
@@ -210,11 +208,9 @@ async def _cancel_preview(ctx: ToolContext, args: CancelArgs) -> Confirmation:
     )
 
 
-@memberships_router.write(
+@plan_changes.write(
     "cancel",
     "Cancel a member's plan.",
-    confirm="always",
-    target=_MEMBER,
     preview=_cancel_preview,
     # undo re-subscribes to the same plan (a fresh subscription row)
     inverse=Inverse(
@@ -241,11 +237,9 @@ async def _change_plan_preview(ctx: ToolContext, args: PlanArgs) -> Confirmation
     return _subscription_card(row["plan_name"] or "no plan", plan["name"], "plan_changed")
 
 
-@memberships_router.write(
+@plan_changes.write(
     "change_plan",
     "Move a member to a plan (or start one).",
-    confirm="always",
-    target=_MEMBER,
     preview=_change_plan_preview,
     inverse=Inverse("change_plan", PlanChange, _back_to_previous_plan),
 )
@@ -282,11 +276,9 @@ async def _credits_preview(ctx: ToolContext, args: CreditsArgs) -> Confirmation:
     )  # fmt: skip
 
 
-@memberships_router.write(
+@plan_changes.write(
     "credits",
     "Set a member's class-credit balance.",
-    confirm="always",
-    target=_MEMBER,
     preview=_credits_preview,
     inverse=Inverse("credits", CreditsSet, _back_to_previous_balance),
 )

@@ -271,7 +271,6 @@ async def _apply_preview(ctx: ToolContext, args: ApplyArgs) -> Confirmation:
     "Write the template's workouts into a program from startsOn (replaces those days').",
     confirm="always",
     preview=_apply_preview,
-    audit=Audit("program_template", "program_template.applied"),
     inverse=Inverse("unapply", Identified, lambda out: UnapplyArgs(application_id=out.id)),
 )
 async def apply_template(ctx: ToolContext, args: ApplyArgs) -> Identified:
@@ -305,7 +304,6 @@ async def _unapply_preview(ctx: ToolContext, args: UnapplyArgs) -> Confirmation:
     "Undo an apply: remove its workouts, restore those it replaced.",
     confirm="destructive",
     preview=_unapply_preview,
-    audit=Audit("program_template", "program_template.unapplied"),
 )
 async def unapply_template(ctx: ToolContext, args: UnapplyArgs) -> dict[str, Any]:
     return await domain.undo_application(ctx.scope, args.application_id)

@@ -27,7 +27,7 @@ from tests.support.hitl import of_type
 from tests.support.send_child import SLOW_USAGE
 from tests.support.world import Org
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 
 
 @pytest.fixture

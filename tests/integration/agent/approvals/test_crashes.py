@@ -42,7 +42,7 @@ from tests.support.hitl import (
 )
 from tests.support.world import Org
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 
 
 @pytest.fixture

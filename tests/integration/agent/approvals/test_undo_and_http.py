@@ -100,6 +100,33 @@ async def test_undo_runs_the_inverse_once_linked_in_the_audit_log(
     assert len(_audits(clean_db)) == 2
 
 
+async def test_a_reloaded_conversation_offers_undo_until_it_is_used(
+    agent_client: httpx.AsyncClient,
+    model: ScriptedModel,
+    tokens: TokenFactory,
+    org: Org,
+    clean_db: str,
+) -> None:
+    listing = ToolUse("programs", {"action": "list", "args": {}}, id="t_read")
+    model.script += [tool_reply(create("Engine", "t1"), listing), Reply([Text("Created.")])]
+    headers = _auth(tokens, org)
+    cid, _ = await _send(agent_client, headers)
+
+    async def loaded() -> dict[str, dict[str, Any]]:
+        response = await agent_client.get(f"/agent/conversations/{cid}", headers=headers)
+        return {t["toolUseId"]: t for t in response.json()["toolExecutions"]}
+
+    before = await loaded()
+    assert before["t1"]["inverseAvailable"] is True
+    assert before["t_read"]["inverseAvailable"] is False, "a read has no inverse"
+    with psycopg.connect(clean_db) as conn:
+        row = conn.execute("SELECT id FROM ai_tool_executions WHERE tool_use_id = 't1'").fetchone()
+    assert row is not None and before["t1"]["executionId"] == str(row[0])
+    await agent_client.post(f"/agent/conversations/{cid}/undo/t1", headers=headers)
+    after = (await loaded())["t1"]
+    assert (after["undone"], after["inverseAvailable"]) == (True, False)
+
+
 async def test_a_double_tapped_undo_runs_once(
     agent_client: httpx.AsyncClient,
     model: ScriptedModel,
