@@ -142,3 +142,17 @@ def test_a_typo_of_one_letter_finds_the_movement(written: str, name: str) -> Non
 )  # fmt: skip
 def test_names_that_are_not_movements_are_not_guessed(written: str) -> None:
     assert lookup(written) is None, lookup(written)
+
+
+def test_the_one_movement_inside_a_longer_name() -> None:
+    found = lookup("Pause front squat pause at the bottom")
+    assert found is not None and found.name == "Front Squat"
+
+
+@pytest.mark.parametrize(
+    "written",
+    # a movement of their own, named with a word of another's: never guessed into that one
+    ["Sled sprint", "Anderson squat", "zombie squats", "Snatch complex", "Deadlift day"],
+)
+def test_a_movement_of_its_own_is_not_read_as_the_one_inside(written: str) -> None:
+    assert lookup(written) is None, lookup(written)

@@ -466,20 +466,40 @@ def lookup(name: str) -> Movement | None:
 
 def _inside(name: str) -> Movement | None:
     """The one movement named inside a longer name ("pause front squat, 3 sec pause at the
-    bottom"): the longest run of its words that names a movement, when only one does."""
+    bottom"): the longest run of two words or more that names a movement, when only one does and
+    no other word of the name belongs to a movement's name. "Zombie squat", "Anderson squat",
+    "sled sprint" name movements of their own, and stay unknown."""
     words = normalize(name).split()
     if len(words) > 8 or any(word in _headings() for word in words):
         return None  # a sentence names no one movement
-    for size in range(len(words) - 1, 0, -1):
-        found = [
-            movement
-            for start in range(len(words) - size + 1)
-            if (movement := _as_written(" ".join(words[start : start + size]))[1]) is not None
-            and (size > 1 or len(words[start]) >= 4)
-        ]
+    for size in range(len(words) - 1, 1, -1):
+        found = []
+        for start in range(len(words) - size + 1):
+            movement = _as_written(" ".join(words[start : start + size]))[1]
+            others = words[:start] + words[start + size :]
+            if movement is not None and not any(w in _named_words() for w in others):
+                found.append(movement)
         if found:
             return _one(found)
     return None
+
+
+@cache
+def _named_words() -> frozenset[str]:
+    """Every word of every movement's names, modifiers aside ("sled" of "sled push")."""
+    return frozenset(
+        word
+        for movement in movements()
+        for written in (movement.name, *movement.all_aliases)
+        for word in normalize(written).split()
+        if word not in modifiers() and word not in _FUNCTION_WORDS
+    )
+
+
+# Words movement names share with any sentence ("burpee over the bar", "toes to bar").
+_FUNCTION_WORDS = frozenset(
+    {"the", "a", "an", "at", "of", "to", "in", "on", "for", "and", "with", "over", "up", "off"}
+)
 
 
 def _without_how(name: str) -> Movement | None:

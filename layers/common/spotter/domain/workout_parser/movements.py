@@ -79,6 +79,7 @@ _SPLIT = re.compile(
 # Hebrew writes "and" as a letter on the next word: "תראסטרים ומתח" (thrusters and pull-ups).
 _VAV = re.compile(r"\s(?=ו[\u05d0-\u05ea])")
 _EQUIPMENT = frozenset(lexicon.EQUIPMENT_NAMES)
+_LEADING = re.compile(r"^(?:(?:on|at|in)\s+)?(?:the|a|an)\s+(?=\S)|^(?:on|at)\s+(?=\S)", re.I)
 _DANGLING = re.compile(
     rf"(?:\s+(?:{words(lexicon.DANGLING)}-?|{words(lexicon.COUNT_NOUNS)}))+$", re.I
 )
@@ -122,7 +123,7 @@ def _name_of(text: str) -> str:
     text = _NOT_THE_NAME.sub(" ", text)
     text = re.sub(r"[,;@()\[\]/+:=]", " ", text)
     text = _DANGLING.sub("", squeeze(text).strip(" -–—:."))
-    return text.strip(" -–—:.")
+    return _LEADING.sub("", text).strip(" -–—:.")  # "3 minutes on the rower"
 
 
 def _alternatives(text: str, found: dict[str, Any]) -> str:
