@@ -319,3 +319,16 @@ def format_prefix(text: str) -> tuple[Section, str] | None:
 def completes(current: Section, following: Section) -> bool:
     """Whether a format line adds to the one before it rather than starting a section."""
     return current.format in ("other", "rounds") or following.format in ("rounds", "for_time")
+
+
+def absorb(current: Section, following: Section) -> None:
+    """A format line that adds to the section before it ("All for time:" then "5 rounds of:")."""
+    if current.format in ("other", "rounds") and following.format != "other":
+        current.format = following.format
+    for name in ("rounds", "rep_scheme", "duration_seconds", "interval_seconds"):
+        if getattr(current, name) is None:
+            setattr(current, name, getattr(following, name))
+    current.time_cap_seconds = current.time_cap_seconds or following.time_cap_seconds
+    current.max_reps = current.max_reps or following.max_reps
+    current.notes.extend(following.notes)
+    current.shared.extend(following.shared)

@@ -4,7 +4,8 @@ Coaches write a lift's scheme under its name ("Front Squat" then "4x4 @ 77.5% �
 complex's counts after its names ("Power clean + front squat + split jerk" then "(1+2+1) x 5
 sets @ 75%"), where to start ("Start @ 60% of snatch, build") and back-off sets against the
 day's work ("then 3x5 @ 70% of today's single"). Such a line names no movement: what is left
-once its marks are read is only the words around marks (`lexicon.MARK_WORDS`).
+once its marks are read is only the words around marks (`lexicon.MARK_WORDS`). And the heavy
+set a lift is built to gives its reps ("a heavy single" is one).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 from spotter.domain.workout_parser import lexicon, quantities
 from spotter.domain.workout_parser.lexicon import TIMES, words
-from spotter.domain.workout_parser.lines import LETTER
+from spotter.domain.workout_parser.lines import LETTER, squeeze
 
 # What a marks line sets on its lift; the rest of what the quantity readers find (a hold's
 # seconds, a distance) is not a mark.
@@ -76,3 +77,22 @@ def marks_only(text: str) -> Marks | None:
     if not marks.found and not marks.counts:
         return None
     return marks
+
+
+_HEAVY = {
+    spelled.lower(): reps for reps, spellings in lexicon.HEAVY_SETS.items() for spelled in spellings
+}
+_HEAVY_SET = re.compile(
+    rf"(?<!\w)(?:{words(tuple(_HEAVY))}|(?P<n>\d+)\s*-?\s*(?:rep|RM|ПМ|חזרות)(?!\w)"
+    r"|(?:heavy|тяж[её]л\w*|כבד\w*)\s+(?P<h>\d+)(?![\d.,]|\s*(?:%|kg|lb|кг|min|мин)))",
+    re.I,
+)
+
+
+def heavy_reps(text: str) -> int | None:
+    """The reps of the heavy set a lift is built to: "a heavy single" 1, "3-rep" 3, "5RM" 5."""
+    if not (m := _HEAVY_SET.search(text)):
+        return None
+    if count := m.group("n") or m.group("h"):
+        return int(count)  # "3-rep", "5RM", "a heavy 3"
+    return _HEAVY[squeeze(m.group(0)).lower()]

@@ -19,6 +19,7 @@ from spotter.domain.workout_parser.formats import (
     FOR_TIME,
     SCHEME,
     TABATA,
+    absorb,
     cap_seconds,
     completes,
     format_prefix,
@@ -27,7 +28,6 @@ from spotter.domain.workout_parser.formats import (
 from spotter.domain.workout_parser.lexicon import words
 from spotter.domain.workout_parser.lines import (
     LABEL_PREFIX,
-    LETTER,
     QUANTITY,
     lines_of,
     sentences,
@@ -35,7 +35,15 @@ from spotter.domain.workout_parser.lines import (
     unbulleted,
     undecorated,
 )
-from spotter.domain.workout_parser.marks import marks_only
+from spotter.domain.workout_parser.lists import (
+    between,
+    format_piece,
+    heading,
+    names_known,
+    reads_as_movements,
+    trailing_format,
+)
+from spotter.domain.workout_parser.marks import heavy_reps, marks_only
 from spotter.domain.workout_parser.model import Part, Section, movements_of, part_out
 from spotter.domain.workout_parser.movements import (
     REST,
@@ -53,23 +61,22 @@ from spotter.domain.workout_parser.movements import (
     pieces,
 )
 from spotter.domain.workout_parser.notes import is_note, is_note_start, is_prose
+from spotter.domain.workout_parser.titles import (
+    ASIDE,
+    BOOKEND,
+    CAPPED_TITLE,
+    NAME_FORMAT_SEP,
+    TITLE_SEP,
+    format_said,
+    header,
+    is_name,
+    is_title,
+    unquoted,
+)
 
-_PART_WORDS = words(lexicon.PARTS)
-# "אימון" (training) alone heads a part; "אימון יום שלישי" is the day's title.
-_HEADER = re.compile(
-    rf"^(?:(?:(?:partner|team|hero)\s+)?{_PART_WORDS}(?!\w)[\s\w'&/-]{{0,30}}|אימון)$", re.I
-)
-_OPTIONAL = re.compile(rf"(?<!\w){words(lexicon.OPTIONAL)}(?!\w)", re.I)
-_WINDOW = re.compile(
-    r"\(?\s*(\d{1,2}(?::\d{2})?)\s*[-–—]\s*(\d{1,2}(?::\d{2})?)\s*(?:'|min(?:utes)?|דק(?:ות)?|мин)?\s*\)?"
-)
-_LENGTH = re.compile(r"\(\s*(\d+\s*(?:min\w*|мин\w*|דק\w*|'))\s*\)", re.I)
 _HEADER_SEP = re.compile(
     r"^(?P<head>[^:]{1,40}?)(?:\s*:\s*|\s+[-–—]\s+|\s+(?=[xX×]\s*\d|\d+\s*[xX×]$|\d+\s+\w+:$))(?P<tail>.+)$"
 )
-# "Buy-in: 50 DU" / "Cash-out: 800m run": a section of its own inside the part.
-_BOOKEND = re.compile(r"^(buy[\s-]?in|cash[\s-]?out)\b\s*:?\s*(.*)$", re.I)
-_TITLE_SEP = re.compile(r"^(?P<head>[^:|=]{1,40}?)(?:\s+[-–—|=]\s+|\s*:\s+)(?P<tail>.+)$")
 _FORMAT_SEP = re.compile(
     r"^(?P<head>.+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*|\s+[-–—|]\s+|\s+(?:of|из)\s+)(?P<tail>.+)$",
     re.I,
@@ -101,13 +108,9 @@ _MAX_OF = re.compile(rf"^{words(lexicon.MAX_OF)}(?!\w)\s*:?", re.I)
 _ADVICE = re.compile(rf"(?<!\w){words(lexicon.ADVICE)}(?!\w)", re.I)
 _ARTICLE = re.compile(r"^\s*(?:an?|the)\s+(?=\d)", re.I)
 _SCALED_APART = re.compile(rf"[,;|/]\s*(?={words(lexicon.SCALED)}(?!\w))", re.I)
-_COUNT_WORD = re.compile(
-    rf"{words(lexicon.ROUNDS)}|{words(lexicon.SETS)}|{words(lexicon.REPS)}", re.I
-)
 _LOAD_LABEL = re.compile(rf"^{words(lexicon.LOAD_LABELS)}(?!\w)\s*:?", re.I)
 _QUOTED = re.compile(r"^[\"“'][^\d\"“”']{2,40}[\"”']:?$")
 _LEADING_SCHEME = re.compile(r"^(\d+(?:-\d+){2,})\s+(?=[^\W\d])")
-_OPEN_TITLE = re.compile(r"^(?:(?:the\s+)?open\s+)?\d{2}\.\d(?:[AB])?\b", re.I)
 # Implements a load stated once can belong to, in the order a plain load goes to them.
 _LOADED = ("barbell", "dumbbell", "kettlebell", "medicine ball", "sandbag", "plate")
 
@@ -173,7 +176,7 @@ class Reader:
         current = part.sections[-1] if part.sections else None
         empty = current is not None and current.from_header and not current.movements
         if current is not None and empty and completes(current, section):
-            _absorb(current, section)
+            absorb(current, section)
             return
         part.sections.append(section)
 
@@ -213,7 +216,7 @@ class Reader:
             and (current.format == "other" or completes(current, trailing))
         ):
             self.took("format", text)
-            _absorb(current, trailing)
+            absorb(current, trailing)
             return
         if not first and not (counted(text) or names_a_movement(text)) and is_note(text):
             self.seen_content = True
@@ -233,7 +236,7 @@ class Reader:
                 self.parts.append(part)
                 self.read(tail)
                 return
-        if bookend := _BOOKEND.match(text):
+        if bookend := BOOKEND.match(text):
             self.took("format", bookend.group(1))
             self.part().sections.append(Section(notes=[bookend.group(1)]))
             self.seen_content = True
@@ -358,7 +361,7 @@ class Reader:
         """
         first = not (self.seen_content or self.title is not None or self.parts)
         name, rest = None, ""
-        if (m := _TITLE_SEP.match(text)) and is_name(m.group("head")):
+        if (m := TITLE_SEP.match(text)) and is_name(m.group("head")):
             name, rest = m.group("head").strip(), m.group("tail")
         elif self.named_format(text):
             return True
@@ -381,8 +384,8 @@ class Reader:
             section_header(rest, header_only=rest.endswith(":"))
             or self.format_and_movements(rest, dry=True)
         )
-        if first and (names_a_format or _TITLE_SEP.match(text)):
-            self.title = _unquoted(name)
+        if first and (names_a_format or TITLE_SEP.match(text)):
+            self.title = unquoted(name)
             self.took("title", text[: len(text) - len(rest)])
             self.read(rest)
             return True
@@ -396,11 +399,11 @@ class Reader:
     def named_format(self, text: str) -> bool:
         """ "DT (5 RFT @ 155/105): 12 DL, 9 HPC, 6 PJ": a name, its format in brackets (a load
         there is for all the lifts), then the movements."""
-        m = _NAME_FORMAT_SEP.match(text)
+        m = NAME_FORMAT_SEP.match(text)
         if m is None or not is_name(m["name"]):
             return False
         said = section_header(m["said"], header_only=True)
-        if said is None or (said.notes and not said.shared) or not _reads_as_movements(m["tail"]):
+        if said is None or (said.notes and not said.shared) or not reads_as_movements(m["tail"]):
             return False
         if not (self.seen_content or self.title is not None or self.parts):
             self.title = m["name"].strip()
@@ -472,7 +475,7 @@ class Reader:
                 return False
         for key in ("seconds", "reps"):
             read.pop(key, None)  # "(12 min)": how long, not a set
-        if reps := _heavy_reps(text):
+        if reps := heavy_reps(text):
             read["reps"] = reps
         self.part().sections.append(Section(format="strength", notes=[text]))
         self.seen_content = True
@@ -484,7 +487,7 @@ class Reader:
         lifts = self.lifts_above()
         if len(lifts) != 1 or lifts[0].keys() & {"reps", "sets", "repScheme"}:
             return False
-        if reps := _heavy_reps(text):
+        if reps := heavy_reps(text):
             lifts[0]["reps"] = reps
         section = self.section()
         section.notes.append(text)
@@ -509,7 +512,7 @@ class Reader:
                     return True
                 self.content(tail, listed=True)
             return True
-        if (prefix := format_prefix(text)) and _reads_as_movements(prefix[1]):
+        if (prefix := format_prefix(text)) and reads_as_movements(prefix[1]):
             if not dry:
                 section, tail = prefix
                 self.add_section(section, text[: len(text) - len(tail)])
@@ -519,7 +522,7 @@ class Reader:
         if found and found.start() > 0:
             # "30 snatches for time (135/95 lb)": the format inside the movement's line.
             rest = (text[: found.start()] + text[found.end() :]).strip(" ,")
-            if _reads_as_movements(rest):
+            if reads_as_movements(rest):
                 if not dry:
                     self.add_section(Section(format="for_time", from_header=True), found.group(0))
                     self.content(rest)
@@ -548,10 +551,10 @@ class Reader:
             return
         text, listed = lead
         whole = text
-        text, trailing = _trailing_format(text)
+        text, trailing = trailing_format(text)
         complex_ = complex_of(LABEL_PREFIX.sub("", text))
         split = pieces(text) if complex_ is None else [text]
-        if trailing is None and (last := _format_piece(split)) is not None:
+        if trailing is None and (last := format_piece(split)) is not None:
             trailing, split = last, split[:-1]  # "…, for time", "…, на время"
             text = text[: text.rindex(last[1])].rstrip(" ,;–—-")
         # A long line of counted movements ("20 pull-ups, 30 push-ups, …") is a list, not prose.
@@ -559,7 +562,7 @@ class Reader:
             QUANTITY.search(p) and (movement(p) or REST.match(p)) for p in split
         )
         # "… | 50 air squats | 3 min rest between rounds": the advice is the last piece's
-        known = counted and all(REST.match(p) or _names_known(p) for p in split)
+        known = counted and all(REST.match(p) or names_known(p) for p in split)
         notey = is_note_start(SLOT.sub("", text)) or (is_prose(text) and not known)
         if notey or (not listed and not counted and is_note(text)):
             self.note(whole)
@@ -571,17 +574,17 @@ class Reader:
     def titled_line(self, text: str) -> None:
         """The text's first line as its title: "Helen", "MURPH 🇺🇸", "Chipper (cap 25 min)"."""
         title = undecorated(text.rstrip(":").strip()) or text
-        capped = _CAPPED_TITLE.match(title)
-        if capped and (said := _format_said(capped["cap"] or capped["tail"])):
+        capped = CAPPED_TITLE.match(title)
+        if capped and (said := format_said(capped["cap"] or capped["tail"])):
             # "Chipper (cap 25 min)", "Lumberjack 20 (for time)", "Partner WOD, 30 min cap":
             # the name, and its format
             title = capped["name"]
             self.part().sections.append(said)
-        elif (aside := _ASIDE.match(title)) and not QUANTITY.search(aside["name"]):
+        elif (aside := ASIDE.match(title)) and not QUANTITY.search(aside["name"]):
             # "Linda (aka 3 bars of death)", "Murph (20# vest)": the name, and a note
             title = aside["name"]
             self.part().notes.append(aside["aside"])
-        self.title = _unquoted(title)
+        self.title = unquoted(title)
         self.took("title", text)
 
     def lead_in(self, text: str, listed: bool) -> tuple[str, bool] | None:
@@ -606,9 +609,9 @@ class Reader:
         return text, listed
 
     def listed_pieces(self, text: str, split: list[str]) -> None:
-        between = _between(text, split)
-        self.took("separators", between)
-        self.joined = len(split) > 1 and set(between.split()) == {"+"}
+        separators = between(text, split)
+        self.took("separators", separators)
+        self.joined = len(split) > 1 and set(separators.split()) == {"+"}
         lift = movement(split[0]) if len(split) > 1 else None
         for piece in split:
             unknown = not QUANTITY.search(piece) and not vocabulary.lookup(piece)
@@ -627,7 +630,7 @@ class Reader:
         self.took("format", text)
         current = self.section()
         if current.format == "other" or said.format == "other" or completes(current, said):
-            _absorb(current, said)
+            absorb(current, said)
         else:
             current.notes.append(text)
 
@@ -663,7 +666,7 @@ class Reader:
                 move["load"] = last["load"]
 
     def piece(self, text: str) -> None:
-        if is_note_start(text) or REST.match(text) or _heading(text):
+        if is_note_start(text) or REST.match(text) or heading(text):
             self.note(text)  # "Rest 2 min", "האימון של היום:", "Сегодня:"
             return
         if complex_ := complex_of(LABEL_PREFIX.sub("", text)):
@@ -796,110 +799,14 @@ class Reader:
                 self.warnings.append({"code": f"{kind}_not_placed", "text": value})
 
 
-_HEAVY = {
-    spelled.lower(): reps for reps, spellings in lexicon.HEAVY_SETS.items() for spelled in spellings
-}
-_HEAVY_SET = re.compile(
-    rf"(?<!\w)(?:{words(tuple(_HEAVY))}|(?P<n>\d+)\s*-?\s*(?:rep|RM|ПМ|חזרות)(?!\w)"
-    r"|(?:heavy|тяж[её]л\w*|כבד\w*)\s+(?P<h>\d+)(?![\d.,]|\s*(?:%|kg|lb|кг|min|мин)))",
-    re.I,
-)
-
-
-def _heavy_reps(text: str) -> int | None:
-    """The reps of the heavy set a lift is built to: "a heavy single" 1, "3-rep" 3, "5RM" 5."""
-    if not (m := _HEAVY_SET.search(text)):
-        return None
-    if count := m.group("n") or m.group("h"):
-        return int(count)  # "3-rep", "5RM", "a heavy 3"
-    return _HEAVY[squeeze(m.group(0)).lower()]
-
-
 # What may follow "Tabata" before its movements: rounds, work/rest, in brackets or not.
 _TABATA_SPEC = re.compile(
     rf"(?:\s*\([^()]*\)|\s+\d+\s*{words(lexicon.ROUNDS)}(?!\w)|\s+\d+\s*/\s*\d+)*\s*[:\-–—]?\s*",
     re.I,
 )
 _WORK_REST = re.compile(rf"\s*\([^()]*{words(lexicon.WORK_REST)}[^()]*\)\s*$", re.I)
-_ASIDE = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<aside>[^()]+)\)$")
-_NAME_FORMAT_SEP = re.compile(
-    r"^(?P<name>[^():]{1,40}?)\s*\((?P<said>[^()]+)\)\s*[:\-–—]\s*(?P<tail>.+)$"
-)
 _N_ROUNDS = re.compile(rf"(\d+)\s*{words(lexicon.ROUNDS)}(?!\w)", re.I)
 _N_SETS = re.compile(rf"^\d+\s*{words(lexicon.SETS)}$", re.I)
-_CAPPED_TITLE = re.compile(r"^(?P<name>.+?)\s*(?:\((?P<cap>[^()]+)\)|,\s*(?P<tail>[^,()]+))$")
-
-
-def _unquoted(title: str) -> str:
-    quoted = len(title) > 2 and title[0] in "\"'“" and title[-1] in "\"'”"
-    return title[1:-1] if quoted else title
-
-
-def _names_known(text: str) -> bool:
-    read = movement(text)
-    return read is not None and vocabulary.lookup(read["name"]) is not None
-
-
-def _format_said(text: str | None) -> Section | None:
-    """A format said alone ("for time", "AMRAP 20") or a cap ("cap 25 min", "30 min cap", "TC
-    20'"), as a section to fill; None when the text says something else."""
-    if not text:
-        return None
-    if said := section_header(text, header_only=True):
-        return said if not said.notes else None
-    if not (m := CAP.search(text)):
-        return None
-    left = (text[: m.start()] + text[m.end() :]).strip(" ,:-–—")
-    if LETTER.search(re.sub(r"(?i)\btime\b", "", left)):
-        return None
-    return Section(from_header=True, time_cap_seconds=cap_seconds(m))
-
-
-_TRAILING_ROUNDS = re.compile(
-    rf"\s*[,;–—-]?\s*(?:(?<![\w.]){lexicon.TIMES}\s*(\d+)(?:\s*{words(lexicon.ROUNDS)})?"
-    rf"|(?<![\w./])(\d+)\s*{words(lexicon.ROUNDS)})\s*\.?\s*$",
-    re.I,
-)
-_TRAILING_CAP = re.compile(rf"\s*[,;(–—-]\s*(?P<cap>{CAP.pattern})\s*\)?\s*\.?\s*$", re.I)
-
-
-def _trailing_format(text: str) -> tuple[str, tuple[Section, str] | None]:
-    """A list line without the rounds or cap said at its end ("10 burpees, 20 KBS, 30 DU x 4
-    rounds", "… 25 HSPU (TC 18)"), and that format; the line itself when it says none."""
-    if (m := _TRAILING_CAP.search(text)) and len(pieces(text[: m.start()])) >= 1:
-        cap = CAP.search(m.group("cap"))
-        if cap is not None and _reads_as_movements(text[: m.start()]):
-            said = Section(time_cap_seconds=cap_seconds(cap))
-            return text[: m.start()], (said, text[m.start() :].strip(" ,;"))
-    m = _TRAILING_ROUNDS.search(text)
-    if m and len(pieces(text[: m.start()])) >= 2 and _reads_as_movements(text[: m.start()]):
-        said = Section(format="rounds", rounds=int(m.group(1) or m.group(2)))
-        return text[: m.start()], (said, text[m.start() :].strip(" ,;"))
-    return text, None
-
-
-def _format_piece(split: list[str]) -> tuple[Section, str] | None:
-    """The last piece of a list when it is a format ("…, for time", "…, на время")."""
-    if len(split) < 2:
-        return None
-    last = split[-1].rstrip(".!")
-    said = section_header(last)
-    if said is None or names_a_movement(last):
-        return None
-    return (said, split[-1]) if all(movement(p) is not None for p in split[:-1]) else None
-
-
-def _absorb(current: Section, following: Section) -> None:
-    """A format line that adds to the section before it ("All for time:" then "5 rounds of:")."""
-    if current.format in ("other", "rounds") and following.format != "other":
-        current.format = following.format
-    for name in ("rounds", "rep_scheme", "duration_seconds", "interval_seconds"):
-        if getattr(current, name) is None:
-            setattr(current, name, getattr(following, name))
-    current.time_cap_seconds = current.time_cap_seconds or following.time_cap_seconds
-    current.max_reps = current.max_reps or following.max_reps
-    current.notes.extend(following.notes)
-    current.shared.extend(following.shared)
 
 
 def _reads_apart(text: str, said: list[tuple[str, str]]) -> bool:
@@ -943,107 +850,6 @@ def _then_inside(text: str) -> re.Match[str] | None:
         ):
             return m
     return None
-
-
-def _between(text: str, split: list[str]) -> str:
-    """What lies between a line's pieces: the separators ("and", "и", "+", ",")."""
-    gaps, cursor = [], 0
-    for piece in split:
-        start = text.find(piece, cursor)
-        if start < 0:
-            continue
-        gaps.append(text[cursor:start])
-        cursor = start + len(piece)
-    gaps.append(text[cursor:])
-    return " ".join(gaps)
-
-
-def _heading(text: str) -> bool:
-    """ "האימון של היום:", "Сегодня:", "Today's workout:": a line ending in ":" that counts
-    nothing and names no movement heads what follows."""
-    return (
-        text.rstrip().endswith(":")
-        and not QUANTITY.search(text)
-        and not names_a_movement(text)
-        and len(text.split()) <= 6
-    )
-
-
-def _reads_as_movements(text: str) -> bool:
-    """Whether a text is a list of movements ("… & Pull-ups — sub 3 goal": a note or a rest
-    among them does not stop it being one)."""
-    split = pieces(text)
-    read = [movement(p) is not None or complex_of(p) is not None for p in split]
-    aside = [is_note_start(p) or REST.match(p) is not None for p in split]
-    return any(read) and all(r or a for r, a in zip(read, aside, strict=True))
-
-
-def header(line: str) -> Part | None:
-    """A part header ("B) Lift (10:00-25:00)", "Optional Successory:", "חימום") or None."""
-    text = LABEL_PREFIX.sub("", line).strip().rstrip(":").strip()
-    window = None
-    found = _WINDOW.search(text)
-    if found:
-        window = {
-            "start": quantities.clock(found.group(1)),
-            "end": quantities.clock(found.group(2)),
-        }
-        text = (text[: found.start()] + text[found.end() :]).strip(" -–—:")
-    notes = []
-    if length := _LENGTH.search(text):
-        notes.append(length.group(1))  # "Skill (10 min)": how long the part is
-        text = (text[: length.start()] + text[length.end() :]).strip(" -–—:")
-    if not text or not _HEADER.match(text) or QUANTITY.search(text):
-        return None
-    return Part(name=text, window=window, optional=bool(_OPTIONAL.search(text)), notes=notes)
-
-
-def is_name(text: str) -> bool:
-    """A workout's name before "-" or ":" ("Kelly", "Open 21.1", "Lumberjack 20", '"Nasty
-    Girls"'), not a format, a part or a movement."""
-    text = text.strip().strip("\"'“”")
-    if not text or len(text.split()) > 4 or not LETTER.search(text):
-        return False
-    if header(text) or section_header(text) or is_note_start(text) or SLOT.match(text + ":"):
-        return False
-    if _BOOKEND.match(text) or re.match(r"^\d", text) or vocabulary.lookup(text):
-        return False
-    if _COUNT_WORD.fullmatch(text):
-        return False  # "Rounds: 5" counts, it names nothing
-    if _OPEN_TITLE.match(text) or not QUANTITY.search(text):
-        return True
-    # a name ending in its number ("Lumberjack 20", "Open 24.3"), when the words name no movement
-    named = re.fullmatch(r"(?P<words>[^\d]+?)\s+\d+(?:\.\d+)?", text)
-    return named is not None and not names_a_movement(named["words"])
-
-
-def is_title(text: str) -> bool:
-    if _OPEN_TITLE.match(text):
-        return True
-    aside = _ASIDE.match(text)
-    if aside and not QUANTITY.search(aside["name"]) and is_title(aside["name"]):
-        return True  # "Murph (20# vest)": the name decides
-    if header(text) or section_header(text) or is_note(text):
-        return False
-    if re.match(r"^\d", text) or quantities.SETS_REPS.search(text):
-        return False
-    read = movement(text)
-    if vocabulary.lookup(text.strip(" :\"'“”")) or (read and vocabulary.lookup(read["name"])):
-        return False  # "Thrusters", "Deadlift 1RM" first are movements, not names
-    # "Deadlift 5-5-5-3-3-3", "Deadlift, 1.5 x BW": a lift, even first; "Monday 3/2" a title
-    measured: dict[str, Any] = {}
-    quantities.measures(CAP.sub(" ", text), measured)  # "Chipper (cap 25 min)" is still a name
-    if quantities.MOVEMENT_SCHEME.search(text) or "%" in text or "@" in text:
-        return False
-    if measured.keys() - {"load"}:
-        return False
-    if "load" in measured and not quantities.BARE_LOAD.search(text):
-        return False
-    return len(text.split()) <= 8 and (
-        bool(re.search(r"[\"'“”״׳]", text)) or bool(re.search(r"\d", text)) or text.isupper()
-        or text.endswith(":") or (len(text.split()) <= 5 and text[:1].isupper())
-        or (len(text.split()) <= 5 and not text.isascii())
-    )  # fmt: skip
 
 
 def read_workout(text: str) -> Reading:
