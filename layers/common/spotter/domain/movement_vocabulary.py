@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -41,11 +42,14 @@ class Movement:
         return tuple(a for language in LANGUAGES for a in self.aliases.get(language, ()))
 
 
+_POSSESSIVE = re.compile(r"(?<=[^\W_])['’]s\b")
+_PUNCTUATION = re.compile(r"[-_.,]+")
+
+
 def normalize(name: str) -> str:
     """The form names are compared in: lower case, no hyphens, English plurals made singular
     ("DU's" and "farmer's" lose their "'s")."""
-    text = re.sub(r"(?<=[^\W_])['’]s\b", "", name.lower())
-    words = re.sub(r"[-_.,]+", " ", text).split()
+    words = _PUNCTUATION.sub(" ", _POSSESSIVE.sub("", name.lower())).split()
     return " ".join(_singular(w) for w in words)
 
 
@@ -320,42 +324,53 @@ def _headings() -> frozenset[str]:
 class _Index:
     exact: dict[str, tuple[Movement, ...]]
     loose: dict[str, tuple[Movement, ...]]
-    sounds: dict[str, tuple[Movement, ...]]  # English names by their consonants
-    by_start: dict[tuple[str, int], tuple[str, ...]]  # exact keys by first letter and length
     longest: int  # words in the longest known name
+
+
+def _table(pairs: Iterable[tuple[str, Movement]]) -> dict[str, tuple[Movement, ...]]:
+    """Each form with the movements written so, in the file's order, once each."""
+    found: dict[str, dict[str, Movement]] = {}
+    for form, movement in pairs:
+        found.setdefault(form, {}).setdefault(movement.name, movement)
+    return {form: tuple(by_name.values()) for form, by_name in found.items()}
 
 
 @cache
 def _index() -> _Index:
-    exact: dict[str, list[Movement]] = {}
-    loose: dict[str, list[Movement]] = {}
-    sounds: dict[str, list[Movement]] = {}
+    """Every written form as written and folded: what a name is looked up by first."""
+    exact: list[tuple[str, Movement]] = []
+    loose: list[tuple[str, Movement]] = []
     longest = 1
     for movement in movements():
-        english = (movement.name, *movement.aliases.get("en", ()))
         for written in (movement.name, *movement.all_aliases):
             key = normalize(written)
             longest = max(longest, len(key.split()))
-            entries = [(exact, key), (exact, key.replace(" ", ""))]
-            entries += [(loose, form) for form in (folded(key), folded(key).replace(" ", ""))]
-            if written in english:
-                # "toes to bar" as written too: the plural's "s" is heard ("טוז טו בר")
-                heard = skeletons(written) | _skeletons(re.sub(r"[-_]", " ", written.lower()))
-                entries += [(sounds, skeleton) for skeleton in heard]
-            for table, form in entries:
-                found = table.setdefault(form, [])
-                if movement not in found:
-                    found.append(movement)
+            exact += [(key, movement), (key.replace(" ", ""), movement)]
+            loose += [(folded(key), movement), (folded(key).replace(" ", ""), movement)]
+    return _Index(_table(exact), _table(loose), longest)
+
+
+# The sound and typo tables are built on the first name that needs them (most texts name
+# movements as written): a Lambda's first text does not pay for them.
+@cache
+def _sounds_index() -> dict[str, tuple[Movement, ...]]:
+    """English names by their consonants."""
+    pairs = []
+    for movement in movements():
+        for written in (movement.name, *movement.aliases.get("en", ())):
+            # "toes to bar" as written too: the plural's "s" is heard ("טוז טו בר")
+            heard = skeletons(written) | _skeletons(re.sub(r"[-_]", " ", written.lower()))
+            pairs += [(skeleton, movement) for skeleton in heard]
+    return _table(pairs)
+
+
+@cache
+def _by_start() -> dict[tuple[str, int], tuple[str, ...]]:
+    """The exact keys by first letter and length."""
     by_start: dict[tuple[str, int], list[str]] = {}
-    for key in exact:
+    for key in _index().exact:
         by_start.setdefault((key[0], len(key)), []).append(key)
-    return _Index(
-        {k: tuple(v) for k, v in exact.items()},
-        {k: tuple(v) for k, v in loose.items()},
-        {k: tuple(v) for k, v in sounds.items()},
-        {k: tuple(v) for k, v in by_start.items()},
-        longest,
-    )
+    return {k: tuple(v) for k, v in by_start.items()}
 
 
 def _one(found: tuple[Movement, ...] | list[Movement] | None) -> Movement | None:
@@ -401,10 +416,13 @@ def _typo(name: str) -> Movement | None:
     if not 6 <= len(key) <= 40:
         return None
     most = 1 if len(key) < 10 else 2
-    index = _index()
+    index, letters = _index(), set(key)
     best: dict[int, list[Movement]] = {}
     for length in range(len(key) - most, len(key) + most + 1):
-        for known in index.by_start.get((key[0], length), ()):
+        for known in _by_start().get((key[0], length), ()):
+            # each edit brings or takes at most two letters: a cheap bound before the table
+            if len(letters ^ set(known)) > 2 * most:
+                continue
             if (distance := _edits(key, known, most)) <= most:
                 best.setdefault(distance, []).extend(index.exact[known])
     if not best:
@@ -416,8 +434,8 @@ def _by_sound(name: str) -> Movement | None:
     """An English name written in Hebrew or Russian letters ("גובלט סקוואט", "бэк сквот")."""
     if name.isascii():
         return None
-    index = _index()
-    return _one([m for skeleton in skeletons(name) for m in index.sounds.get(skeleton, ())])
+    sounds = _sounds_index()
+    return _one([m for skeleton in skeletons(name) for m in sounds.get(skeleton, ())])
 
 
 def _core(name: str) -> Movement | None:

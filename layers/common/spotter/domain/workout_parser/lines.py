@@ -55,7 +55,9 @@ def _pictograph(char: str) -> bool:
 def _emoji_runs(text: str) -> list[tuple[int, int]]:
     """(start, end) of each run of emoji (with their joiners and variation selectors) that stands
     apart, with a space or the line's end on each side."""
-    runs = []
+    runs: list[tuple[int, int]] = []
+    if text.isascii():  # no emoji, arrow or joiner is
+        return runs
     index = 0
     while index < len(text):
         if not _pictograph(text[index]):
