@@ -48,9 +48,9 @@ _EVERY = re.compile(
 )
 # "1:00 on / 1:00 off x 8", "40s on, 20s off", "8 x (1:00 on / 1:00 off)": work and rest.
 _ON_OFF = re.compile(
-    rf"(?:(?P<before>\d+)\s*{TIMES}\s*\(?\s*)?(?P<on>\d+(?::\d{{2}})?)\s*(?P<u1>{_SEC_WORDS}|{_MINUTE_WORDS}|['’\"])?\s*(?:on|work)\b"
+    rf"(?:(?P<before>\d+)\s*{TIMES}\s*\(?\s*)?(?P<on>\d+(?::\d{{2}})?)\s*(?P<u1>{_SEC_WORDS}|{_MINUTE_WORDS}|['’\"])?\s*{words(lexicon.WORK)}(?!\w)"
     rf"\s*[/,]?\s*(?P<off>\d+(?::\d{{2}})?)\s*(?P<u2>{_SEC_WORDS}|{_MINUTE_WORDS}|['’\"])?\s*"
-    rf"(?:off|rest)\b(?:\s*[,]?\s*{TIMES}\s*(?P<count>\d+))?",
+    rf"{words(lexicon.OFF)}(?!\w)(?:\s*[,]?\s*{TIMES}\s*(?P<count>\d+))?",
     re.I,
 )
 TABATA = re.compile(rf"\b{words(lexicon.TABATA)}{_END}", re.I)
@@ -99,6 +99,21 @@ _NUMBER_WORD = re.compile(
     rf"|{_MINUTE_WORDS}){_END})",
     re.I,
 )
+_TEAMS = re.compile(
+    rf"(?<!\w)(?:{words(lexicon.TEAMS)}(?:\s+\d+)?|\d+\s*(?:person|people|-person)\s+teams?)(?!\w)",
+    re.I,
+)
+# "(3 min rest between)", "(מנוחה 2 דקות בין סבבים)": a rest said in brackets is a note.
+_BRACKETED_REST = re.compile(rf"\(([^()]*(?<!\w){words(lexicon.REST)}(?!\w)[^()]*)\)", re.I)
+_OF_ENDING = re.compile(r"(?<=\S)\s+(?:of|из|של)$", re.I)
+
+
+def of_ending(head: str) -> str:
+    """A header before its colon without the "of" it ends with ("3 sets of:", "4 סבבים של:"):
+    what follows is the list."""
+    return _OF_ENDING.sub("", head)
+
+
 COLON_TAIL = re.compile(r":\s*(?!\d{2}\b)\S|\s[-–—]\s+\S")
 
 
@@ -232,6 +247,33 @@ def _strip_all(text: str, patterns: tuple[re.Pattern[str], ...]) -> str:
     return squeeze(text)
 
 
+def _inside_brackets(text: str, index: int) -> bool:
+    return text[:index].count("(") > text[:index].count(")")
+
+
+def _without_asides(text: str, section: Section) -> str:
+    """A header without who does it ("Team of 2"), a rest in brackets ("(3 min rest between)")
+    or a rest after it: each a note of the section."""
+    for aside in (_BRACKETED_REST, _TEAMS):
+        m = aside.search(text)
+        if m is None or (aside is _TEAMS and _inside_brackets(text, m.start())):
+            continue  # "AMRAP 12 (partner style)": a bracket is read whole
+        if _format_of(_strip_all(text, (aside,)), Section()):
+            section.notes.append(m.group(0).strip("() "))
+            text = _strip_all(text, (aside,)).strip(" ,;")
+    if rest := REST.search(text):
+        section.notes.append(rest.group(0).strip())
+        text = text[: rest.start()].strip(" ,;")
+    return text
+
+
+def team_format(line: str) -> bool:
+    """ "Team of 2, 30 min AMRAP, one works one rests:": a line that opens with who does the
+    workout and says its format is the format's, not a note."""
+    head = line.strip().split(":", 1)[0] if ":" in line else line.strip()
+    return bool(_TEAMS.match(head)) and section_header(head, header_only=True) is not None
+
+
 def section_header(line: str, *, header_only: bool = False) -> Section | None:
     """A format line ("AMRAP 12", "E2MOM x 6", "3 rounds for time", "21-15-9") or None.
 
@@ -251,14 +293,14 @@ def section_header(line: str, *, header_only: bool = False) -> Section | None:
 @functools.lru_cache(maxsize=4096)
 def _section_header(line: str, header_only: bool) -> Section | None:
     text = digits_for_words(LABEL_PREFIX.sub("", line.strip()).rstrip(":").strip())
+    if line.rstrip().endswith(":"):
+        text = of_ending(text)
     if said := _ROUNDS_SAID.match(text):
         return Section(format="rounds", rounds=int(said.group(1)), from_header=True)
     if not header_only and COLON_TAIL.search(text):
         return None  # "AMRAP 20: 5 pull-ups, …" is a format and its movements
     section = Section(from_header=True)
-    if rest := REST.search(text):
-        section.notes.append(rest.group(0).strip())
-        text = text[: rest.start()].strip(" ,;")
+    text = _without_asides(text, section)
     if (words_left := _format_of(text, section)) is None:
         return None
     text = words_left

@@ -76,6 +76,19 @@ WORK_REST = {
     "ru": ("работа", "работы", "отдых", "отдыха"),
 }
 REST = {"en": ("rest",), "he": ("מנוחה",), "ru": ("отдых", "отдыха")}
+# The two halves of an on/off interval ("40 on / 20 off", "20 שניות עבודה 10 מנוחה").
+WORK = {"en": ("on", "work"), "he": ("עבודה",), "ru": ("работа", "работы")}
+OFF = {"en": ("off", "rest"), "he": ("מנוחה",), "ru": ("отдых", "отдыха")}
+# Who does the workout, said beside its format ("Team of 2, 30 min AMRAP", "בזוגות, AMRAP 20",
+# "в парах, 20 мин АМРАП"): the section's note; a number after them counts people, not rounds.
+TEAMS = {
+    "en": (
+        "team of", "teams of", "in teams of", "in groups of", "in pairs", "in threes", "partner",
+        "partners", "with a partner", "in teams",
+    ),
+    "he": ("בזוגות", "בשלשות", "בקבוצות של", "בזוג", "זוגות"),
+    "ru": ("в парах", "парами", "командами по", "в командах по", "в паре", "в командах"),
+}  # fmt: skip
 FOR_TIME = {
     "en": ("for time", "rft", "f/t"),
     "he": ("לזמן", "על זמן"),

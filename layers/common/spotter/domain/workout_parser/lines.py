@@ -133,12 +133,49 @@ def _decoration(char: str) -> bool:
     return unicodedata.category(char)[0] in "SCZ" or unicodedata.category(char) == "Mn"
 
 
-def unbulleted(line: str) -> str:
+# "1 - 12 cal row", "2 — 10 бёрпи", "3: rest": a number and a dash or colon open the line.
+_NUMBERED = re.compile(r"^\s*(\d{1,2})\s*[-–—:]\s+(?=\S)")
+
+
+def numbered(lines: list[str]) -> set[int]:
+    """The lines a list number opens, "1 - …", "2 - …" (counted from 1, each the next): a count
+    so written is a number of the list only when the lines count 1, 2, 3 ("1 - 10 cal row" is
+    not the range 1-10)."""
+    opened = [(i, int(m.group(1))) for i, line in enumerate(lines) if (m := _NUMBERED.match(line))]
+    out: set[int] = set()
+    run: list[int] = []
+    for index, number in opened:
+        if number == 1:
+            run = [index]
+        elif run and number == len(run) + 1:
+            run.append(index)
+        else:
+            run = []
+        if len(run) >= 2:
+            out.update(run)
+    return out
+
+
+# "21–15–9", "21 - 15 - 9", "5—5—5—3—3": a phone's dash or spaces in a rep scheme.
+_DASHED_RUN = re.compile(r"(?<![\d:.,/])\d+(?:(?:\s*[–—]\s*|\s+-\s+|-)\d+){2,}(?![\d:.,/])")
+
+
+def hyphened(text: str) -> str:
+    """The text with its runs of three numbers or more joined by hyphens, as a rep scheme is
+    read ("21 – 15 – 9 thrusters" → "21-15-9 thrusters"); two numbers ("HSPU – 5", "1 - 10")
+    are left as written."""
+    return _DASHED_RUN.sub(lambda m: re.sub(r"\s*[-–—]\s*", "-", m.group(0)), text)
+
+
+def unbulleted(line: str, *, numbered: bool = False) -> str:
     text = line.strip()
     start = 0
     while start < len(text) and (_decoration(text[start]) or text[start].isspace()):
         start += 1
-    return BULLET.sub("", text[start:]).strip()
+    text = text[start:]
+    if numbered:
+        text = _NUMBERED.sub("", text)
+    return BULLET.sub("", text).strip()
 
 
 def undecorated(text: str) -> str:

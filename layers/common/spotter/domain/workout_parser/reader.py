@@ -23,13 +23,16 @@ from spotter.domain.workout_parser.formats import (
     cap_seconds,
     completes,
     format_prefix,
+    of_ending,
     section_header,
 )
 from spotter.domain.workout_parser.lexicon import words
 from spotter.domain.workout_parser.lines import (
     LABEL_PREFIX,
     QUANTITY,
+    hyphened,
     lines_of,
+    numbered,
     sentences,
     squeeze,
     unbulleted,
@@ -81,6 +84,7 @@ _FORMAT_SEP = re.compile(
     r"^(?P<head>.+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*|\s+[-–—|]\s+|\s+(?:of|из)\s+)(?P<tail>.+)$",
     re.I,
 )
+_COLON_SEP = re.compile(r"^(?P<head>[^:]+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*)(?P<tail>.+)$")
 # "JT 21-15-9 …", "Grace 30 C&J for time …", "The Chief 5 x 3 min AMRAP …": a name before
 # what the line says; which words are the name is tried shortest first.
 _SAYS_WHAT = re.compile(r"\d|for\s+time|amrap|e\d*mom|emotm|tabata", re.I)
@@ -182,17 +186,18 @@ class Reader:
 
     # -- a line ------------------------------------------------------------------------------
 
-    def line(self, raw: str) -> None:
+    def line(self, raw: str, *, numbered: bool = False) -> None:
         self.raw = raw
         self.trace.append([])
         if self.last_line:
             self.line_above, self.joined_above = self.last_line, self.joined
         self.last_line, self.joined = [], False
-        text = unbulleted(raw)
+        text = unbulleted(raw, numbered=numbered)
         if not text:
             return
         if raw.strip() != text:
             self.took("bullet", raw.strip()[: len(raw.strip()) - len(text)])
+        text = hyphened(text)
         said = sentences(text)
         if len(said) > 1 and _reads_apart(text, said):
             for index, (sentence, separator) in enumerate(said):
@@ -500,9 +505,13 @@ class Reader:
         """ "AMRAP 20: 5 pull-ups, …", "3 rounds - 10 …", "5 RFT 800m run, …", "75 power
         snatches for time @ …"."""
         m = _FORMAT_SEP.match(text)
+        if m and section_header(m.group("head")) is None:
+            # "Team of 2, 30 min AMRAP: …": the format is all before the colon
+            m = _COLON_SEP.match(text) or m
         # "3 sets of max strict pull-ups" is one lift; "3 sets: 12 DB rows, 20 sec L-sit" rounds.
         lift = m is not None and m.group("sep").strip() in ("of", "из") and _N_SETS.match(m["head"])
-        if m and not lift and (section := section_header(m.group("head"))):
+        head = of_ending(m["head"]) if m and ":" in m["sep"] else m and m["head"]
+        if m and head and not lift and (section := section_header(head)):
             if not dry:
                 tail = m.group("tail").strip()
                 self.add_section(section, text[: m.start("tail")])
@@ -855,8 +864,10 @@ def _then_inside(text: str) -> re.Match[str] | None:
 def read_workout(text: str) -> Reading:
     """The reading of a coach's text, with what was taken from each line."""
     reader = Reader()
-    for line in lines_of(text):
-        reader.line(line)
+    lines = lines_of(text)
+    listed = numbered(lines)
+    for index, line in enumerate(lines):
+        reader.line(line, numbered=index in listed)
     reader.finish()
     parts = [p for p in reader.parts if p.sections or p.notes]
     parsed = {
