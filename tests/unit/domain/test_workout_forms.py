@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from spotter.domain.workout_parser import movements_of, parse_workout, read_workout
+from spotter.domain.workout_parser.lines import numbered
 from tests.support.workout_metrics import seeded_index
 
 
@@ -660,3 +661,178 @@ def test_a_goal_at_the_end_of_a_one_line_benchmark_is_a_note() -> None:
     assert parse_workout(text)["title"] == "Fran"
     assert _named(text) == ["Thruster", "Pull-up"]
     assert "sub 3 goal" in _only_section(text)["note"]
+
+
+# -- forms found by probing with new texts after the fourth batch ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Barbell row 3x10", "Barbell Row"),
+        ("Barbell row: 3 x 10 @ RPE 8", "Barbell Row"),
+        ("Barbell hip thrust 4x8", "Hip Thrust"),
+        ("Weighted pull-ups 4x5", "Pull-up"),
+    ],
+)
+def test_a_note_opener_that_starts_a_movements_name_is_the_movement(text: str, name: str) -> None:
+    assert _only_section(text)["format"] == "strength"
+    assert _named(text) == [name]
+
+
+def test_a_lift_line_opening_with_barbell_under_another_lift_is_its_own_lift() -> None:
+    text = "Weighted pull-ups 4x5\nBarbell row 3x10 @ RPE 8"
+    assert _named(text) == ["Pull-up", "Barbell Row"]
+
+
+@pytest.mark.parametrize("line", ["Barbell: 155/105 lb", "Weight: 60/40 kg", "Rest 2 min"])
+def test_a_note_opener_before_no_movement_still_opens_a_note(line: str) -> None:
+    text = f"5 rounds:\n10 thrusters\n{line}"
+    assert _named(text) == ["Thruster"]
+    assert line in _only_section(text)["note"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "EMOM 12\n1 - 12 cal row\n2 - 10 burpees\n3 - 15 wall balls",
+        "EMOM 12\n1 — 12 cal row\n2 — 10 burpees\n3 — 15 wall balls",
+        "EMOM 12:\n1: 12 cal row\n2: 10 burpees\n3: 15 wall balls",
+        "ЕМОМ 12:\n1 — 12 кал гребля\n2 — 10 бёрпи\n3 — 15 бросков мяча",
+        "EMOM 12\n1- 12 cal row\n2- 10 burpees\n3- 15 wall balls",
+    ],
+)
+def test_a_list_numbered_with_a_dash_counts_its_slots_not_a_range(text: str) -> None:
+    section = _only_section(text)
+    assert section["format"] == "emom"
+    assert [m.get("reps") for m in section["movements"]] == [None, 10, 15]
+    assert section["movements"][0]["calories"] == "12"
+    assert None not in _named(text)
+
+
+@pytest.mark.parametrize(
+    ("lines", "listed"),
+    [
+        (["1 - 10 cal row", "2 - 10 burpees"], {0, 1}),
+        (["EMOM 10", "1 — 10 cal row", "rest", "2 — 10 burpees"], {1, 3}),
+        (["1 - 10 cal row"], set()),  # one line counts nothing: "1 - 10" may be a range
+        (["2 - 10 cal row", "3 - 10 burpees"], set()),  # a list counts from 1
+        (["HSPU – 5", "Thrusters – 10"], set()),
+    ],
+)
+def test_only_lines_counting_1_2_3_are_a_numbered_list(lines: list[str], listed: set[int]) -> None:
+    assert numbered(lines) == listed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "21–15–9 for time\nthrusters 95/65\npull-ups",
+        "21 - 15 - 9\nthrusters 95/65\npull-ups",
+        "21—15—9:\nthrusters 95/65\npull-ups",
+        "For time: 21 – 15 – 9 thrusters 95/65 and pull-ups",
+        "לזמן 21–15–9\nתראסטרים 95/65\nמתח",
+        "21 – 15 – 9 на время\nтрастеры 95/65\nподтягивания",
+    ],
+)
+def test_a_rep_scheme_written_with_a_phones_dash_or_spaces(text: str) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["repScheme"]) == ("for_time", "21-15-9")
+    assert _named(text) == ["Thruster", "Pull-up"]
+
+
+@pytest.mark.parametrize("text", ["Back squat 5–5–5–3–3", "Back squat 5 - 5 - 5 - 3 - 3"])
+def test_a_lifts_rep_scheme_with_a_phones_dash(text: str) -> None:
+    [lift] = _only_section(text)["movements"]
+    assert lift["repScheme"] == "5-5-5-3-3"
+
+
+@pytest.mark.parametrize(
+    ("text", "note"),
+    [
+        ("Team of 2, 30 min AMRAP, one works one rests:", "Team of 2"),
+        ("Teams of 3: 30 min AMRAP", "Teams of 3"),
+        ("In pairs, 30 min AMRAP:", None),
+        ("Partners, 30 min AMRAP:", None),
+        ("Team of 2, 30 min AMRAP: 20 cal row, 10 burpees", "Team of 2"),
+        ("בזוגות, AMRAP 30 דקות:", None),
+        ("В парах, АМРАП 30 мин:", None),
+    ],
+)
+def test_who_does_the_workout_beside_its_format_is_a_note(text: str, note: str | None) -> None:
+    body = "" if ": " in text and "," in text.split(": ", 1)[1] else "\n20 cal row\n10 burpees"
+    section = _only_section(text + body)
+    assert (section["format"], section["durationSeconds"]) == ("amrap", 1800)
+    assert _named(text + body) == ["Row", "Burpee"]
+    if note:
+        assert note in section["note"]
+
+
+def test_a_partner_aside_in_brackets_stays_whole() -> None:
+    section = _only_section("AMRAP 12 (partner style)\n10 burpees")
+    assert (section["format"], section["durationSeconds"]) == ("amrap", 720)
+    assert "partner style" in section["note"]
+
+
+@pytest.mark.parametrize(
+    ("header", "rounds", "duration"),
+    [
+        ("2 x 10 min AMRAP (3 min rest between)", 2, 600),
+        ("5 rounds (rest 1 min between rounds)", 5, None),
+        ("3 סבבים (מנוחה 2 דקות בין סבבים)", 3, None),
+        ("4 раунда (отдых 1 мин между раундами)", 4, None),
+    ],
+)
+def test_a_rest_in_brackets_beside_a_format_is_a_note(
+    header: str, rounds: int, duration: int | None
+) -> None:
+    section = _only_section(f"{header}\n8 V-ups\n8 burpees")
+    assert (section["rounds"], section.get("durationSeconds")) == (rounds, duration)
+    assert _named(f"{header}\n8 V-ups\n8 burpees") == ["V-up", "Burpee"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "3 sets of: 10 burpees, 10 pull-ups",
+        "3 sets of:\n10 burpees\n10 pull-ups",
+        "4 סבבים של:\n10 ברפיז\n10 מתח",
+        "5 rounds of: 10 burpees, 10 pull-ups",
+    ],
+)
+def test_a_header_ending_in_of_before_its_colon_is_rounds(text: str) -> None:
+    section = _only_section(text)
+    assert section["format"] == "rounds" and section["rounds"] in (3, 4, 5)
+    assert _named(text) == ["Burpee", "Pull-up"]
+
+
+def test_sets_of_a_movement_without_a_colon_stay_a_lifts_sets() -> None:
+    section = _only_section("3 sets of max strict pull-ups")
+    assert section["format"] == "strength"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tabata: 20 sec work 10 sec rest\nair squats",
+        "טבטה: 20 שניות עבודה 10 מנוחה\nסקוואט אוויר",
+        "Табата: 20 сек работа 10 сек отдых\nприседания",
+    ],
+)
+def test_a_tabatas_work_and_rest_said_in_words(text: str) -> None:
+    reading = parse_workout(text)
+    assert _only_section(text)["format"] == "tabata"
+    assert reading["unread"] == [] and _named(text) == ["Air Squat"]
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "10 x 40 sec on / 20 sec off",
+        "10 x 40 שניות עבודה / 20 מנוחה",
+        "10 x 40 сек работа / 20 отдых",
+    ],
+)
+def test_on_off_intervals_in_every_language(header: str) -> None:
+    section = _only_section(f"{header}\nburpees")
+    assert (section["format"], section["intervalSeconds"], section["rounds"]) == ("emom", 60, 10)

@@ -270,8 +270,11 @@ def _without_asides(text: str, section: Section) -> str:
 def team_format(line: str) -> bool:
     """ "Team of 2, 30 min AMRAP, one works one rests:": a line that opens with who does the
     workout and says its format is the format's, not a note."""
-    head = line.strip().split(":", 1)[0] if ":" in line else line.strip()
-    return bool(_TEAMS.match(head)) and section_header(head, header_only=True) is not None
+    text = line.strip()
+    if not _TEAMS.match(text):
+        return False
+    heads = (text, text.split(":", 1)[0]) if ":" in text else (text,)
+    return any(section_header(head, header_only=True) is not None for head in heads)
 
 
 def section_header(line: str, *, header_only: bool = False) -> Section | None:

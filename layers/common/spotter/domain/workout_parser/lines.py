@@ -157,7 +157,7 @@ def numbered(lines: list[str]) -> set[int]:
 
 
 # "21–15–9", "21 - 15 - 9", "5—5—5—3—3": a phone's dash or spaces in a rep scheme.
-_DASHED_RUN = re.compile(r"(?<![\d:.,/])\d+(?:(?:\s*[–—]\s*|\s+-\s+|-)\d+){2,}(?![\d:.,/])")
+_DASHED_RUN = re.compile(r"(?<![\d:.,/])\d+(?:(?:\s*[–—]\s*|\s+-\s+|-)\d+){2,}(?![\d.,/]|:\d)")
 
 
 def hyphened(text: str) -> str:
