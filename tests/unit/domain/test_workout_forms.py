@@ -836,3 +836,64 @@ def test_a_tabatas_work_and_rest_said_in_words(text: str) -> None:
 def test_on_off_intervals_in_every_language(header: str) -> None:
     section = _only_section(f"{header}\nburpees")
     assert (section["format"], section["intervalSeconds"], section["rounds"]) == ("emom", 60, 10)
+
+
+@pytest.mark.parametrize(
+    "marks",
+    [
+        "start at 70%, add weight each set",
+        "start @ 70%, adding weight each set",
+        "מתחילים ב-70%, מוסיפים משקל כל סט",
+        "начиная с 70%, добавляя вес каждый подход",
+    ],
+)
+def test_where_a_complex_starts_and_how_it_climbs_is_its_marks(marks: str) -> None:
+    text = f"Every 2 min for 16 min (8 sets):\n2 power cleans + 1 split jerk\n{marks}"
+    section = _only_section(text)
+    assert [(m["reps"], m["percent"]) for m in section["movements"]] == [(2, 70.0), (1, 70.0)]
+    assert _named(text) == ["Power Clean", "Split Jerk"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Силовая: Жим стоя 5х5, рабочий вес 70% от ПМ",
+        "Strength: Strict press 5x5, working weight 70%",
+        "Strength: Strict press 5x5, 70%",
+        "כוח: לחיצת כתפיים 5x5, משקל עבודה 70%",
+    ],
+)
+def test_a_percent_piece_after_a_lift_in_its_list_is_the_lifts(text: str) -> None:
+    [lift] = _only_section(text)["movements"]
+    assert (lift["sets"], lift["reps"], lift["percent"]) == (5, 5, 70.0)
+    assert _named(text) == ["Strict Press"]
+
+
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        ("Warm-up 10 min", "Warm-up"),
+        ("Warm-up - 8 min:", "Warm-up"),
+        ("Разминка 10 минут", "Разминка"),
+        ("חימום 10 דקות", "חימום"),
+        ("Skill (10 min)", "Skill"),
+    ],
+)
+def test_a_part_name_with_its_length_heads_a_part(line: str, name: str) -> None:
+    reading = parse_workout(f"{line}\n10 air squats")
+    [part] = reading["parts"]
+    assert part["name"] == name and reading["unread"] == []
+    assert _named(f"{line}\n10 air squats") == ["Air Squat"]
+
+
+@pytest.mark.parametrize(
+    ("written", "name"),
+    [
+        ("скакалок двойных", "Double-Under"),
+        ("двойных скакалок", "Double-Under"),
+        ("тяга становая", "Deadlift"),
+        ("приседания фронтальные", "Front Squat"),
+    ],
+)
+def test_a_russian_name_of_two_words_in_either_order(written: str, name: str) -> None:
+    assert _named(f"100 {written}") == [name]

@@ -175,14 +175,21 @@ def forms(name: str) -> list[str]:
 
 
 def loose_forms(name: str) -> list[str]:
-    """The folded keys of a name (and squeezed: "וולבולס"), tried after every form in `forms`."""
+    """The folded keys of a name (and squeezed: "וולבולס"), tried after every form in `forms`.
+    Russian puts an adjective after its noun as freely as before it ("скакалок двойных",
+    "жим гантелей лёжа"): a Russian name of two words is tried in the other order too."""
     keys = []
     for key in (normalize(name), base_form(name)):
         fold = folded(key)
-        for form in (fold, fold.replace(" ", "")):
+        swapped = " ".join(reversed(fold.split())) if _two_russian_words(fold) else ""
+        for form in (fold, fold.replace(" ", ""), swapped):
             if form and form not in keys:
                 keys.append(form)
     return keys
+
+
+def _two_russian_words(key: str) -> bool:
+    return len(key.split()) == 2 and bool(_CYRILLIC.search(key))
 
 
 # An English name written in Hebrew or Russian letters keeps its consonants: "גובלט סקוואט" and

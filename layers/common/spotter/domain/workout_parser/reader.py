@@ -630,8 +630,23 @@ class Reader:
             ):
                 self.note(piece)  # "Back squat: 5 sets of 5, build across", "…, build each set"
                 continue
+            if piece is not split[0] and self.percent_of_the_lift(piece):
+                continue
             self.piece(piece)
         self.share_trailing_load(split)
+
+    def percent_of_the_lift(self, piece: str) -> bool:
+        """ "Жим стоя 5х5, рабочий вес 70% от ПМ", "Back squat 5x5, working weight 75%": a piece
+        of marks only after a lift says its percent (or tempo)."""
+        if not self.last_line or not is_lift(self.last_line[-1]):
+            return False
+        marks = marks_only(piece)
+        if marks is None or marks.counts or not {"percent", "tempo"} & set(marks.found):
+            return False
+        for key, value in marks.found.items():
+            self.last_line[-1].setdefault(key, value)
+        self.took("marks", piece)
+        return True
 
     def trailing(self, said: Section, text: str) -> None:
         """A format said after a list's movements ("… x 4 rounds", "…, for time", "(TC 18)"):

@@ -29,7 +29,12 @@ _WINDOW = re.compile(
     r"\(?\s*(\d{1,2}(?::\d{2})?)\s*[-–—]\s*(\d{1,2}(?::\d{2})?)\s*(?:'|min(?:utes)?|דק(?:ות)?|мин)?\s*\)?"
 )
 
-_LENGTH = re.compile(r"\(\s*(\d+\s*(?:min\w*|мин\w*|דק\w*|'))\s*\)", re.I)
+# "Skill (10 min)", "Warm-up 10 min", "Разминка - 10 минут", "חימום 10 דקות": how long it is.
+_LENGTH = re.compile(
+    r"\(\s*(\d+\s*(?:min\w*|мин\w*|דק\w*|'))\s*\)"
+    r"|(?<=[^\W\d])[\s,:–—-]+(\d+\s*(?:min\w*|мин\w*|דק\w*|'))\s*$",
+    re.I,
+)
 
 # "Buy-in: 50 DU" / "Cash-out: 800m run": a section of its own inside the part.
 BOOKEND = re.compile(r"^(buy[\s-]?in|cash[\s-]?out)\b\s*:?\s*(.*)$", re.I)
@@ -84,7 +89,7 @@ def header(line: str) -> Part | None:
         text = (text[: found.start()] + text[found.end() :]).strip(" -–—:")
     notes = []
     if length := _LENGTH.search(text):
-        notes.append(length.group(1))  # "Skill (10 min)": how long the part is
+        notes.append(length.group(1) or length.group(2))  # how long the part is
         text = (text[: length.start()] + text[length.end() :]).strip(" -–—:")
     if not text or not _HEADER.match(text) or QUANTITY.search(text):
         return None
