@@ -897,3 +897,23 @@ def test_a_part_name_with_its_length_heads_a_part(line: str, name: str) -> None:
 )
 def test_a_russian_name_of_two_words_in_either_order(written: str, name: str) -> None:
     assert _named(f"100 {written}") == [name]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "10 min AMRAP of 10 burpees, 20 DU. Rest 3 min. Then 10 min AMRAP 10 thrusters, 10 T2B",
+        "10 min AMRAP of 10 burpees, 20 DU. Rest 3 mins. Then 10 min AMRAP 10 thrusters, 10 T2B",
+        "AMRAP 10 min: 10 burpees, 20 DU. Rest 180 sec. Then AMRAP 10 min: 10 thrusters, 10 T2B",
+    ],
+)
+def test_a_units_full_stop_before_a_capital_ends_the_sentence(text: str) -> None:
+    first, second = _sections(text)
+    assert (first["format"], second["format"]) == ("amrap", "amrap")
+    assert _named(text) == ["Burpee", "Double-Under", "Thruster", "Toes-to-Bar"]
+
+
+@pytest.mark.parametrize("header", ["OTM 12:", "OTM x 12:", "EMOM 12:", "E1MOM 12:"])
+def test_on_the_minute_shorthands(header: str) -> None:
+    section = _only_section(f"{header} 5 deadlifts 100/70 kg")
+    assert (section["format"], section["intervalSeconds"], section["rounds"]) == ("emom", 60, 12)

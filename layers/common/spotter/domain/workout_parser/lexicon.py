@@ -143,7 +143,7 @@ AMRAP_AFTER = {
     "ru": ("максимум раундов", "максимум повторений", "как можно больше раундов"),
 }
 EVERY_MINUTE = {
-    "en": ("every minute on the minute", "every minute", "on the minute"),
+    "en": ("every minute on the minute", "every minute", "on the minute", "otm"),
     "he": ("כל דקה",),
     "ru": ("каждую минуту", "в начале каждой минуты"),
 }

@@ -41,6 +41,8 @@ def outside_brackets(text: str, separator: re.Pattern[str]) -> list[str]:
 
 
 _ABBREVIATIONS = frozenset(ABBREVIATIONS)
+# A unit's full stop before a capital ends the sentence too: "Rest 3 min. Then 10 min AMRAP …".
+_UNITS = frozenset(("min", "mins", "sec", "secs"))
 _SENTENCE_END = re.compile(r"(?<=[^\W_]|[)\]'\"%#])([.!?]+)(?=\s+\S)")
 _ARROWS = "→⇒➔➜➡"
 
@@ -104,7 +106,10 @@ def sentences(text: str) -> list[tuple[str, str]]:
         letters = re.search(r"(?:^|[^\w'])([^\W\d_]*)$", text[:index])
         before = letters.group(1).lower() if letters else ""
         initial = len(before) == 1 and not re.search(r"\d\s*[^\W\d_]$", text[:index])
-        if len(text[:index].strip()) <= 2 or initial or before in _ABBREVIATIONS:
+        unit_then_sentence = before in _UNITS and text[m.end() :].lstrip()[:1].isupper()
+        if len(text[:index].strip()) <= 2 or initial or (
+            before in _ABBREVIATIONS and not unit_then_sentence
+        ):
             continue  # "A. Back squat", "J. Smith", "approx. 50", "19-cal. row"; "500 m." ends
         cuts.append((index, m.end()))
     cuts += _emoji_runs(text)
