@@ -107,8 +107,10 @@ def sentences(text: str) -> list[tuple[str, str]]:
         before = letters.group(1).lower() if letters else ""
         initial = len(before) == 1 and not re.search(r"\d\s*[^\W\d_]$", text[:index])
         unit_then_sentence = before in _UNITS and text[m.end() :].lstrip()[:1].isupper()
-        if len(text[:index].strip()) <= 2 or initial or (
-            before in _ABBREVIATIONS and not unit_then_sentence
+        if (
+            len(text[:index].strip()) <= 2
+            or initial
+            or (before in _ABBREVIATIONS and not unit_then_sentence)
         ):
             continue  # "A. Back squat", "J. Smith", "approx. 50", "19-cal. row"; "500 m." ends
         cuts.append((index, m.end()))
