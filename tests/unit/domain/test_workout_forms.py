@@ -917,3 +917,34 @@ def test_a_units_full_stop_before_a_capital_ends_the_sentence(text: str) -> None
 def test_on_the_minute_shorthands(header: str) -> None:
     section = _only_section(f"{header} 5 deadlifts 100/70 kg")
     assert (section["format"], section["intervalSeconds"], section["rounds"]) == ("emom", 60, 12)
+
+
+@pytest.mark.parametrize(
+    ("text", "rounds"),
+    [("3RFT\n800 m run\n30 wall balls", 3), ("5RFT: 800 m run, 30 wall balls", 5)],
+)
+def test_rft_written_onto_its_count(text: str, rounds: int) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["rounds"]) == ("for_time", rounds)
+    assert _named(text) == ["Run", "Wall Ball"]
+
+
+@pytest.mark.parametrize(
+    ("text", "scheme"),
+    [
+        ("1-10 ladder: deadlift + burpee", "1-2-3-4-5-6-7-8-9-10"),
+        ("Ladder 1-10 for time:\ndeadlift\nburpee", "1-2-3-4-5-6-7-8-9-10"),
+        ("Ladder 5-1:\ndeadlift\nburpee", "5-4-3-2-1"),
+        ("Лесенка 1-5:\nстановая тяга\nбёрпи", "1-2-3-4-5"),
+        ("סולם 1-5:\nדדליפט\nברפי", "1-2-3-4-5"),
+    ],
+)
+def test_a_ladder_said_as_its_range_is_every_step(text: str, scheme: str) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["repScheme"]) == ("for_time", scheme)
+    assert _named(text) == ["Deadlift", "Burpee"]
+
+
+def test_a_range_without_a_ladder_stays_a_range() -> None:
+    [move] = _only_section("EMOM 10: 8-10 burpees")["movements"]
+    assert "repScheme" not in move and move["note"] == "8-10 reps"

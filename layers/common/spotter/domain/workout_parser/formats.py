@@ -55,7 +55,7 @@ _ON_OFF = re.compile(
 )
 TABATA = re.compile(rf"\b{words(lexicon.TABATA)}{_END}", re.I)
 FOR_TIME = re.compile(
-    rf"(?<!\w){words(lexicon.FOR_TIME)}{_END}"
+    rf"(?<!\w){words(lexicon.FOR_TIME)}{_END}|(?<=\d)RFT{_END}"  # "3RFT", "5RFT:"
     rf"|^{words(lexicon.FOR_TIME_OPENING)}(?=\s*(?:[:\-–—]|$))",
     re.I,
 )
@@ -105,6 +105,26 @@ _TEAMS = re.compile(
 )
 # "(3 min rest between)", "(מנוחה 2 דקות בין סבבים)": a rest said in brackets is a note.
 _BRACKETED_REST = re.compile(rf"\(([^()]*(?<!\w){words(lexicon.REST)}(?!\w)[^()]*)\)", re.I)
+_LADDER = re.compile(rf"(?<!\w){words(lexicon.LADDER)}(?!\w)", re.I)
+_RANGE = re.compile(r"(?<![\d.:/-])(\d+)\s*[-–—]\s*(\d+)(?![\d.:/%-])")
+
+
+def ladder_scheme(text: str) -> str:
+    """A ladder said as its range ("1-10 ladder", "Ladder 10-1") with every step written out
+    ("1-2-3-…-10"), as a rep scheme is read; a range without the word stays as written."""
+    if not _LADDER.search(text):
+        return text
+
+    def steps(m: re.Match[str]) -> str:
+        first, last = int(m[1]), int(m[2])
+        if first == last or abs(last - first) > 30:
+            return m.group(0)
+        step = 1 if last > first else -1
+        return "-".join(str(n) for n in range(first, last + step, step))
+
+    return _RANGE.sub(steps, text, count=1)
+
+
 _OF_ENDING = re.compile(r"(?<=\S)\s+(?:of|из|של)$", re.I)
 
 
@@ -227,8 +247,8 @@ def _format_of(text: str, section: Section) -> str | None:
         _plain(text)
     ):
         section.format = "rounds"  # "3 sets NFT", "5 rounds (not for time)", "Superset x 4 sets"
-    elif SCHEME.match(text):
-        # A bare descending scheme ("21-15-9", "9-7-5") is for time by convention.
+    elif SCHEME.match(text) or (_LADDER.search(text) and ANY_SCHEME.search(text)):
+        # A bare descending scheme ("21-15-9", "9-7-5") or a ladder is for time by convention.
         section.format = "for_time"
     else:
         return None
@@ -298,6 +318,7 @@ def _section_header(line: str, header_only: bool) -> Section | None:
     text = digits_for_words(LABEL_PREFIX.sub("", line.strip()).rstrip(":").strip())
     if line.rstrip().endswith(":"):
         text = of_ending(text)
+    text = ladder_scheme(text)
     if said := _ROUNDS_SAID.match(text):
         return Section(format="rounds", rounds=int(said.group(1)), from_header=True)
     if not header_only and COLON_TAIL.search(text):
