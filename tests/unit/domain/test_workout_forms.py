@@ -948,3 +948,17 @@ def test_a_ladder_said_as_its_range_is_every_step(text: str, scheme: str) -> Non
 def test_a_range_without_a_ladder_stays_a_range() -> None:
     [move] = _only_section("EMOM 10: 8-10 burpees")["movements"]
     assert "repScheme" not in move and move["note"] == "8-10 reps"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "EMOM 12:\nmin 1 strict pull-ups x 6\nmin 2 pistols x 8\nmin 3 L-sit 20 sec",
+        "EMOM 12:\nminute 1 strict pull-ups x 6\nminute 2 pistols x 8\nminute 3 L-sit 20 sec",
+        "EMOM 12:\nדקה 1 מתח סטריקט x 6\nדקה 2 פיסטול x 8\nדקה 3 L-sit 20 שניות",
+    ],
+)
+def test_a_numbered_minute_right_before_a_name_is_its_slot(text: str) -> None:
+    section = _only_section(text)
+    assert [m.get("reps") for m in section["movements"]] == [6, 8, None]
+    assert _named(text) == ["Strict Pull-up", "Pistol", "L-sit"]
