@@ -962,3 +962,19 @@ def test_a_numbered_minute_right_before_a_name_is_its_slot(text: str) -> None:
     section = _only_section(text)
     assert [m.get("reps") for m in section["movements"]] == [6, 8, None]
     assert _named(text) == ["Strict Pull-up", "Pistol", "L-sit"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Deadlift 5x3 @ 80% then 3x5 @ 70%",
+        "Deadlift 5x3 @ 80%, then 3x5 @ 70%",
+        "Становая тяга 5х3 на 80%, затем 3х5 на 70%",
+        "דדליפט 5x3 ב-80% ואז 3x5 ב-70%",
+    ],
+)
+def test_back_off_sets_after_then_on_the_lifts_line(text: str) -> None:
+    first, second = (s["movements"][0] for s in _sections(text))
+    assert (first["sets"], first["reps"], first["percent"]) == (5, 3, 80.0)
+    assert (second["sets"], second["reps"], second["percent"]) == (3, 5, 70.0)
+    assert _named(text) == ["Deadlift", "Deadlift"]

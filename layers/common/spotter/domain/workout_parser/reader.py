@@ -865,11 +865,13 @@ _THEN_INSIDE = re.compile(rf"[,;.]?\s+{words(lexicon.THEN)}\s*:?\s+(?=\S)", re.I
 
 
 def _then_inside(text: str) -> re.Match[str] | None:
-    """Where "then" starts a format in the middle of a line ("…, then 2 rounds: …")."""
+    """Where "then" starts a format in the middle of a line ("…, then 2 rounds: …"), or the
+    back-off sets of the lift before it ("Deadlift 5x3 @ 80% then 3x5 @ 70%")."""
     for m in _THEN_INSIDE.finditer(text):
         rest = text[m.end() :]
         if m.start() > 0 and (
             section_header(rest, header_only=rest.endswith(":"))
+            or marks_only(rest) is not None
             or (_FORMAT_SEP.match(rest) and section_header(_FORMAT_SEP.match(rest)["head"]))  # type: ignore[index]
         ):
             return m
