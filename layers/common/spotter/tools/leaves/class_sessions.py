@@ -175,7 +175,7 @@ class CreateManyArgs(Details):
 @making_sessions.write(
     "create_many",
     "Create drafts on chosen weekdays of a range at each time; existing ones skipped.",
-    audit=Audit("class_session", "class_session.created_many"),
+    audit=Audit("class_session", "class_session.bulk_created"),
 )
 async def create_many(ctx: ToolContext, args: CreateManyArgs) -> ChangedSessions:
     domain.local_day_bounds(args.days.first, args.days.end, ctx.tz)  # refuses a bad range

@@ -21,7 +21,7 @@ from spotter.tools.args import Args, Title
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import ToolArgsError
 from spotter.tools.router import Router
-from spotter.tools.spec import EntityTarget, Identified, Inverse
+from spotter.tools.spec import Audit, EntityTarget, Identified, Inverse
 
 workouts = Router(
     "workouts",
@@ -328,6 +328,7 @@ class UpsertArgs(Args):
     "Build or replace a program's ONE workout for a date, without coach text.",
     day_grain_only=True,
     idempotent=True,
+    audit=Audit("workout", "workout.saved"),
     mcp_fields=MCP_FIELDS,
     mcp_summary="Build or replace a program's ONE workout for a date (sourceText: the coach's"
     " verbatim words, when given; scores: score slots).",
