@@ -20,9 +20,7 @@ def _renames() -> dict[str, str]:
 
 
 def test_the_migration_maps_every_retired_label_to_one_the_tools_write() -> None:
-    labels = {
-        s.audit.action_label for s in load_catalog().specs.values() if s.audit is not None
-    }
+    labels = {s.audit.action_label for s in load_catalog().specs.values() if s.audit is not None}
     renames = _renames()
     assert len(renames) == 9
     assert set(renames.values()) <= labels
