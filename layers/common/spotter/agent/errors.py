@@ -72,6 +72,15 @@ class InvalidEditedArgs(DecisionError):
     default_message = "The edited arguments are not valid for this action."
 
 
+class ReplayIntegrityViolation(_CodedError):
+    """A stored history that repair cannot make valid: the run stops instead of sending a
+    request the model's API would refuse (a fault, not a refusal: Sentry sees it)."""
+
+    code: ErrorCode = "replay_integrity_violation"
+    status = 500
+    default_message = "This conversation's history cannot be replayed."
+
+
 class UndoRefused(_CodedError):
     """An undo refused before its stream starts (422, as JSON)."""
 
