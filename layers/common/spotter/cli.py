@@ -178,6 +178,36 @@ def cmd_parse_workout(text: str, *, as_json: bool = False) -> int:
     return 0
 
 
+def cmd_agent_switch(settings: Settings, state: str, clerk_org_id: str | None, reason: str) -> str:
+    """Turn the assistant off or on again, for one organization or (no --org) for every one:
+    a row in `agent_kill_switches`, written as the owner (the app may only read it). Takes
+    effect on the next send, confirmation, pick or undo; a run already going finishes."""
+    import psycopg
+
+    with psycopg.connect(owner_url(settings)) as conn:
+        org_id = None
+        if clerk_org_id is not None:
+            row = conn.execute(
+                "SELECT id FROM organizations WHERE clerk_org_id = %s", (clerk_org_id,)
+            ).fetchone()
+            if row is None:
+                raise SystemExit(f"agent-switch: no organization {clerk_org_id}")
+            org_id = row[0]
+        if state == "off":
+            conn.execute(
+                "INSERT INTO agent_kill_switches (organization_id, reason) VALUES (%s, %s)"
+                " ON CONFLICT (organization_id) DO UPDATE SET reason = excluded.reason",
+                (org_id, reason),
+            )
+        else:
+            conn.execute(
+                "DELETE FROM agent_kill_switches WHERE organization_id IS NOT DISTINCT FROM %s",
+                (org_id,),
+            )
+    where = clerk_org_id or "every organization"
+    return f"agent-switch: Spotter is {'off' if state == 'off' else 'on'} for {where}"
+
+
 def cmd_stop_db(settings: Settings) -> None:
     from spotter.db.server import stop_server
 
@@ -205,6 +235,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         "parse-workout", help="read a coach's workout text from stdin; print what was read"
     )
     parse.add_argument("--json", action="store_true", help="the full reading, as JSON")
+    switch = sub.add_parser(
+        "agent-switch", help="turn the assistant off (or on again) for one org or for every org"
+    )
+    switch.add_argument("state", choices=["off", "on"])
+    switch.add_argument("--org", help="Clerk org id; without it, the switch for every org")
+    switch.add_argument("--reason", default="", help="why (kept with the switch)")
     doc = sub.add_parser("tools-doc", help="regenerate docs/tools.md")
     doc.add_argument("--out", type=Path, default=Path("docs/tools.md"))
     args = parser.parse_args(argv)
@@ -230,6 +266,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             sys.stdout.flush()
             if code:
                 raise SystemExit(code)
+        case "agent-switch":
+            print(cmd_agent_switch(settings, args.state, args.org, args.reason))
         case "tools-doc":
             from spotter.agent.run.quick_lane import ROUTER_PROMPT
             from spotter.tools.report import render_tools_doc
