@@ -364,7 +364,7 @@ async def _upsert_preview(ctx: ToolContext, args: UpsertArgs) -> Confirmation:
     existing = await domain.day_workout(ctx.scope, args.program_id, args.date)
     await _resolved_parts(ctx, args.parts)
     program = await simple_name(ctx.scope, "program", args.program_id)
-    old = existing["parts"] or [] if existing else []
+    old = (existing["parts"] or []) if existing else []
     changes = [_parts_change(old, args.parts)]
     if existing and existing["title"] != args.title:
         changes.insert(0, {"field": "title", "old": existing["title"], "new": args.title})
