@@ -8,7 +8,9 @@ import re
 import psycopg
 
 from spotter.db.migrate import MIGRATIONS_DIR
+from spotter.db.server import LOCAL_APP_PASSWORD, with_login
 from spotter.tools.catalog import load_catalog
+from tests.support.owner import MIGRATION_OWNER
 from tests.support.world import Org
 
 MIGRATION = MIGRATIONS_DIR / "0048_audit_labels_past_tense.sql"
@@ -35,7 +37,10 @@ def test_stored_labels_are_rewritten_and_nothing_else_changes(clean_db: str, org
                 " resource_id, metadata) VALUES (%s, 'user_x', %s, %s, 'r1', '{\"tool\": \"t\"}')",
                 (org.id, old, old.partition(".")[0]),
             )
-        conn.execute(MIGRATION.read_text())
+    # as the migration runs in production: the schema's owner, bound by FORCE ROW LEVEL SECURITY
+    with psycopg.connect(with_login(clean_db, MIGRATION_OWNER, LOCAL_APP_PASSWORD)) as owner:
+        owner.execute(MIGRATION.read_text())
+    with psycopg.connect(clean_db) as conn:
         rows = conn.execute(
             "SELECT action, resource, resource_id, metadata FROM audit_logs ORDER BY action"
         ).fetchall()

@@ -188,30 +188,17 @@ def cmd_parse_workout(text: str, *, as_json: bool = False) -> int:
 
 def cmd_agent_switch(settings: Settings, state: str, clerk_org_id: str | None, reason: str) -> str:
     """Turn the assistant off or on again, for one organization or (no --org) for every one:
-    a row in `agent_kill_switches`, written as the owner (the app may only read it). Takes
+    a row in `agent_kill_switches`, written by `spotter_switch_agent` for the schema's owner
+    (the app may only read it; the owner sees no org's rows to name one by). Takes
     effect on the next send, confirmation, pick or undo; a run already going finishes."""
     import psycopg
 
     with psycopg.connect(owner_url(settings)) as conn:
-        org_id = None
-        if clerk_org_id is not None:
-            row = conn.execute(
-                "SELECT id FROM organizations WHERE clerk_org_id = %s", (clerk_org_id,)
-            ).fetchone()
-            if row is None:
-                raise SystemExit(f"agent-switch: no organization {clerk_org_id}")
-            org_id = row[0]
-        if state == "off":
-            conn.execute(
-                "INSERT INTO agent_kill_switches (organization_id, reason) VALUES (%s, %s)"
-                " ON CONFLICT (organization_id) DO UPDATE SET reason = excluded.reason",
-                (org_id, reason),
-            )
-        else:
-            conn.execute(
-                "DELETE FROM agent_kill_switches WHERE organization_id IS NOT DISTINCT FROM %s",
-                (org_id,),
-            )
+        row = conn.execute(
+            "SELECT spotter_switch_agent(%s, %s, %s)", (clerk_org_id, state == "off", reason)
+        ).fetchone()
+    if row is None or not row[0]:
+        raise SystemExit(f"agent-switch: no organization {clerk_org_id}")
     where = clerk_org_id or "every organization"
     return f"agent-switch: Spotter is {'off' if state == 'off' else 'on'} for {where}"
 

@@ -17,11 +17,13 @@ from spotter.agent.errors import RateLimited
 from spotter.cli import cmd_agent_switch
 from spotter.config import Settings
 from spotter.db import Database
+from spotter.db.server import LOCAL_APP_PASSWORD, with_login
 from spotter.http.app import create_app
 from spotter.i18n import error_message
 from spotter.providers.fake import Reply, ScriptedModel, Text
 from tests.support.agent import deps_for, sse_payloads
 from tests.support.callers import caller_for
+from tests.support.owner import MIGRATION_OWNER
 from tests.support.tokens import TokenFactory
 from tests.support.world import Org
 
@@ -71,7 +73,10 @@ def _count(url: str, table: str) -> int:
 
 
 def _switch(url: str, state: str, org: Org | None = None) -> None:
-    settings = Settings(environment="test", database_url=url)
+    """`spotter agent-switch` as an operator runs it: logged in as the schema's owner, whom
+    FORCE ROW LEVEL SECURITY binds like the app (it sees no organization's rows)."""
+    owner = with_login(url, MIGRATION_OWNER, LOCAL_APP_PASSWORD)
+    settings = Settings(environment="test", database_url=owner)
     cmd_agent_switch(settings, state, org.clerk_org_id if org else None, "incident 42")
 
 
@@ -165,3 +170,14 @@ async def test_the_app_role_cannot_flip_a_kill_switch(db: Database, org: Org) ->
             await conn.execute(
                 "INSERT INTO agent_kill_switches (organization_id) VALUES (%s)", (org.id,)
             )
+    async with db.org_tx(org.id) as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            await conn.execute("SELECT spotter_switch_agent(%s, true, 'x')", (org.clerk_org_id,))
+
+
+def test_switching_an_unknown_org_says_so_and_writes_nothing(clean_db: str, org: Org) -> None:
+    owner = with_login(clean_db, MIGRATION_OWNER, LOCAL_APP_PASSWORD)
+    settings = Settings(environment="test", database_url=owner)
+    with pytest.raises(SystemExit, match="no organization org_nobody"):
+        cmd_agent_switch(settings, "off", "org_nobody", "typo")
+    assert _count(clean_db, "agent_kill_switches") == 0
