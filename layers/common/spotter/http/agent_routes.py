@@ -2,7 +2,10 @@
 an MCP-made write by execution id; following a conversation's stream, and stopping its live run.
 
 A run (send, confirm, confirm-batch, pick) runs in its own task (`agent.stream.start_live`):
-the response watches it, and a client that leaves does not stop it.
+the response watches it, and a client that leaves does not stop it. Before it starts — before
+anything is written — the caller is admitted (`agent.admission`): a kill switch refuses with 403
+`agent_disabled`, a send over the user's window with 429 `rate_limited` and `Retry-After`, as
+JSON. Following a stream and stopping a run stay open.
 
 Imported only by apps that stream (`create_app(streaming=True)`): the orchestrator brings the
 model SDK, a second of cold start the buffered reads function never pays.
@@ -19,6 +22,7 @@ from starlette.responses import StreamingResponse
 
 from spotter.agent import events as ev
 from spotter.agent import run
+from spotter.agent.admission import admit_action, admit_send
 from spotter.agent.stream import LiveRun, RunLog, check_can_follow, follow, request_stop, start_live
 from spotter.auth.caller import Caller
 from spotter.http.bodies import ConfirmBatchBody, ConfirmBody, PickBody, SendMessageBody
@@ -44,20 +48,27 @@ async def _provider_missing(locale: Locale) -> AsyncIterator[ev.AgentEvent]:
 RunStarter = Callable[[run.AgentDeps, RunLog], AsyncIterator[ev.AgentEvent]]
 
 
-def live_response(
+async def live_response(
     request: Request,
     caller: Caller,
     start: RunStarter,
     ui: Callable[[LiveRun | None], UiMessageStream] | None = None,
+    *,
+    sending: bool = False,
 ) -> StreamingResponse:
-    """Start the run in its own task; the response streams it natively, or through the AI SDK
-    translator `ui` makes for it (given the live run, None when no model is configured)."""
+    """Admit the caller (a send also against its window), then start the run in its own task;
+    the response streams it natively, or through the AI SDK translator `ui` makes for it (given
+    the live run, None when no model is configured)."""
     try:
         deps = get_agent_deps(request, request.app.state.db)
     except ProviderNotConfigured:
         # `make dev` without a key: say so on the stream instead of failing the request
         missing = unlogged(_provider_missing(caller.locale))
         return recorded_response(missing, ui=ui(None) if ui else None)
+    if sending:
+        await admit_send(deps.db, deps.settings, caller, deps.clock())
+    else:
+        await admit_action(deps.db, caller)
     live = start_live(lambda log: start(deps, log))
     return recorded_response(live.events(), run=live.task, ui=ui(live) if ui else None)
 
@@ -68,12 +79,14 @@ async def undo_response(
     claim: Callable[[run.AgentDeps], Awaitable[run.ClaimedUndo]],
     ui: UiMessageStream | None = None,
 ) -> StreamingResponse:
-    """Claim the undo (its refusals, 404 / 422, are JSON before any stream), then stream the
-    inverse. An undo is the user's act on a finished call, not a run: its events carry no ids."""
+    """Admit the caller, claim the undo (its refusals, 403 / 404 / 422, are JSON before any
+    stream), then stream the inverse. An undo is the user's act on a finished call, not a run:
+    its events carry no ids."""
     try:
         deps = get_agent_deps(request, request.app.state.db)
     except ProviderNotConfigured:
         return recorded_response(unlogged(_provider_missing(caller.locale)), ui=ui)
+    await admit_action(deps.db, caller)
     claimed = await claim(deps)
     return recorded_response(unlogged(run.run_undo(deps, caller, claimed)), ui=ui)
 
@@ -88,8 +101,11 @@ async def send_message(
         selection=body.page_context.selection,
         conversation_id=body.conversation_id,
     )
-    return live_response(
-        request, caller, lambda deps, log: run.send_message(deps, caller, message, log=log)
+    return await live_response(
+        request,
+        caller,
+        lambda deps, log: run.send_message(deps, caller, message, log=log),
+        sending=True,
     )
 
 
@@ -101,7 +117,7 @@ async def confirm(
     tool_use_id: str,
     body: ConfirmBody,
 ) -> StreamingResponse:
-    return live_response(
+    return await live_response(
         request,
         caller,
         lambda deps, log: run.confirm(
@@ -128,7 +144,7 @@ async def confirm_batch(
         )
         for d in body.decisions
     ]
-    return live_response(
+    return await live_response(
         request,
         caller,
         lambda deps, log: run.confirm_batch(deps, caller, conversation_id, decisions, log=log),
@@ -139,7 +155,7 @@ async def confirm_batch(
 async def pick(
     request: Request, caller: StaffCaller, conversation_id: UUID, tool_use_id: str, body: PickBody
 ) -> StreamingResponse:
-    return live_response(
+    return await live_response(
         request,
         caller,
         lambda deps, log: run.pick(deps, caller, conversation_id, tool_use_id, body.id, log=log),

@@ -30,6 +30,7 @@ from spotter.agent.conversations import conversation_log
 from spotter.agent.errors import ToolAlreadyResolved
 from spotter.agent.executions import load_calls
 from spotter.agent.stream import LiveRun, follow, request_stop
+from spotter.agent.telemetry import AgentEndpoint
 from spotter.auth.caller import Caller
 from spotter.db import Database
 from spotter.errors import NotFoundError, SpotterError
@@ -91,11 +92,12 @@ async def _send(
 
         return UiMessageStream(message_id=message_id, metadata=dict(known))
 
-    return live_response(
+    return await live_response(
         request,
         caller,
         lambda deps, log: run.send_message(deps, caller, message, log=log),
         ui=translator,
+        sending=True,
     )
 
 
@@ -130,14 +132,22 @@ async def _decide(
         )
     message_id = str(turn_run) if turn_run is not None else None
     meta = {"conversationId": str(conversation_id)}
-    return live_response(
+    endpoint = _endpoint(decisions)
+    return await live_response(
         request,
         caller,
         lambda deps, log: run.resolve_message(
-            deps, caller, conversation_id, decisions, None, log=log
+            deps, caller, conversation_id, decisions, None, log=log, endpoint=endpoint
         ),
         ui=lambda _: UiMessageStream(message_id=message_id, continues=asked.shown, metadata=meta),
     )
+
+
+def _endpoint(decisions: list[run.Decision]) -> AgentEndpoint:
+    """What Sentry tags the decision as: the native route that would have taken it."""
+    if all(d.kind == "pick" for d in decisions):
+        return "pick"
+    return "confirm" if len(decisions) == 1 else "confirm_batch"
 
 
 @router.get("/{chat_id}/stream", response_model=None)

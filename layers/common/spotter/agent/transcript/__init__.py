@@ -33,6 +33,7 @@ from spotter.agent.transcript.turn_context import (
     is_turn_context,
     strip_turn_context,
     visible_text,
+    visible_user_text,
 )
 
 __all__ = [
@@ -62,4 +63,5 @@ __all__ = [
     "tool_result_block",
     "validate_replay",
     "visible_text",
+    "visible_user_text",
 ]
