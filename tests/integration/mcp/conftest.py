@@ -12,6 +12,7 @@ from typing import Any
 import httpx2
 import psycopg
 import pytest
+import uvicorn
 from fastapi import FastAPI
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
@@ -31,12 +32,20 @@ MCP_URL = f"{BASE}/mcp"
 Elicit = Callable[[Any, ElicitRequestParams], Awaitable[ElicitResult]]
 
 
-@pytest.fixture
-async def mcp_app(settings: Settings, db: Database) -> AsyncIterator[FastAPI]:
-    app = create_app(settings.model_copy(update={"mcp_resource_url": MCP_URL}), db=db)
+# Every instance of a deployment shares the key that seals request state and session ids.
+STATE_KEY = "test-mcp-state-key-" + "k" * 32
+
+
+@asynccontextmanager
+async def serving(settings: Settings, db: Database) -> AsyncIterator[FastAPI]:
+    """One instance of the app, its lifespan running. The lifespan (the SDK's session manager)
+    is entered and left by one task: anyio's cancel scopes refuse to be left from another, and
+    fixture setup and teardown are two."""
+    app = create_app(
+        settings.model_copy(update={"mcp_resource_url": MCP_URL, "mcp_state_key": STATE_KEY}),
+        db=db,
+    )
     app.state.agent_deps = deps_for(db, ScriptedModel(), settings=settings)  # the undo route
-    # The lifespan (the SDK's session manager) is entered and left by one task: anyio's cancel
-    # scopes refuse to be left from another, and fixture setup and teardown are two.
     started, stop = asyncio.Event(), asyncio.Event()
 
     async def serve() -> None:
@@ -46,9 +55,46 @@ async def mcp_app(settings: Settings, db: Database) -> AsyncIterator[FastAPI]:
 
     task = asyncio.create_task(serve())
     await started.wait()
-    yield app
-    stop.set()
-    await task
+    try:
+        yield app
+    finally:
+        stop.set()
+        await task
+
+
+@asynccontextmanager
+async def listening(settings: Settings, db: Database) -> AsyncIterator[str]:
+    """One instance on a loopback port (uvicorn), for what the in-process transport cannot do:
+    it buffers a response to its end, so a stream that waits for the client's answer would
+    never reach it. Yields the instance's MCP URL."""
+    app = create_app(
+        settings.model_copy(update={"mcp_resource_url": MCP_URL, "mcp_state_key": STATE_KEY}),
+        db=db,
+    )
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+    )
+    task = asyncio.create_task(server.serve())
+    for _ in range(500):
+        if server.started or task.done():
+            break
+        await asyncio.sleep(0.02)
+    if not server.started:
+        server.should_exit = True
+        await task  # raises what stopped it
+        raise RuntimeError("the test server did not start")
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        server.should_exit = True
+        await task
+
+
+@pytest.fixture
+async def mcp_app(settings: Settings, db: Database) -> AsyncIterator[FastAPI]:
+    async with serving(settings, db) as app:
+        yield app
 
 
 def http_client(app: FastAPI, token: str | None) -> httpx2.AsyncClient:
@@ -60,14 +106,22 @@ def http_client(app: FastAPI, token: str | None) -> httpx2.AsyncClient:
 
 @asynccontextmanager
 async def connect(
-    app: FastAPI, token: str, *, elicit: Elicit | None = None
+    app: FastAPI,
+    token: str,
+    *,
+    elicit: Elicit | None = None,
+    mode: str = "auto",
+    url: str = MCP_URL,
+    http: httpx2.AsyncClient | None = None,
 ) -> AsyncIterator[Client]:
+    """The SDK's client: `mode="legacy"` speaks 2025-11-25 (initialize), "auto" 2026-07-28."""
     async with (
-        http_client(app, token) as http,
+        http or http_client(app, token) as transport,
         Client(
-            streamable_http_client(MCP_URL, http_client=http),
+            streamable_http_client(url, http_client=transport),
             elicitation_callback=elicit,
             raise_exceptions=True,
+            mode=mode,
         ) as client,
     ):
         yield client
