@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
@@ -95,12 +96,23 @@ async def leads_board(request: Request, caller: StaffCaller) -> dict[str, Any]:
     return {"ok": True, **pipelines.output, **leads.output}
 
 
+# The dashboard's approval page of a pending MCP call (the URL an MCP client without
+# elicitation is given): its own static page beside the console, the same login.
+approvals_page = APIRouter(include_in_schema=False)
+
+
+@approvals_page.get("/approvals/{execution_id}")
+async def approval_page(execution_id: str) -> FileResponse:
+    return FileResponse(STATIC_DIR / "approvals.html", media_type="text/html")
+
+
 def create_dev_app(settings: Settings | None = None, *, db: Database | None = None) -> FastAPI:
     settings = settings or get_settings()
     if settings.environment == "production":
         raise DevConsoleRefused("the dev console is refused when ENVIRONMENT=production")
     app = create_app(settings, db=db)
     app.include_router(router)
+    app.include_router(approvals_page)
     # last: a mount at "/" would shadow every route added after it
     app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="console")
     return app
