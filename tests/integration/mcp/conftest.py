@@ -12,7 +12,6 @@ from typing import Any
 import httpx2
 import psycopg
 import pytest
-import uvicorn
 from fastapi import FastAPI
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
@@ -23,6 +22,7 @@ from spotter.db import Database
 from spotter.http.app import create_app
 from spotter.providers.fake import ScriptedModel
 from tests.support.agent import deps_for
+from tests.support.loopback import on_loopback
 from tests.support.tokens import TokenFactory
 from tests.support.world import Org
 
@@ -71,24 +71,8 @@ async def listening(settings: Settings, db: Database) -> AsyncIterator[str]:
         settings.model_copy(update={"mcp_resource_url": MCP_URL, "mcp_state_key": STATE_KEY}),
         db=db,
     )
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
-    )
-    task = asyncio.create_task(server.serve())
-    for _ in range(500):
-        if server.started or task.done():
-            break
-        await asyncio.sleep(0.02)
-    if not server.started:
-        server.should_exit = True
-        await task  # raises what stopped it
-        raise RuntimeError("the test server did not start")
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        server.should_exit = True
-        await task
+    async with on_loopback(app) as origin:
+        yield f"{origin}/mcp"
 
 
 @pytest.fixture
