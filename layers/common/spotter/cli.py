@@ -1,4 +1,4 @@
-"""`spotter <command>`: dev, migrate, seed-demo, dev-token, sweep, stop-db, tools-doc,
+"""`spotter <command>`: dev, migrate, seed-demo, dev-token, sweep, stop-db, tools-doc, mcp-doc,
 parse-workout."""
 
 from __future__ import annotations
@@ -207,6 +207,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parse.add_argument("--json", action="store_true", help="the full reading, as JSON")
     doc = sub.add_parser("tools-doc", help="regenerate docs/tools.md")
     doc.add_argument("--out", type=Path, default=Path("docs/tools.md"))
+    mcp_doc = sub.add_parser("mcp-doc", help="regenerate the toolsets table of docs/mcp.md")
+    mcp_doc.add_argument("--out", type=Path, default=Path("docs/mcp.md"))
     args = parser.parse_args(argv)
 
     settings = get_settings()
@@ -235,6 +237,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             from spotter.tools.report import render_tools_doc
 
             args.out.write_text(render_tools_doc(ROUTER_PROMPT))
+            print(f"wrote {args.out}")
+        case "mcp-doc":
+            from spotter.mcp.report import with_table
+
+            args.out.write_text(with_table(args.out.read_text()))
             print(f"wrote {args.out}")
         case _:  # pragma: no cover - argparse rejects unknown commands
             parser.error(f"unknown command {args.command}")
