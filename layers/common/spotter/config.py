@@ -91,6 +91,8 @@ class Settings(BaseSettings):
     anthropic_secret_arn: str | None = None
     voyage_secret_arn: str | None = None
     mcp_state_secret_arn: str | None = None
+    # the Clerk secret key (sk_...) for opaque OAuth tokens: the MCP function only, if used
+    clerk_secret_arn: str | None = None
     # Which endpoint serves Anthropic models: the Anthropic API (key from ANTHROPIC_SECRET_ARN)
     # or Amazon Bedrock (the function role's IAM permission, no key).
     model_provider: Literal["anthropic", "bedrock"] = "anthropic"
