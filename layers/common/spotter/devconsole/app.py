@@ -2,8 +2,9 @@
 
 No login form: the console asks `POST /dev/token` for a session token of a demo user, minted
 with the local dev key (`.spotter/dev-jwt-key.pem`) that the dev server trusts as CLERK_JWT_KEY.
-Every API call then goes through the same verification as production. The app refuses to be
-built with ENVIRONMENT=production.
+Every API call then goes through the same verification as production. MCP clients sign in
+through `devconsole.oauth`, the dev stand-in for Clerk as their authorization server. The app
+refuses to be built with ENVIRONMENT=production.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pydantic import BaseModel
 from spotter.auth.devkeys import ensure_dev_key, mint_token
 from spotter.config import Settings, get_settings
 from spotter.db import Database
+from spotter.devconsole import oauth
 from spotter.http.app import create_app
 from spotter.http.deps import StaffCaller
 from spotter.providers.anthropic import provider_configured, uses_demo_model
@@ -113,6 +115,7 @@ def create_dev_app(settings: Settings | None = None, *, db: Database | None = No
     app = create_app(settings, db=db)
     app.include_router(router)
     app.include_router(approvals_page)
+    app.include_router(oauth.router)  # MCP clients sign in here (stands in for Clerk)
     # last: a mount at "/" would shadow every route added after it
     app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="console")
     return app
