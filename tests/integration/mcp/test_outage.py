@@ -38,7 +38,7 @@ async def outage_app(
     settings: Settings, own_server: OwnServer
 ) -> AsyncIterator[tuple[httpx2.AsyncClient, Org]]:
     org = create_org(own_server.url, name="Outage Box")
-    db = await Database.open(own_server.url, max_size=2)
+    db = await Database.open(own_server.app_url, max_size=2)
     try:
         async with serving(settings, db) as app, http_client(app, None) as client:
             yield client, org

@@ -35,9 +35,7 @@ CREATE TABLE mcp_elicitations (
   CHECK ((answer IS NULL) = (answered_at IS NULL))
 );
 CREATE INDEX mcp_elicitations_execution_idx ON mcp_elicitations (execution_id);
-ALTER TABLE mcp_elicitations ENABLE ROW LEVEL SECURITY;
-CREATE POLICY org_isolation ON mcp_elicitations USING (organization_id = spotter_current_org())
-  WITH CHECK (organization_id = spotter_current_org());
+SELECT spotter_enable_org_rls('mcp_elicitations');  -- org isolation, forced (0037)
 GRANT SELECT, INSERT, UPDATE, DELETE ON mcp_elicitations TO spotter_app;
 
 -- The sweep runs for every org but sees one per transaction: which orgs have MCP questions that
@@ -51,3 +49,5 @@ CREATE FUNCTION spotter_orgs_with_expired_mcp_calls()
   $$;
 REVOKE ALL ON FUNCTION spotter_orgs_with_expired_mcp_calls() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION spotter_orgs_with_expired_mcp_calls() TO spotter_app;
+-- under FORCE ROW LEVEL SECURITY only spotter_definer sees every org's rows (0037)
+SELECT spotter_hand_to_definer('spotter_orgs_with_expired_mcp_calls()');
