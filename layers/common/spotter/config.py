@@ -57,6 +57,13 @@ class Settings(BaseSettings):
     # MCP server's own origin + /approvals/{id} (the dev console serves it there).
     mcp_approval_url: str | None = None
 
+    # Sends per user (POST /agent/messages): at most AGENT_SEND_LIMIT in any
+    # AGENT_SEND_WINDOW_SECONDS, counted in Postgres so every instance sees every send; one more
+    # is 429 `rate_limited` with Retry-After. A person types far fewer: this stops a script or a
+    # runaway client, the daily budget stops cost.
+    agent_send_limit: int = Field(default=30, ge=1, le=10_000)
+    agent_send_window_seconds: int = Field(default=60, ge=1, le=86_400)
+
     max_body_bytes: int = Field(default=64 * 1024, ge=1024)
     log_level: str = "INFO"
 

@@ -22,12 +22,15 @@ DOC = Path(__file__).resolve().parents[3] / "docs" / "mcp.md"
 def test_every_toolset_holds_at_most_40_tools_for_every_role_and_org(toolset: str) -> None:
     for role in ROLES:
         for day_grain in (False, True):
-            tools = catalog_for(role, day_grain, toolset).tools
-            assert 0 < len(tools) <= MAX_TOOLS, (toolset, role, day_grain, len(tools))
+            for forms in (False, True):
+                tools = catalog_for(role, day_grain, forms, toolset).tools
+                assert len(tools) <= MAX_TOOLS, (toolset, role, day_grain, forms, len(tools))
+                # an org that keeps no forms has no forms tools; every other toolset has some
+                assert tools or (toolset == "forms" and not forms), (toolset, role, day_grain)
 
 
 def test_every_toolset_names_routers_and_reads_that_exist() -> None:
-    specs = registry_for("owner", True).specs
+    specs = registry_for("owner", True, True).specs
     routers = {s.router for s in specs}
     reads = {s.action for s in specs if s.router == "read"}
     for toolset in TOOLSETS.values():
@@ -36,9 +39,9 @@ def test_every_toolset_names_routers_and_reads_that_exist() -> None:
 
 
 def test_a_toolset_is_a_subset_of_the_full_list() -> None:
-    full = {t.name for t in catalog_for("owner", False).tools}
+    full = {t.name for t in catalog_for("owner", False, True).tools}
     for name in TOOLSETS:
-        assert {t.name for t in catalog_for("owner", False, name).tools} <= full
+        assert {t.name for t in catalog_for("owner", False, True, name).tools} <= full
 
 
 @pytest.mark.parametrize("toolset", [None, *sorted(TOOLSETS)])
@@ -47,15 +50,15 @@ def test_tools_list_is_byte_stable_per_role_and_toolset(toolset: str | None) -> 
         built = [
             json.dumps([t.model_dump(mode="json", by_alias=True) for t in c.tools])
             for c in (
-                catalog_for(role, False, toolset),
-                build_catalog(registry_for(role, False), toolset),
+                catalog_for(role, False, True, toolset),
+                build_catalog(registry_for(role, False, True), toolset),
             )
         ]
         assert built[0] == built[1]
 
 
 def test_a_read_only_token_lists_no_writes() -> None:
-    catalog = catalog_for("owner", False, "schedule", writes=False)
+    catalog = catalog_for("owner", False, True, "schedule", writes=False)
     assert catalog.tools and all(s.side_effects == "read" for s in catalog.specs.values())
     assert "spotter_undo" not in {t.name for t in catalog.tools}
 

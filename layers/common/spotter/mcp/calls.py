@@ -72,7 +72,7 @@ from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import TOOL_REFUSALS, ToolError, UnknownTool, tool_error
 from spotter.tools.previews import build_confirmation
-from spotter.tools.registry import registry_for_caller
+from spotter.tools.registry import registry_for_caller, surface_of
 from spotter.tools.runner import execute, resolve_call
 from spotter.tools.spec import ToolSpec
 
@@ -156,9 +156,7 @@ async def call_tool(deps: McpDeps, request: McpCall, *, now: datetime | None = N
     if problem is not None:  # validated as HTTP validates: never a driver's message
         return outcome_error(ToolError("invalid_args", problem))
     at = now or datetime.now(UTC)
-    catalog = catalog_for(
-        caller.role, caller.day_grain_programming, request.toolset, writes=request.writes
-    )
+    catalog = catalog_for(*surface_of(caller), request.toolset, writes=request.writes)
     if request.name == UNDO_TOOL and request.writes:
         return await undo_tool(deps.db, caller, request.arguments, now=at)
     spec = catalog.specs.get(request.name)

@@ -108,9 +108,10 @@ def build_catalog(
     return McpCatalog(tuple(sorted(tools, key=lambda t: t.name)), specs)
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=256)
 def catalog_for(
-    role: Role, day_grain: bool, toolset: str | None = None, *, writes: bool = True
+    role: Role, day_grain: bool, forms: bool, toolset: str | None = None, *, writes: bool = True
 ) -> McpCatalog:
-    """Built once per role x org flags x toolset x write scope, so `tools/list` is byte-stable."""
-    return build_catalog(registry_for(role, day_grain), toolset, writes=writes)
+    """Built once per surface (role × org flags: `tools.registry.surface_of`) × toolset × write
+    scope, like the registry it comes from, so `tools/list` is byte-stable."""
+    return build_catalog(registry_for(role, day_grain, forms), toolset, writes=writes)

@@ -41,6 +41,7 @@ from spotter.mcp.legacy import Legacy
 from spotter.mcp.toolsets import TOOLSETS
 from spotter.mcp.wire import is_unavailable_error, unavailable_response
 from spotter.observability import log_event
+from spotter.tools.registry import surface_of
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
 
@@ -217,7 +218,7 @@ def _wants_write(message: Any, token: CallerToken, route: McpRoute) -> bool:
     caller = token.caller
     if not isinstance(name, str):
         return False
-    spec = catalog_for(caller.role, caller.day_grain_programming, route.toolset).specs.get(name)
+    spec = catalog_for(*surface_of(caller), route.toolset).specs.get(name)
     return spec is not None and spec.side_effects == "write"
 
 

@@ -17,7 +17,7 @@ _ROLES: tuple[Role, ...] = ("owner", "coach")
 
 def tools_json(role: Role, toolset: str | None) -> str:
     """The `tools` of a `tools/list` answer, as sent (a standard org)."""
-    tools = catalog_for(role, False, toolset).tools
+    tools = catalog_for(role, False, True, toolset).tools
     return json.dumps(
         [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools],
         ensure_ascii=False,
@@ -40,9 +40,9 @@ def render_toolsets_table() -> str:
     for url, what, toolset in rows:
         owner, coach = tools_json("owner", toolset), tools_json("coach", toolset)
         lines.append(
-            f"| `{url}` | {what} | {len(catalog_for('owner', False, toolset).tools)} |"
+            f"| `{url}` | {what} | {len(catalog_for('owner', False, True, toolset).tools)} |"
             f" {len(owner.encode()):,} | {claude_tokens(owner):,} |"
-            f" {len(catalog_for('coach', False, toolset).tools)} | {claude_tokens(coach):,} |"
+            f" {len(catalog_for('coach', False, True, toolset).tools)} | {claude_tokens(coach):,} |"
         )
     lines.append(END)
     return "\n".join(lines)

@@ -42,6 +42,7 @@ from spotter.mcp.session import SessionSealer, elicitation_modes
 from spotter.mcp.wire import SERVER_UNAVAILABLE, UNAVAILABLE_MESSAGE, unavailable_data
 from spotter.observability import log_event
 from spotter.providers.email import EmailSender
+from spotter.tools.registry import surface_of
 
 MCP_PATH = "/mcp"
 SERVER_NAME = "spotter"
@@ -61,10 +62,7 @@ class SpotterMCP(MCPServer[Any]):
         if not caller.is_staff:
             return []
         toolset = current_route().toolset
-        catalog = catalog_for(
-            caller.role, caller.day_grain_programming, toolset, writes=token.can_write
-        )
-        return list(catalog.tools)
+        return list(catalog_for(*surface_of(caller), toolset, writes=token.can_write).tools)
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
