@@ -14,6 +14,7 @@ from spotter.domain.outbox import statuses_for_conversation
 from spotter.errors import NotFoundError
 from spotter.tools.asking import awaits_pick, needs_user
 from spotter.tools.catalog import load_catalog
+from spotter.tools.summaries import Voice, describe_call, present_card
 
 _LIST_LIMIT = 50
 
@@ -38,8 +39,11 @@ async def list_conversations(conn: Conn, org_id: UUID, user_id: UUID) -> list[di
 
 
 async def get_conversation(
-    conn: Conn, org_id: UUID, user_id: UUID, conversation_id: UUID
+    conn: Conn, org_id: UUID, user_id: UUID, conversation_id: UUID, *, voice: Voice | None = None
 ) -> dict[str, Any]:
+    """The conversation as its reader sees it; with a `voice`, each call also carries the words
+    its card shows (`tools.summaries`: title, summary, a labelled card) in the reader's language,
+    exactly as the live stream gave them."""
     cur = await conn.execute(
         "SELECT id, title, created_at, updated_at, compacting_since IS NOT NULL AS compacting"
         " FROM ai_conversations WHERE id = %s AND organization_id = %s AND user_id = %s",
@@ -65,7 +69,8 @@ async def get_conversation(
         for row in await cur.fetchall()
     ]
     tools = [
-        _tool_execution(row) for row in await conversation_calls(conn, org_id, conversation_id)
+        _tool_execution(row, voice)
+        for row in await conversation_calls(conn, org_id, conversation_id)
     ]
     # outbound calls: each message's delivery status (queued, delivered, failed, outcome_unknown)
     deliveries = await statuses_for_conversation(OrgScope(conn, org_id), conversation_id)
@@ -83,7 +88,7 @@ async def get_conversation(
     }
 
 
-def _tool_execution(row: dict[str, Any]) -> dict[str, Any]:
+def _tool_execution(row: dict[str, Any], voice: Voice | None) -> dict[str, Any]:
     """One call as a person sees it: an abandoned claim is a failure, not a spinner; a call
     waiting for the user carries what its card needs; a write that can still be undone says so,
     as its live `tool_completed` did (`inverseAvailable`), with the execution id undo names."""
@@ -117,4 +122,16 @@ def _tool_execution(row: dict[str, Any]) -> dict[str, Any]:
             shown["confirm"] = row["confirm_policy"]
             shown["confirmation"] = row["confirmation"]
             shown["fingerprint"] = call_fingerprint(row["router"], row["action"], row["input"])
+    if voice is not None:
+        shown |= describe_call(
+            row["router"],
+            row["action"],
+            voice=voice,
+            finished=status not in ("pending", "running"),
+            ok=status == "succeeded",
+            output=row["output"],
+            error=error,
+        )
+        if awaiting and not awaits_pick(row["kind"]):
+            shown["confirmation"] = present_card(row["confirmation"], voice)
     return shown

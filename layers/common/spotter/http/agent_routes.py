@@ -28,6 +28,7 @@ from spotter.http.sse import protocol_of, recorded_response, unlogged
 from spotter.i18n import Locale, error_message
 from spotter.observability import current_trace_id
 from spotter.providers.anthropic import ProviderNotConfigured
+from spotter.tools.summaries import Voice
 
 router = APIRouter(prefix="/agent")
 
@@ -39,6 +40,10 @@ async def _provider_missing(locale: Locale) -> AsyncIterator[ev.AgentEvent]:
         trace_id=current_trace_id(),
     )
     yield ev.Done(conversation_id=None)
+
+
+def _voice(caller: Caller) -> Voice:
+    return Voice.of(caller.locale, caller.org_timezone)
 
 
 RunStarter = Callable[[run.AgentDeps, RunLog], AsyncIterator[ev.AgentEvent]]
@@ -53,7 +58,7 @@ def _live(request: Request, caller: Caller, start: RunStarter) -> StreamingRespo
         # `make dev` without a key: say so on the stream instead of failing the request
         return recorded_response(unlogged(_provider_missing(caller.locale)), protocol)
     live = start_live(lambda log: start(deps, log))
-    return recorded_response(live.events(), protocol, run=live.task)
+    return recorded_response(live.events(), protocol, run=live.task, voice=_voice(caller))
 
 
 @router.post("/messages")
@@ -136,7 +141,9 @@ async def undo(
     # refusals (404, 422) are JSON, before the stream; the claim is taken here too
     claimed = await run.claim_undo(deps, caller, conversation_id, tool_use_id)
     # an undo is the user's act on a finished call, not a run: its events carry no ids
-    return recorded_response(unlogged(run.run_undo(deps, caller, claimed)), protocol)
+    return recorded_response(
+        unlogged(run.run_undo(deps, caller, claimed)), protocol, voice=_voice(caller)
+    )
 
 
 def _resume_point(last_event_id: str | None, after: int | None) -> int:
@@ -165,7 +172,9 @@ async def stream(
     point = _resume_point(last_event_id, after)
     db = request.app.state.db
     await check_can_follow(db, caller, conversation_id)  # foreign or missing: a JSON 404
-    return recorded_response(follow(db, caller, conversation_id, point), protocol_of(request))
+    return recorded_response(
+        follow(db, caller, conversation_id, point), protocol_of(request), voice=_voice(caller)
+    )
 
 
 @router.post("/conversations/{conversation_id}/stop")
@@ -186,4 +195,6 @@ async def undo_execution(
     claimed = await run.claim_execution_undo(
         deps.db, deps.registry_for(caller), caller, execution_id
     )
-    return recorded_response(unlogged(run.run_undo(deps, caller, claimed)), protocol_of(request))
+    return recorded_response(
+        unlogged(run.run_undo(deps, caller, claimed)), protocol_of(request), voice=_voice(caller)
+    )

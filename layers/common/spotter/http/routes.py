@@ -10,6 +10,7 @@ from fastapi import APIRouter
 from spotter.agent.conversations import get_conversation, list_conversations
 from spotter.agent.cost import usage_snapshot
 from spotter.http.deps import AnyCaller, Db
+from spotter.tools.summaries import Voice
 
 router = APIRouter(prefix="/agent")
 
@@ -24,7 +25,13 @@ async def conversations(caller: AnyCaller, db: Db) -> dict[str, Any]:
 @router.get("/conversations/{conversation_id}")
 async def conversation(caller: AnyCaller, db: Db, conversation_id: UUID) -> dict[str, Any]:
     async with db.org_tx(caller.org_id) as conn:
-        return await get_conversation(conn, caller.org_id, caller.user_id, conversation_id)
+        return await get_conversation(
+            conn,
+            caller.org_id,
+            caller.user_id,
+            conversation_id,
+            voice=Voice.of(caller.locale, caller.org_timezone),
+        )
 
 
 @router.get("/usage")

@@ -31,7 +31,7 @@ def error_message(code: str, locale: Locale) -> str:
 def plural_category(locale: Locale, count: int | float) -> str:
     """CLDR's plural category of `count` in `locale` (`one`, `two`, `few`, `many`, `other`), from
     Babel's copy of the CLDR rules: Russian says 1 / 2–4 / 5–20 / 21 apart, Hebrew has a dual."""
-    return _babel_locale(locale).plural_form(abs(count))
+    return str(_babel_locale(locale).plural_form(abs(count)))
 
 
 @cache

@@ -51,6 +51,10 @@ class Voice:
     locale: Locale
     tz: ZoneInfo
 
+    @classmethod
+    def of(cls, locale: Locale, timezone: str) -> Voice:
+        return cls(locale, ZoneInfo(timezone))
+
 
 @cache
 def catalog(locale: Locale) -> dict[str, dict[str, Any]]:
