@@ -19,6 +19,7 @@ from spotter.db.errors import RETRY_AFTER_SECONDS, UNAVAILABLE_ERRORS
 from spotter.errors import ErrorCode, SpotterError
 from spotter.http.locale import resolve_locale
 from spotter.http.middleware import BodyLimitMiddleware, NulPathMiddleware, TraceIdMiddleware
+from spotter.http.routes import gym as gym_router
 from spotter.http.routes import router as reads_router
 from spotter.i18n import error_message
 from spotter.observability import current_trace_id, log_event
@@ -136,6 +137,7 @@ def create_app(
     for unavailable in UNAVAILABLE_ERRORS:
         app.add_exception_handler(unavailable, _database_unavailable)
     app.include_router(reads_router)
+    app.include_router(gym_router)
     if streaming:
         from spotter.http.agent_routes import router as agent_router
 
