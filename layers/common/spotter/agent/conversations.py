@@ -7,6 +7,7 @@ from uuid import UUID
 
 from spotter.agent.approvals import call_fingerprint
 from spotter.agent.executions import conversation_calls, interrupted_error
+from spotter.agent.run_lease import LEASE_TTL
 from spotter.agent.transcript import visible_text
 from spotter.db import Conn
 from spotter.db.scope import OrgScope
@@ -52,8 +53,9 @@ async def get_conversation(
     conversation = await cur.fetchone()
     if conversation is None:
         raise NotFoundError("No such conversation.")
+    live = await _live_run(conn, org_id, conversation_id)
     cur = await conn.execute(
-        "SELECT id, role, content, stop_reason, created_at FROM ai_messages"
+        "SELECT id, run_id, role, content, stop_reason, created_at FROM ai_messages"
         " WHERE conversation_id = %s AND organization_id = %s AND role IN ('user', 'assistant')"
         " ORDER BY ordinal",
         (conversation_id, org_id),
@@ -61,6 +63,7 @@ async def get_conversation(
     messages = [
         {
             "id": str(row["id"]),
+            "runId": str(row["run_id"]),
             "role": row["role"],
             "text": visible_text(row["content"]),
             "stopReason": row["stop_reason"],
@@ -85,7 +88,27 @@ async def get_conversation(
         "compacting": conversation["compacting"],
         "messages": messages,
         "toolExecutions": tools,
+        "liveRun": live,
     }
+
+
+async def _live_run(conn: Conn, org_id: UUID, conversation_id: UUID) -> dict[str, Any] | None:
+    """The run still going in this conversation (its lease fresh), and where a client follows it
+    from: `GET …/stream?after=<after>` replays the whole run (its first event on), so a reader
+    shows the run's own replies from the stream and everything before it from this read."""
+    cur = await conn.execute(
+        "SELECT c.live_run_id,"
+        " (SELECT coalesce(min(e.first_seq) FILTER (WHERE e.run_id = c.live_run_id) - 1,"
+        "                  max(e.last_seq), 0)"
+        "    FROM ai_run_events e WHERE e.conversation_id = c.id) AS after"
+        " FROM ai_conversations c WHERE c.id = %s AND c.organization_id = %s"
+        " AND c.live_run_claimed_at >= clock_timestamp() - %s",
+        (conversation_id, org_id, LEASE_TTL),
+    )
+    row = await cur.fetchone()
+    if row is None or row["live_run_id"] is None:
+        return None
+    return {"runId": str(row["live_run_id"]), "after": int(row["after"])}
 
 
 def _tool_execution(row: dict[str, Any], voice: Voice | None) -> dict[str, Any]:
