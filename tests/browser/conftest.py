@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import psycopg
 import pytest
 import uvicorn
@@ -152,3 +153,13 @@ def demo_org(console_db: str) -> str:
         ).fetchone()
     assert row is not None
     return str(row[0])
+
+
+@pytest.fixture
+def fresh_demo(console_url: str) -> None:
+    """The demo gym as a first seed leaves it today: the console's own reset (`make reset-demo`
+    behind the owner's button), for a test that changes the gym or needs it unchanged."""
+    with httpx.Client(base_url=console_url, timeout=60) as client:
+        token = client.post("/dev/token", json={"role": "owner"}).json()["token"]
+        reset = client.post("/dev/reset-demo", headers={"authorization": f"Bearer {token}"})
+    assert reset.status_code == 200, reset.text

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -70,7 +71,34 @@ def test_every_suggested_prompt_starts_its_flow_in_every_locale(locale: str, pro
 
 
 def test_the_console_catalogs_have_the_same_keys() -> None:
-    assert set(catalog("he")) == set(catalog("en")) == set(catalog("ru"))
+    # a count's forms are the locale's own CLDR categories (Russian's few/many, Hebrew's two)
+    def keys(locale: str) -> set[str]:
+        return {re.sub(r"\.(zero|one|two|few|many|other)$", "", k) for k in catalog(locale)}
+
+    assert keys("he") == keys("en") == keys("ru")
+    assert {k for k in catalog("ru") if k.startswith("reads.line.")} == {
+        "reads.line.one", "reads.line.few", "reads.line.many", "reads.line.other",
+    }  # fmt: skip
+
+
+def test_words_typed_past_a_waiting_picker_start_their_own_flow() -> None:
+    """Replay joins the superseded picker's result and the new words into one user message."""
+    picker = {"action": "ask_user_to_pick", "args": {"kind": "member", "prompt": "Which Saar?",
+              "candidates": [{"id": "a", "label": "A"}, {"id": "b", "label": "B"}]}}  # fmt: skip
+    superseded = {"type": "tool_result", "tool_use_id": "p1", "is_error": True,
+                  "content": json.dumps({"code": "superseded"})}  # fmt: skip
+    typed = user(CANCEL)
+    messages = [
+        user("Book Saar into tomorrow's 07:00 CrossFit"),
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "p1", "name": "read", "input": picker}],
+        },
+        {"role": "user", "content": [superseded, *typed["content"]]},
+    ]
+    assert demo.read_turn(loop_body(messages)).text == CANCEL
+    reads = tool_uses(demo.answer(loop_body(messages)))
+    assert [u.input["action"] for u in reads] == ["class_types", "schedule"]
 
 
 TOMORROW = "2026-12-02"

@@ -132,10 +132,11 @@ def read_turn(body: dict[str, Any]) -> Turn:
     )
     content = _blocks(messages[start]["content"]) if messages else []
     texts = [b.get("text", "") for b in content if b.get("type") == "text"]
+    said = [b.get("text", "") for b in content if _said(b)]
     system = " ".join(b.get("text", "") for b in body.get("system") or [] if isinstance(b, dict))
     role = _ROLE.search(system)
     turn = Turn(
-        text=next((t for t in texts if not t.startswith("<turn_context>")), ""),
+        text=said[0] if said else "",
         context=next((t for t in texts if t.startswith("<turn_context>")), ""),
         tools=_tools(body.get("tools") or []),
         role=role.group(1) if role and role.group(1) in _ROLES else "owner",
@@ -174,9 +175,17 @@ def _blocks(content: Any) -> list[dict[str, Any]]:
     return [{"type": "text", "text": content}] if isinstance(content, str) else list(content)
 
 
+def _said(block: dict[str, Any]) -> bool:
+    """A text block the user typed: not the turn context, not a note Spotter added ("[Spotter
+    fetched …]" after a page's seeded reads)."""
+    text = str(block.get("text", "")) if block.get("type") == "text" else ""
+    return bool(text) and not text.startswith(("<turn_context>", "[Spotter "))
+
+
 def _typed(content: Any) -> bool:
-    blocks = _blocks(content)
-    return bool(blocks) and not any(b.get("type") == "tool_result" for b in blocks)
+    """A user message with words in it. Replay joins a results turn and the message the user
+    typed past it into one (a superseded call's result, then the new words): that counts."""
+    return any(_said(b) for b in _blocks(content))
 
 
 def _payload(block: dict[str, Any]) -> Any:
