@@ -615,3 +615,42 @@ def test_a_lead_picked_on_the_leads_board_is_read_first_by_the_next_message(
     assert row is not None
     assert "/dashboard/leads/" in json.dumps(row[0])
     assert name
+
+
+PAGE_SHOTS = ARTIFACTS / "pages"
+
+
+@pytest.mark.parametrize("locale", ["en", "he"])
+def test_each_dashboard_page_shows_the_gyms_data_in_the_readers_language(
+    fresh_demo: None, browser: Browser, console_url: str, locale: str
+) -> None:
+    """Each page of the fake dashboard, as an owner sees it (the screenshots in docs/console)."""
+    page = open_console(browser, console_url, locale=locale)
+    PAGE_SHOTS.mkdir(parents=True, exist_ok=True)
+    try:
+        expect(page.get_by_test_id("session").first).to_be_visible()
+        expect(page.get_by_test_id("week-range")).not_to_be_empty()
+        page.screenshot(path=str(PAGE_SHOTS / f"schedule-{locale}.png"))
+        page.get_by_test_id("nav-members").click()
+        expect(page.get_by_test_id("member-row").first).to_be_visible()
+        members = "members" if locale == "en" else "מתאמנים"
+        expect(page.get_by_test_id("member-count")).to_contain_text(members)
+        page.screenshot(path=str(PAGE_SHOTS / f"members-{locale}.png"))
+        page.get_by_test_id("nav-leads").click()
+        expect(page.get_by_test_id("lead-card").first).to_be_visible()
+        page.screenshot(path=str(PAGE_SHOTS / f"leads-{locale}.png"))
+        page.get_by_test_id("nav-workout").click()
+        expect(page.get_by_test_id("page")).to_contain_text("Murph")
+        page.screenshot(path=str(PAGE_SHOTS / f"workout-{locale}.png"))
+        # the assistant over the schedule: a batch of reads, a write with Undo, a card to approve
+        page.get_by_test_id("nav-schedule").click()
+        page.get_by_test_id("launcher").click()
+        for prompt in ("overview", "schedule", "cancel"):
+            run_prompt(page, prompt)
+        page.get_by_test_id("confirmation-card").get_by_test_id("confirm-arguments").locator(
+            "summary"
+        ).click()
+        page.screenshot(path=str(PAGE_SHOTS / f"assistant-{locale}.png"))
+        assert page.errors == []  # type: ignore[attr-defined]
+    finally:
+        page.context.close()

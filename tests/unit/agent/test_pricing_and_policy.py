@@ -7,8 +7,8 @@ import pytest
 from spotter.agent.cost.model_policy import LOOP_MAX_TOKENS, ROLES, model_policy
 from spotter.agent.cost.pricing import (
     DEAREST,
-    OFFLINE_DEMO_MODEL,
     MODEL_RATES,
+    OFFLINE_DEMO_MODEL,
     CallTokens,
     base_model_id,
     cost_usd_micros,
