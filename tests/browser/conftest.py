@@ -134,9 +134,18 @@ def open_console(
 
 
 @pytest.fixture
-def console(browser: Browser, console_url: str, request: pytest.FixtureRequest) -> Iterator[Page]:
-    """The console as the demo owner, the sheet open; its end state is screenshotted."""
-    page = open_console(browser, console_url)
+def locale() -> str:
+    """The reader's language: English unless a test parametrizes `locale`."""
+    return "en"
+
+
+@pytest.fixture
+def console(
+    browser: Browser, console_url: str, locale: str, request: pytest.FixtureRequest
+) -> Iterator[Page]:
+    """The console as the demo owner in `locale`, the sheet open; its end state is
+    screenshotted."""
+    page = open_console(browser, console_url, locale=locale)
     page.get_by_test_id("launcher").click()
     yield page
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

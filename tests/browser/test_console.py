@@ -9,12 +9,14 @@ gym start from a fresh seed (`fresh_demo`: the console's own reset).
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import psycopg
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from spotter.i18n.dates import format_local_date
 from tests.browser.conftest import ARTIFACTS, open_console
 
 pytestmark = pytest.mark.xdist_group("browser")
@@ -129,6 +131,7 @@ def test_a_rejection_carries_the_persons_reason_and_is_said_in_their_language(
         page.context.close()
 
 
+@pytest.mark.parametrize("locale", ["en", "he"])
 def test_approving_edited_arguments_runs_the_edit_and_a_new_target_is_asked_again(
     fresh_demo: None, console: Page, console_db: str, demo_org: str
 ) -> None:
@@ -258,8 +261,9 @@ def test_a_reload_reopens_the_conversation_and_its_cards_still_offer_undo(
         page.context.close()
 
 
+@pytest.mark.parametrize("locale", ["en", "he"])
 def test_a_reload_follows_a_run_still_going_to_its_end(
-    console: Page, monkeypatch: pytest.MonkeyPatch
+    console: Page, locale: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from spotter.providers import demo
 
@@ -271,7 +275,8 @@ def test_a_reload_follows_a_run_still_going_to_its_end(
         if "/agent/conversations/" in url and url.rsplit("/", 1)[-1].count("-") == 4:
             responses.append(response.json())  # type: ignore[attr-defined]
 
-    console.get_by_test_id("composer-input").fill("What can you do?")
+    question = "What can you do?" if locale == "en" else "מה אתה יכול לעשות?"
+    console.get_by_test_id("composer-input").fill(question)
     console.get_by_test_id("send").click()
     expect(console.get_by_test_id("assistant-message")).to_have_count(1)
     console.on("response", record)
@@ -282,7 +287,7 @@ def test_a_reload_follows_a_run_still_going_to_its_end(
     assert responses and responses[0]["liveRun"] is not None, "the reload found the run going"
     replies = console.get_by_test_id("assistant-message")
     expect(replies).to_have_count(1)
-    assert last_reply(console) == demo._STRINGS["en"]["capabilities"]
+    assert last_reply(console) == demo._STRINGS[locale]["capabilities"]
 
 
 def test_a_reload_shows_rejected_interrupted_waiting_and_superseded_calls(
@@ -400,6 +405,34 @@ def test_the_schedule_page_shows_the_week_and_updates_after_create_and_cancel(
         page.context.close()
 
 
+@pytest.mark.parametrize("locale", ["en", "he"])
+def test_an_open_gym_typed_for_an_hour_is_made_at_that_hour_and_never_moved(
+    fresh_demo: None, console: Page, locale: str
+) -> None:
+    typed = {
+        "en": "Schedule open gym tomorrow 13:00-14:00",
+        "he": "תזמן אופן ג'ים מחר 13:00-14:00",
+    }[locale]
+    ask(console, typed)
+    created = console.locator('[data-testid=tool-card][data-tool="class_sessions.create"]')
+    expect(created).to_have_count(1)
+    expect(created.get_by_test_id("tool-summary")).to_contain_text("13:00")
+    assert "13:00" in last_reply(console)
+    draft = console.locator('[data-testid=session][data-status="draft"]')
+    expect(draft).to_contain_text("13:00")
+    # the same words again: the hour holds an Open Gym now; nothing is made at another hour
+    ask(console, typed)
+    expect(created).to_have_count(1)
+    from spotter.providers import demo
+
+    tomorrow = datetime.now(ZoneInfo("Asia/Jerusalem")).date() + timedelta(days=1)
+    day = format_local_date(tomorrow, "he" if locale == "he" else "en")
+    assert last_reply(console) == demo._STRINGS[locale]["open_gym_taken"].format(
+        start="13:00", day=day
+    )
+
+
+@pytest.mark.parametrize("locale", ["en", "he"])
 def test_reset_demo_puts_the_gym_back(fresh_demo: None, console: Page) -> None:
     run_prompt(console, "cancel")
     console.get_by_test_id("approve").click()

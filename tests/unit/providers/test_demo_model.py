@@ -199,6 +199,59 @@ def test_words_that_name_no_class_type_get_a_question_not_a_guess() -> None:
     assert tool_uses(reply) == [] and said(reply).startswith("Which class do you mean?")
 
 
+def open_gym(start: str) -> dict[str, Any]:
+    return session(f"og-{start}", "Open Gym", start, classTypeId="t1", status="draft")
+
+
+def create_of(reply: demo.Reply) -> dict[str, Any]:
+    (create,) = tool_uses(reply)
+    assert create.name == "class_sessions" and create.input["action"] == "create"
+    args: dict[str, Any] = create.input["args"]
+    return args
+
+
+def test_an_open_gym_goes_at_the_hours_the_words_name() -> None:
+    text = "Schedule open gym tomorrow 13:00-14:30"
+    reply = demo.answer(loop_body([user(text), *answered(class_reads([open_gym("14:00")]))]))
+    assert create_of(reply) == {
+        "classTypeId": "t1",
+        "slot": {"day": TOMORROW, "start": "13:00", "minutes": 90},
+    }
+
+
+def test_an_hour_that_holds_an_open_gym_already_is_said_and_not_moved() -> None:
+    text = "Schedule open gym tomorrow 13:00-14:00"
+    reply = demo.answer(loop_body([user(text), *answered(class_reads([open_gym("13:00")]))]))
+    assert tool_uses(reply) == []
+    assert said(reply) == (
+        "There is already an Open Gym at 13:00 on Wed 2 Dec, so nothing was changed."
+    )
+
+
+def test_an_open_gym_asked_for_today_is_read_and_made_today() -> None:
+    text = "Schedule open gym today 16:00"
+    first = demo.answer(loop_body([user(text)]))
+    assert [u.input["args"] for u in tool_uses(first)][1] == {"days": {"first": "2026-12-01"}}
+    reads = class_reads([])
+    reads[1] = ("read", {"action": "schedule", "args": {"days": {"first": "2026-12-01"}}},
+                {"sessions": []})  # fmt: skip
+    reply = demo.answer(loop_body([user(text), *answered(reads)]))
+    assert create_of(reply)["slot"] == {"day": "2026-12-01", "start": "16:00", "minutes": 60}
+
+
+def test_an_afternoon_with_no_hour_named_takes_the_first_free_hour_and_says_it() -> None:
+    text = catalog("en")["prompt.schedule"]
+    taken = [open_gym("14:00"), open_gym("15:00")]
+    messages = [user(text), *answered(class_reads(taken))]
+    create = create_of(demo.answer(loop_body(messages)))
+    assert create["slot"]["start"] == "16:00"
+    made = [("class_sessions", {"action": "create", "args": create}, {"id": "new"})]
+    done = demo.answer(loop_body([*messages, *answered(made)]))
+    assert said(done) == (
+        "Done: a draft Open Gym session on Wed 2 Dec at 16:00. Undo is on the card."
+    )
+
+
 def test_a_coach_asking_to_cancel_is_told_who_can_and_nothing_is_tried() -> None:
     reply = demo.answer(loop_body([user(CANCEL)], role="coach"))
     assert tool_uses(reply) == []

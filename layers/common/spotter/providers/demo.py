@@ -7,7 +7,8 @@ request: the user's words, the caller's role and tools, the `<turn_context>` and
 of the current run. It recognizes the console's suggested prompts (in en, he and ru) and walks
 each flow step by step:
 
-  schedule   read class types + the day → class_sessions.create (inline write, Undo)
+  schedule   read class types + the day → class_sessions.create at the hour the words name
+             (the first free afternoon hour when they name none; inline write, Undo)
   cancel     read class types + the day → class_sessions.cancel of the class asked for
              (destructive confirmation)
   saar       find "Saar" + read the day → read.ask_user_to_pick → the roster → bookings.book
@@ -20,7 +21,8 @@ Anything else gets a plain statement that this is the demo model and how to conf
 
 It is honest the way a good model is: it acts only on the class the words name (its class type,
 its time, today or tomorrow) and, when that class does not exist, is cancelled, full or already
-holds the member, it says so and changes nothing — never another class in its place. An action
+holds the member, it says so and changes nothing — never another class in its place. A new
+Open Gym goes at the hour asked for, or nowhere when that hour holds one already. An action
 the caller's role lacks (not among the request's tools) is declined in words, never attempted.
 Its calls name `pricing.OFFLINE_DEMO_MODEL`, so the gym is billed nothing (agent.cost).
 """
@@ -297,27 +299,46 @@ def _find_class(turn: Turn) -> tuple[Asked, dict[str, Any]] | Reply:
     return asked, session
 
 
+def _asked_hours(turn: Turn) -> tuple[str | None, int]:
+    """The start the words name ("13:00", or the first of "13:00-14:30") and the minutes until
+    the end they name (60 when they name none)."""
+    times = [(int(h), int(m)) for h, m in _TIME.findall(turn.text)]
+    if not times:
+        return None, 60
+    start = times[0][0] * 60 + times[0][1]
+    end = times[1][0] * 60 + times[1][1] if len(times) > 1 else start + 60
+    return f"{times[0][0]:02d}:{times[0][1]:02d}", end - start if end > start else 60
+
+
 def schedule_flow(turn: Turn) -> Reply:
     if not turn.can("class_sessions", "create"):
         return turn.declined("create")
     if created := turn.last("class_sessions", "create"):
         if not created.ok:
             return _text(_failure(turn, created))
-        slot = created.args["slot"]
-        day = turn.day_text(date.fromisoformat(slot["day"]))
-        return _text(turn.say("created", day=day, start=slot["start"]))
-    types, sessions = turn.last("read", "class_types"), _sessions(turn, turn.tomorrow)
-    if types is None or sessions is None:
-        return _calls(turn.say("checking"), _TYPES_READ, _day_read(turn.tomorrow))
-    class_types = types.payload.get("classTypes", []) if types.ok else []
+        made = created.args["slot"]
+        on = turn.day_text(date.fromisoformat(made["day"]))
+        return _text(turn.say("created", day=on, start=made["start"]))
+    if reads := _class_reads(turn):
+        return _calls(turn.say("checking"), *reads)
+    types = turn.last("read", "class_types")
+    class_types = types.payload.get("classTypes", []) if types and types.ok else []
     open_gym = next((t for t in class_types if t["name"].lower() == "open gym"), None)
     if open_gym is None:
         return _text(turn.say("no_class_type"))
-    taken = {s["start"] for s in sessions if s["classTypeId"] == open_gym["id"]}
-    # the afternoon hour still free, so the demo can be run again (or after an undo); the reply
-    # names the hour it chose
-    start = next((h for h in _AFTERNOON if h not in taken), _AFTERNOON[0])
-    slot = {"day": turn.tomorrow.isoformat(), "start": start, "minutes": 60}
+    day = asked_class(turn, []).day
+    taken = {s["start"] for s in _sessions(turn, day) or [] if s["classTypeId"] == open_gym["id"]}
+    start, minutes = _asked_hours(turn)
+    if start is not None and start in taken:
+        # the hour asked for holds an Open Gym already: say so, never move it to another hour
+        return _text(turn.say("open_gym_taken", day=turn.day_text(day), start=start))
+    if start is None:
+        # no hour named ("tomorrow afternoon"): the first afternoon hour still free, so the demo
+        # can be run again (or after an undo); the reply names the hour it chose
+        start = next((h for h in _AFTERNOON if h not in taken), None)
+        if start is None:
+            return _text(turn.say("no_free_hour", day=turn.day_text(day)))
+    slot = {"day": day.isoformat(), "start": start, "minutes": minutes}
     create = {"classTypeId": open_gym["id"], "slot": slot}
     return _calls(None, ("class_sessions", "create", create))
 
@@ -555,6 +576,10 @@ _STRINGS: dict[Locale, dict[str, str]] = {
         "asking": "This cancels {what} for the {count} people booked in it; please confirm.",
         "created": "Done: a draft Open Gym session on {day} at {start}. Undo is on the card.",
         "no_class_type": "This gym has no Open Gym class type.",
+        "open_gym_taken": "There is already an Open Gym at {start} on {day}, so nothing was "
+        "changed.",
+        "no_free_hour": "Every afternoon hour on {day} already has an Open Gym, so nothing was "
+        "changed.",
         "cancelled": "Cancelled. {count} bookings were released and credits refunded.",
         "kept": "OK, I left the class as it is.",
         "which_saar": "Which Saar?",
@@ -606,6 +631,8 @@ _STRINGS: dict[Locale, dict[str, str]] = {
         "asking": "זה מבטל את {what} ל-{count} הרשומים; נא לאשר.",
         "created": "בוצע: סשן אופן ג'ים בטיוטה ב{day} בשעה {start}. אפשר לבטל מהכרטיס.",
         "no_class_type": "אין בחדר הכושר סוג שיעור אופן ג'ים.",
+        "open_gym_taken": "כבר יש אופן ג'ים בשעה {start} ב{day}, אז שום דבר לא השתנה.",
+        "no_free_hour": "בכל שעות אחר הצהריים ב{day} כבר יש אופן ג'ים, אז שום דבר לא השתנה.",
         "cancelled": "בוטל. {count} הרשמות שוחררו והקרדיטים הוחזרו.",
         "kept": "בסדר, השיעור נשאר כמו שהוא.",
         "which_saar": "איזה סער?",
@@ -644,6 +671,8 @@ _STRINGS: dict[Locale, dict[str, str]] = {
         "asking": "Это отменит занятие «{what}» для {count} записавшихся; подтвердите.",
         "created": "Готово: черновик Open Gym на {day} в {start}. Отменить можно на карточке.",
         "no_class_type": "В этом зале нет типа занятия Open Gym.",
+        "open_gym_taken": "Open Gym в {start} ({day}) уже есть, поэтому ничего не изменено.",
+        "no_free_hour": "Все часы после обеда ({day}) уже заняты Open Gym, ничего не изменено.",
         "cancelled": "Отменено. Освобождено записей: {count}, кредиты возвращены.",
         "kept": "Хорошо, занятие осталось как было.",
         "which_saar": "Какой Саар?",
