@@ -174,6 +174,15 @@ def test_a_cancel_asks_to_cancel_exactly_the_class_the_words_name() -> None:
     assert "CrossFit at 18:00 on Wed 2 Dec" in said(reply) and "12 people" in said(reply)
 
 
+def test_a_cancel_names_the_waitlist_it_releases_as_the_card_counts_it() -> None:
+    sessions = [session("s2", "CrossFit", "18:00", booked=12, waitlisted=3)]
+    reply = demo.answer(loop_body([user(CANCEL), *answered(class_reads(sessions))]))
+    assert said(reply) == (
+        "This cancels CrossFit at 18:00 on Wed 2 Dec for the 12 people booked in it and the 3"
+        " on its waitlist; please confirm."
+    )
+
+
 def test_a_cancelled_class_is_not_replaced_by_another_and_the_reply_says_so() -> None:
     sessions = [session("s2", "CrossFit", "18:00", status="cancelled", booked=0),
                 session("s3", "Barbell Club", "19:30", booked=8)]  # fmt: skip

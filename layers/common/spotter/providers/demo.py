@@ -361,7 +361,10 @@ def cancel_flow(turn: Turn) -> Reply:
     if session.get("status") == "cancelled":
         return _text(turn.say("already_cancelled", what=what))
     args = {"sessionIds": [session["id"]], "reason": "Cancelled from the dev console"}
-    lead = turn.say("asking", what=what, count=session.get("booked", 0))
+    # everyone the cancel releases, as the card counts them: the booked and the waitlisted
+    waiting = int(session.get("waitlisted") or 0)
+    key = "asking_waitlist" if waiting else "asking"
+    lead = turn.say(key, what=what, count=session.get("booked", 0), waiting=waiting)
     return _calls(lead, ("class_sessions", "cancel", args))
 
 
@@ -574,6 +577,10 @@ _STRINGS: dict[Locale, dict[str, str]] = {
         "no_such_class": "There is no {what}, so nothing was changed.",
         "already_cancelled": "{what} is already cancelled, so nothing was changed.",
         "asking": "This cancels {what} for the {count} people booked in it; please confirm.",
+        "asking_waitlist": (
+            "This cancels {what} for the {count} people booked in it and the {waiting} on its "
+            "waitlist; please confirm."
+        ),
         "created": "Done: a draft Open Gym session on {day} at {start}. Undo is on the card.",
         "no_class_type": "This gym has no Open Gym class type.",
         "open_gym_taken": "There is already an Open Gym at {start} on {day}, so nothing was "
@@ -629,6 +636,8 @@ _STRINGS: dict[Locale, dict[str, str]] = {
         "no_such_class": "אין {what}, אז שום דבר לא השתנה.",
         "already_cancelled": "{what} כבר בוטל, אז שום דבר לא השתנה.",
         "asking": "זה מבטל את {what} ל-{count} הרשומים; נא לאשר.",
+        "asking_waitlist": "זה מבטל את {what} ל-{count} הרשומים ול-{waiting} שברשימת ההמתנה; "
+        "נא לאשר.",
         "created": "בוצע: סשן אופן ג'ים בטיוטה ב{day} בשעה {start}. אפשר לבטל מהכרטיס.",
         "no_class_type": "אין בחדר הכושר סוג שיעור אופן ג'ים.",
         "open_gym_taken": "כבר יש אופן ג'ים בשעה {start} ב{day}, אז שום דבר לא השתנה.",
@@ -669,6 +678,8 @@ _STRINGS: dict[Locale, dict[str, str]] = {
         "no_such_class": "Занятия «{what}» нет, поэтому ничего не изменено.",
         "already_cancelled": "Занятие «{what}» уже отменено, поэтому ничего не изменено.",
         "asking": "Это отменит занятие «{what}» для {count} записавшихся; подтвердите.",
+        "asking_waitlist": "Это отменит занятие «{what}» для {count} записавшихся и {waiting} "
+        "в листе ожидания; подтвердите.",
         "created": "Готово: черновик Open Gym на {day} в {start}. Отменить можно на карточке.",
         "no_class_type": "В этом зале нет типа занятия Open Gym.",
         "open_gym_taken": "Open Gym в {start} ({day}) уже есть, поэтому ничего не изменено.",
