@@ -23,6 +23,7 @@ from spotter.tools.summaries import (
     consequence_text,
     error_summary,
     field_label,
+    present_card,
     summary,
     title,
     value_text,
@@ -243,9 +244,35 @@ def test_every_consequence_a_card_can_name_is_said_in_every_locale(locale: Local
     declared = _declared_consequences()
     assert {"session_cancelled", "email_sent", "replaces_group_members"} <= declared
     # literals of the same calls that are not keys (a status compared, a field read)
-    declared -= {"active", "status", "skipped", "replaced_workout_ids", "consequences"}
+    declared -= {"active", "status", "skipped", "replaced_workout_ids", "consequences", "parts"}
     missing = sorted(k for k in declared if k not in catalog(locale)["consequences"])
     assert missing == []
+
+
+def _set_change_fields() -> set[str]:
+    """The field a card's whole-set change names where it is a literal (`set_change("coaches",
+    ...)`); a change named by a class's own label is words already."""
+    fields: set[str] = set()
+    for path in (ROOT / "layers/common/spotter/tools").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "set_change":
+                first = node.args[0] if node.args else None
+                if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    fields.add(first.value)
+    return fields
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_whole_set_change_a_card_shows_has_a_label_in_every_locale(locale: Locale) -> None:
+    fields = _set_change_fields()
+    assert {"coaches", "workouts", "members", "parts"} <= fields
+    assert sorted(f for f in fields if f not in catalog(locale)["fields"]) == []
+
+
+def test_a_change_named_by_a_class_keeps_the_classs_own_words() -> None:
+    card = {"changes": [{"field": "CrossFit · Tue 1 Dec 07:00", "old": ["Fran"], "new": []}]}
+    shown = present_card(card, Voice("he", JERUSALEM))
+    assert shown is not None and shown["changes"][0]["label"] == "CrossFit · Tue 1 Dec 07:00"
 
 
 def test_an_unnamed_field_is_spelled_out_never_shown_raw() -> None:

@@ -349,7 +349,7 @@ function confirmationCard(event, reasked = false) {
 
 function display(value) {
   if (value === null || value === undefined) return "—";
-  if (Array.isArray(value)) return value.map(display).join(", ");
+  if (Array.isArray(value)) return value.length ? value.map(display).join(", ") : "—";
   if (typeof value === "object") return Object.values(value).map(display).join(" ");
   return String(value);
 }

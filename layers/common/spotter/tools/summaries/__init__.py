@@ -41,6 +41,7 @@ _PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.]+)(?:\|([a-z_]+))?\}")
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _ISO_INSTANT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _TEXT_LIMIT = 80
 
 
@@ -81,6 +82,10 @@ def spelled(name: str, locale: Locale) -> str:
 
 
 def field_label(name: str, locale: Locale) -> str:
+    """A field's label; a change named by what it changes (a class's own label, as a day's
+    set_day_workouts card gives each class) is words already and stays as it is."""
+    if not _IDENTIFIER.match(name):
+        return name
     found = _entry("fields", name, locale)
     return str(found) if found else spelled(name, locale)
 
