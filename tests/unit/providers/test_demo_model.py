@@ -47,7 +47,7 @@ def loop_body(messages: list[dict[str, Any]], role: str = "owner") -> dict[str, 
     """The loop's request as the orchestrator sends it: the role's tools, the org block naming
     the caller's role, the messages."""
     return {
-        "tools": registry_for(role, False).definitions,  # type: ignore[arg-type]
+        "tools": registry_for(role, False, True).definitions,  # type: ignore[arg-type]
         "system": [
             {"type": "text", "text": "s"},
             {"type": "text", "text": f"<org>\nCaller: Demo ({'role'}: {role})\n</org>"},
