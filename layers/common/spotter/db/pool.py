@@ -68,8 +68,15 @@ class Database:
 
     @classmethod
     async def open(
-        cls, url: str, *, max_size: int = 10, wait_seconds: float = POOL_WAIT_SECONDS
+        cls,
+        url: str,
+        *,
+        max_size: int = 10,
+        wait_seconds: float = POOL_WAIT_SECONDS,
+        open_seconds: float | None = None,
     ) -> Database:
+        """Open a pool, waiting for its first connection up to `open_seconds` (default twice
+        `wait_seconds`); past that the pool is closed and `PoolTimeout` raised."""
         pool: AsyncConnectionPool[Conn] = AsyncConnectionPool(
             url,
             min_size=1,
@@ -89,7 +96,7 @@ class Database:
             # is back (psycopg_pool's default backs off for up to a minute).
             reconnect_timeout=wait_seconds * 2,
         )
-        await pool.open(wait=True, timeout=wait_seconds * 2)
+        await pool.open(wait=True, timeout=open_seconds or wait_seconds * 2)
         return cls(pool)
 
     async def close(self) -> None:

@@ -6,6 +6,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from spotter.auth.caller import Caller, Role
+from spotter.tools import prebuilt
 from spotter.tools.asking import needs_user
 from spotter.tools.catalog import ToolCatalog, load_catalog
 from spotter.tools.definitions import build_definitions, canonical_json
@@ -13,9 +14,13 @@ from spotter.tools.spec import ToolSpec
 
 
 class ToolRegistry:
-    def __init__(self, catalog: ToolCatalog, role: Role, *, day_grain: bool) -> None:
+    def __init__(
+        self, catalog: ToolCatalog, role: Role, *, day_grain: bool, prebuilt: bool = True
+    ) -> None:
         self.role = role
         self.day_grain = day_grain
+        # Read the layer's prebuilt bytes (spotter.tools.prebuilt) instead of building them.
+        self._prebuilt = prebuilt
         self._catalog = catalog
         self._specs = {
             name: spec
@@ -48,11 +53,13 @@ class ToolRegistry:
 
     @cached_property
     def definitions_json(self) -> str:
-        return canonical_json(self.definitions)
+        built = prebuilt.read(self.role, self.day_grain, "full") if self._prebuilt else None
+        return built if built is not None else canonical_json(self.definitions)
 
     @cached_property
     def quick_definitions_json(self) -> str:
-        return canonical_json(self.quick_definitions)
+        built = prebuilt.read(self.role, self.day_grain, "quick") if self._prebuilt else None
+        return built if built is not None else canonical_json(self.quick_definitions)
 
 
 @lru_cache(maxsize=16)
