@@ -110,7 +110,7 @@ def _prune(python: Path, rules: list[str]) -> None:
 def _prebuild_definitions(python: Path) -> None:
     """Run the built layer's own code (its Linux wheels load on the Linux build host, or in
     `sam build --use-container`) to write the tool definitions it would otherwise build."""
-    code = "from spotter.tools.prebuilt import write; print(len(write()))"
+    code = "from spotter.tools.registry import write_prebuilt; print(len(write_prebuilt()))"
     env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(python)}
     result = subprocess.run(
         [sys.executable, "-S", "-B", "-P", "-c", code],

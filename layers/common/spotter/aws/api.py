@@ -11,14 +11,24 @@ from __future__ import annotations
 from typing import Any
 
 from spotter.aws.secrets import load_secrets
-from spotter.aws.snapstart import (
-    LifecycleApp,
-    snapstart_init,
-    warm_model_stack,
-    warm_secrets_client,
-    warm_tools,
-)
+from spotter.aws.snapstart import LifecycleApp, snapstart_init, warm_secrets_client, warm_tools
 from spotter.http.app import create_app as create_http_app
+
+
+def warm_model_stack() -> None:
+    """Import the model and embedding SDKs and the run loop, and run the request validators and
+    the request encoder once (a model call is the streaming functions' every request)."""
+    import anthropic  # noqa: F401
+    from voyageai.client_async import AsyncClient  # noqa: F401
+
+    import spotter.agent.run.loop  # noqa: F401
+    from spotter.http.bodies import SendMessageBody
+    from spotter.providers.message_reply import ReplyReducer  # noqa: F401
+    from spotter.providers.message_stream import open_stream  # noqa: F401
+    from spotter.providers.wire_request import to_json
+
+    SendMessageBody.model_validate_json('{"message": "warm"}')
+    to_json({"model": "warm", "messages": [{"role": "user", "content": "warm"}]})
 
 
 def warm() -> None:

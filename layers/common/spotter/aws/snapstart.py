@@ -76,22 +76,6 @@ def warm_tools() -> None:
         _ = registry.definitions_json, registry.quick_definitions_json
 
 
-def warm_model_stack() -> None:
-    """Import the model and embedding SDKs and the run loop, and run the request validators and
-    the request encoder once (a model call is the streaming functions' every request)."""
-    import anthropic  # noqa: F401
-    from voyageai.client_async import AsyncClient  # noqa: F401
-
-    import spotter.agent.run.loop  # noqa: F401
-    from spotter.http.bodies import SendMessageBody
-    from spotter.providers.message_reply import ReplyReducer  # noqa: F401
-    from spotter.providers.message_stream import open_stream  # noqa: F401
-    from spotter.providers.wire_request import to_json
-
-    SendMessageBody.model_validate_json('{"message": "warm"}')
-    to_json({"model": "warm", "messages": [{"role": "user", "content": "warm"}]})
-
-
 async def open_database(settings: Settings, *, restoring: bool) -> Database:
     bound = {"open_seconds": RESTORE_OPEN_SECONDS} if restoring else {}
     return await Database.open(settings.app_pool_url(), max_size=settings.db_pool_max_size, **bound)

@@ -2,10 +2,10 @@
 
 A registry's definitions depend only on the tool catalog, the role and the org's day-grain
 flag, and generating them (pydantic's `model_json_schema` for every action) is the largest part
-of a fresh instance's first request. `layers/build.py` calls `write()` against the layer it just
-built, so the files sit beside the very code that generated them; the source tree never holds
-them, so an edit in dev can never be answered with stale bytes (the registry builds them
-instead). tests/integration/deploy checks that the built files equal what the code builds.
+of a fresh instance's first request. `layers/build.py` runs `registry.write_prebuilt()` on the
+layer it just built, so the files sit beside the very code that generated them. The source tree
+never holds them, so an edit in dev is never answered with stale bytes (the registry builds
+them instead); tests/integration/deploy checks the built files equal what the code builds.
 """
 
 from __future__ import annotations
@@ -34,23 +34,3 @@ def read(role: Role, day_grain: bool, kind: Kind) -> str | None:
 def surfaces() -> list[tuple[Role, bool]]:
     """Every role × day-grain flag a registry is built for."""
     return [(role, day_grain) for role in get_args(Role) for day_grain in (False, True)]
-
-
-def write(directory: Path = DIRECTORY) -> list[Path]:
-    """Build every surface's definitions (not reading any prebuilt file) and write them."""
-    from spotter.tools.catalog import load_catalog
-    from spotter.tools.registry import ToolRegistry
-
-    directory.mkdir(exist_ok=True)
-    written = []
-    for role, day_grain in surfaces():
-        registry = ToolRegistry(load_catalog(), role, day_grain=day_grain, prebuilt=False)
-        texts: dict[Kind, str] = {
-            "full": registry.definitions_json,
-            "quick": registry.quick_definitions_json,
-        }
-        for kind, text in texts.items():
-            path = path_for(role, day_grain, kind, directory)
-            path.write_bytes(text.encode())
-            written.append(path)
-    return written

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cached_property, lru_cache
+from pathlib import Path
 from typing import Any
 
 from spotter.auth.caller import Caller, Role
@@ -70,3 +71,21 @@ def registry_for(role: Role, day_grain: bool) -> ToolRegistry:
 
 def registry_for_caller(caller: Caller) -> ToolRegistry:
     return registry_for(caller.role, caller.day_grain_programming)
+
+
+def write_prebuilt(directory: Path = prebuilt.DIRECTORY) -> list[Path]:
+    """Build every surface's definitions (reading no prebuilt file) and write them as bytes
+    for `prebuilt.read` (layers/build.py, on the layer it built)."""
+    directory.mkdir(exist_ok=True)
+    written = []
+    for role, day_grain in prebuilt.surfaces():
+        registry = ToolRegistry(load_catalog(), role, day_grain=day_grain, prebuilt=False)
+        texts: dict[prebuilt.Kind, str] = {
+            "full": registry.definitions_json,
+            "quick": registry.quick_definitions_json,
+        }
+        for kind, text in texts.items():
+            path = prebuilt.path_for(role, day_grain, kind, directory)
+            path.write_bytes(text.encode())
+            written.append(path)
+    return written
