@@ -27,7 +27,7 @@ def warm_model_stack() -> None:
     from spotter.providers.message_stream import open_stream  # noqa: F401
     from spotter.providers.wire_request import to_json
 
-    SendMessageBody.model_validate_json('{"message": "warm"}')
+    SendMessageBody.model_validate_json('{"text": "warm", "pageContext": {"pathname": "/"}}')
     to_json({"model": "warm", "messages": [{"role": "user", "content": "warm"}]})
 
 
