@@ -14,6 +14,12 @@ from spotter.aws.secrets import load_secrets
 from spotter.aws.snapstart import LifecycleApp, snapstart_init, warm_secrets_client, warm_tools
 from spotter.http.app import create_app as create_http_app
 
+# A message as the dashboard sends it (refused before the snapshot for its missing credentials).
+WARM_REQUEST = (
+    "/agent/messages",
+    b'{"text": "warm", "pageContext": {"pathname": "/schedule"}}',
+)
+
 
 def warm_model_stack() -> None:
     """Import the model and embedding SDKs and the run loop, and run the request validators and
@@ -42,4 +48,6 @@ def create_app() -> Any:
     if not snapstart_init():
         load_secrets()
         return create_http_app(mcp=False)  # the MCP server is its own function (spotter.aws.mcp)
-    return LifecycleApp(create_http_app(mcp=False, open_pool=False), warm=warm)
+    return LifecycleApp(
+        create_http_app(mcp=False, open_pool=False), warm=warm, warm_request=WARM_REQUEST
+    )

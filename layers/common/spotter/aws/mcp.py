@@ -32,4 +32,5 @@ def create_app() -> Any:
         load_secrets()
         return create_http_app(streaming=False, mcp=True)
     load_secrets(only=("MCP_STATE_KEY",))
-    return LifecycleApp(create_http_app(streaming=False, mcp=True, open_pool=False), warm=warm)
+    app = create_http_app(streaming=False, mcp=True, open_pool=False)
+    return LifecycleApp(app, warm=warm, warm_request=("/mcp", b"{}"))

@@ -101,9 +101,15 @@ class LifecycleApp:
     could not open it) opens it first.
     """
 
-    def __init__(self, app: Any, *, warm: Callable[[], None]) -> None:
+    def __init__(
+        self, app: Any, *, warm: Callable[[], None], warm_request: tuple[str, bytes] | None = None
+    ) -> None:
         self.app = app
         self._warm = warm
+        # (path, JSON body) of a POST sent through the app with no credentials before the
+        # snapshot: it is refused (401) before any database use, having built the route's
+        # matching and dependencies, the body validation, the error handler and the response.
+        self._warm_request = warm_request
         self._lock = asyncio.Lock()
         self.before_path = os.environ.get(BEFORE_PATH_ENV)
         self.after_path = os.environ.get(AFTER_PATH_ENV)
@@ -123,7 +129,37 @@ class LifecycleApp:
 
     async def before_snapshot(self) -> None:
         self._warm()
+        # the worker thread sync dependencies run on, started now rather than by a user
+        import anyio.to_thread
+
+        await anyio.to_thread.run_sync(lambda: None)
+        if self._warm_request is not None:
+            await self._refused(*self._warm_request)
         self.phase = "snapshot"
+
+    async def _refused(self, path: str, body: bytes) -> None:
+        sent: list[dict[str, Any]] = []
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        scope = {
+            "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+            "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+            "root_path": "", "headers": [(b"content-type", b"application/json")],
+            "client": ("127.0.0.1", 0), "server": ("127.0.0.1", 8080), "state": {},
+        }  # fmt: skip
+        self.app.state.db = None  # nothing reaches it: the missing credentials are refused first
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            del self.app.state.db
+        status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+        if status != 401:
+            raise RuntimeError(f"the warm-up request was answered {status}, not 401")
 
     async def after_restore(self) -> None:
         reseed()
