@@ -27,6 +27,7 @@ from typing import Any
 
 from spotter.config import Settings
 from spotter.db import Database
+from spotter.db.server import app_pool_url
 from spotter.observability import log_event
 
 # Lambda's restore limit is 10 s; the secrets' round trip comes first.
@@ -78,7 +79,7 @@ def warm_tools() -> None:
 
 async def open_database(settings: Settings, *, restoring: bool) -> Database:
     bound = {"open_seconds": RESTORE_OPEN_SECONDS} if restoring else {}
-    return await Database.open(settings.app_pool_url(), max_size=settings.db_pool_max_size, **bound)
+    return await Database.open(app_pool_url(settings), max_size=settings.db_pool_max_size, **bound)
 
 
 async def connect(app: Any, *, restoring: bool) -> Database:

@@ -14,7 +14,7 @@ from typing import Any
 
 from spotter.agent.approvals import sweep
 from spotter.aws.secrets import load_secrets
-from spotter.aws.snapstart import RESTORE_OPEN_SECONDS, reseed, warm_secrets_client
+from spotter.aws.snapstart import open_database, reseed, warm_secrets_client
 from spotter.config import get_settings
 from spotter.db import Database
 from spotter.domain.automation_runs import run_due
@@ -67,10 +67,7 @@ class SweepHandler:
         if self.loop is None:
             self.loop = asyncio.new_event_loop()
         settings = get_settings()
-        bound = {"open_seconds": RESTORE_OPEN_SECONDS} if restoring else {}
-        self.db = self.loop.run_until_complete(
-            Database.open(settings.app_pool_url(), max_size=2, **bound)
-        )
+        self.db = self.loop.run_until_complete(open_database(settings, restoring=restoring))
         self.sender = email_sender_for(settings)
 
     def close(self) -> None:
