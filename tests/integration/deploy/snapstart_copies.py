@@ -1,6 +1,6 @@
 """Run one function's SnapStart hooks as Lambda would, in this process, and report as JSON.
 
-    python snapstart_copies.py reads|sweep|streaming
+    python snapstart_copies.py reads|sweep|streaming|mcp
 
 The before-snapshot hooks run here; then two forked children stand for two instances restored
 from that snapshot: each first puts `random` back to the snapshot's state (a fork reseeds it, a
@@ -68,9 +68,12 @@ async def _post(app: Any, path: str) -> int:
     return int(sent[0]["status"])
 
 
-def web_adapter_app() -> tuple[Callable[[], None], Callable[[], None], Any]:
-    """The streaming app, POSTed the adapter's two hook paths as the adapter would."""
-    from spotter.aws.api import create_app
+def web_adapter_app(kind: str) -> tuple[Callable[[], None], Callable[[], None], Any]:
+    """The streaming or MCP app, POSTed the adapter's two hook paths as the adapter would."""
+    if kind == "streaming":
+        from spotter.aws.api import create_app
+    else:
+        from spotter.aws.mcp import create_app
 
     app = create_app()
     loop = asyncio.new_event_loop()
@@ -88,7 +91,8 @@ def web_adapter_app() -> tuple[Callable[[], None], Callable[[], None], Any]:
 
 
 def main(kind: str) -> None:
-    before, after, pool_open = web_adapter_app() if kind == "streaming" else plain_handler(kind)
+    web = kind in ("streaming", "mcp")
+    before, after, pool_open = web_adapter_app(kind) if web else plain_handler(kind)
     before()
     snapshot = {"pool": pool_open(), "connections": connections()}
     state = random.getstate()

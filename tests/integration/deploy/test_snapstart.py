@@ -66,11 +66,12 @@ def test_plain_handlers_connect_only_after_restore_and_restored_copies_differ(
     _assert_restored_apart(_copies(function, owner_url, tokens))
 
 
-def test_web_adapter_app_connects_only_after_restore_and_restored_copies_differ(
-    owner_url: str, tokens: TokenFactory
+@pytest.mark.parametrize("app", ["streaming", "mcp"])
+def test_web_adapter_apps_connect_only_after_restore_and_restored_copies_differ(
+    app: str, owner_url: str, tokens: TokenFactory
 ) -> None:
     report = _copies(
-        "streaming",
+        app,
         owner_url,
         tokens,
         AWS_LAMBDA_INITIALIZATION_TYPE="snap-start",
