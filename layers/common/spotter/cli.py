@@ -1,4 +1,4 @@
-"""`spotter <command>`: dev, migrate, seed-demo, dev-token, sweep, stop-db, tools-doc,
+"""`spotter <command>`: dev, migrate, seed-demo, dev-token, sweep, stop-db, tools-doc, mcp-doc,
 parse-workout."""
 
 from __future__ import annotations
@@ -84,6 +84,7 @@ def cmd_dev(settings: Settings, host: str, port: int) -> None:
     from spotter.seed.day_grain import DAY_GRAIN_CLERK_ORG_ID, DAY_GRAIN_STAFF
     from spotter.seed.demo import DEMO_CLERK_ORG_ID, DEMO_STAFF
 
+    base = f"http://{host}:{port}"
     url = owner_url(settings)
     _migrate(settings, url)
     _seed(url)
@@ -92,12 +93,15 @@ def cmd_dev(settings: Settings, host: str, port: int) -> None:
         # The dev server trusts the local dev key exactly as production trusts Clerk's.
         os.environ["CLERK_JWT_KEY"] = public_pem(ensure_dev_key(settings.data_dir))
         os.environ["CLERK_ISSUER"] = DEV_ISSUER
-    base = f"http://{host}:{port}"
+        # MCP clients sign in with OAuth at the dev server's own stand-in for Clerk
+        # (spotter.devconsole.oauth), whose access tokens the same key signs.
+        os.environ["CLERK_OAUTH_ISSUER"] = base
     # The MCP server's resource identifier (its OAuth metadata and 401 hint name it).
     os.environ.setdefault("MCP_RESOURCE_URL", f"{base}/mcp")
     print(f"\nSpotter dev server on {base}   (health: {base}/healthz, MCP: {base}/mcp)")
     print(f"Dev console: {base}/   (pick a demo user; no login)")
-    print("Or get a dev token for a demo user (owner, admin, coach, member):")
+    print(f"MCP clients: connect to {base}/mcp and sign in (OAuth; pick a demo user), or send")
+    print("  one of these tokens as `Authorization: Bearer ...` (run from this folder):")
     for person in DEMO_STAFF:
         print(f"  .venv/bin/spotter dev-token --user {person.clerk_user_id}   # {person.role}")
     print("Day-grain demo gym (workouts.parse reads a coach's pasted day):")
@@ -186,6 +190,23 @@ def cmd_parse_workout(text: str, *, as_json: bool = False) -> int:
     return 0
 
 
+def cmd_agent_switch(settings: Settings, state: str, clerk_org_id: str | None, reason: str) -> str:
+    """Turn the assistant off or on again, for one organization or (no --org) for every one:
+    a row in `agent_kill_switches`, written by `spotter_switch_agent` for the schema's owner
+    (the app may only read it; the owner sees no org's rows to name one by). Takes
+    effect on the next send, confirmation, pick or undo; a run already going finishes."""
+    import psycopg
+
+    with psycopg.connect(owner_url(settings)) as conn:
+        row = conn.execute(
+            "SELECT spotter_switch_agent(%s, %s, %s)", (clerk_org_id, state == "off", reason)
+        ).fetchone()
+    if row is None or not row[0]:
+        raise SystemExit(f"agent-switch: no organization {clerk_org_id}")
+    where = clerk_org_id or "every organization"
+    return f"agent-switch: Spotter is {'off' if state == 'off' else 'on'} for {where}"
+
+
 def cmd_stop_db(settings: Settings) -> None:
     from spotter.db.server import stop_server
 
@@ -213,8 +234,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         "parse-workout", help="read a coach's workout text from stdin; print what was read"
     )
     parse.add_argument("--json", action="store_true", help="the full reading, as JSON")
+    switch = sub.add_parser(
+        "agent-switch", help="turn the assistant off (or on again) for one org or for every org"
+    )
+    switch.add_argument("state", choices=["off", "on"])
+    switch.add_argument("--org", help="Clerk org id; without it, the switch for every org")
+    switch.add_argument("--reason", default="", help="why (kept with the switch)")
     doc = sub.add_parser("tools-doc", help="regenerate docs/tools.md")
     doc.add_argument("--out", type=Path, default=Path("docs/tools.md"))
+    mcp_doc = sub.add_parser("mcp-doc", help="regenerate the toolsets table of docs/mcp.md")
+    mcp_doc.add_argument("--out", type=Path, default=Path("docs/mcp.md"))
     args = parser.parse_args(argv)
 
     settings = get_settings()
@@ -238,11 +267,18 @@ def main(argv: Sequence[str] | None = None) -> None:
             sys.stdout.flush()
             if code:
                 raise SystemExit(code)
+        case "agent-switch":
+            print(cmd_agent_switch(settings, args.state, args.org, args.reason))
         case "tools-doc":
             from spotter.agent.run.quick_lane import ROUTER_PROMPT
             from spotter.tools.report import render_tools_doc
 
             args.out.write_text(render_tools_doc(ROUTER_PROMPT))
+            print(f"wrote {args.out}")
+        case "mcp-doc":
+            from spotter.mcp.report import with_table
+
+            args.out.write_text(with_table(args.out.read_text()))
             print(f"wrote {args.out}")
         case _:  # pragma: no cover - argparse rejects unknown commands
             parser.error(f"unknown command {args.command}")

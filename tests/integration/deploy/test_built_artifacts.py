@@ -463,23 +463,25 @@ def test_every_module_of_every_layer_ships_its_python312_bytecode(
 def test_the_streaming_app_builds_no_tool_schema_on_its_first_request(
     functions: dict[str, BuiltFunction],
 ) -> None:
-    # The layer carries every role x flag's definitions as built by its own code: equal to what
+    # The layer carries every surface's definitions as built by its own code: equal to what
     # the registry builds, and read instead of built (building is made to fail here).
     code = (
         "from spotter.tools import prebuilt, registry\n"
         "from spotter.tools.catalog import load_catalog\n"
         "built = {}\n"
-        "for role, flag in prebuilt.surfaces():\n"
-        "    fresh = registry.ToolRegistry(load_catalog(), role, day_grain=flag, prebuilt=False)\n"
-        "    built[role, flag] = fresh.definitions_json, fresh.quick_definitions_json\n"
+        "for role, grain, forms in prebuilt.surfaces():\n"
+        "    fresh = registry.ToolRegistry(\n"
+        "        load_catalog(), role, day_grain=grain, forms=forms, prebuilt=False\n"
+        "    )\n"
+        "    built[role, grain, forms] = fresh.definitions_json, fresh.quick_definitions_json\n"
         "def refuse(*args, **kwargs):\n"
         "    raise AssertionError('schema generation on the request path')\n"
         "registry.build_definitions = refuse\n"
         "same = all(\n"
-        "    (registry.registry_for(role, flag).definitions_json,\n"
-        "     registry.registry_for(role, flag).quick_definitions_json) == built[role, flag]\n"
-        "    for role, flag in prebuilt.surfaces()\n"
+        "    (registry.registry_for(*surface).definitions_json,\n"
+        "     registry.registry_for(*surface).quick_definitions_json) == built[surface]\n"
+        "    for surface in prebuilt.surfaces()\n"
         ")\n"
         "print(len(built), same)\n"
     )
-    assert _probe(functions["SendFunction"], code) == "8 True"
+    assert _probe(functions["SendFunction"], code) == "16 True"

@@ -7,7 +7,7 @@ from fastapi import FastAPI
 
 from spotter.mcp.catalog import UNDO_TOOL
 from spotter.tools.registry import registry_for
-from tests.integration.mcp.conftest import MCP_URL, connect, http_client, token_for
+from tests.integration.mcp.conftest import MCP_URL, connect, http_client, payload, token_for
 from tests.support.tokens import TokenFactory
 from tests.support.world import Org
 
@@ -29,7 +29,7 @@ async def test_owner_lists_one_tool_per_registry_action_and_undo(
 ) -> None:
     names = await _names(mcp_app, token_for(tokens, org, "owner"))
     expected = sorted(
-        [f"{s.router}_{s.action}" for s in registry_for("owner", False).specs] + [UNDO_TOOL]
+        [f"{s.router}_{s.action}" for s in registry_for("owner", False, True).specs] + [UNDO_TOOL]
     )
     assert names == expected
 
@@ -38,7 +38,7 @@ async def test_coach_lists_the_coach_registry(
     mcp_app: FastAPI, tokens: TokenFactory, org: Org
 ) -> None:
     names = await _names(mcp_app, token_for(tokens, org, "coach"))
-    coach = {f"{s.router}_{s.action}" for s in registry_for("coach", False).specs}
+    coach = {f"{s.router}_{s.action}" for s in registry_for("coach", False, True).specs}
     assert set(names) - {UNDO_TOOL} == coach
     assert "programs_archive" not in names  # managers only
 
@@ -128,6 +128,20 @@ async def test_description_is_the_mcp_summary_when_declared(
     _set_day_grain(clean_db, org)
     async with connect(mcp_app, token_for(tokens, org, "coach")) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
-    spec = registry_for("coach", True).get("workouts", "upsert")
+    spec = registry_for("coach", True, True).get("workouts", "upsert")
     assert spec is not None and spec.mcp_summary
     assert tools["workouts_upsert"].description == spec.mcp_summary != spec.summary
+
+
+async def test_a_toolset_url_serves_its_tools_and_an_unknown_one_is_404(
+    mcp_app: FastAPI, tokens: TokenFactory, org: Org
+) -> None:
+    token = token_for(tokens, org, "owner")
+    async with connect(mcp_app, token, url=f"{MCP_URL}/schedule") as client:
+        names = [t.name for t in (await client.list_tools()).tools]
+        refused = await client.call_tool("programs_create", {"name": "Elsewhere"})
+    assert "bookings_book" in names and "programs_create" not in names and len(names) <= 40
+    assert payload(refused)["code"] == "unknown_tool"  # a toolset serves only its own tools
+    async with http_client(mcp_app, token) as http:
+        missing = await http.post(f"{MCP_URL}/no-such-toolset", json={})
+    assert missing.status_code == 404

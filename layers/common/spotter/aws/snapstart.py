@@ -68,12 +68,12 @@ def warm_secrets_client() -> None:
 
 
 def warm_tools() -> None:
-    """Build every role × flag's tool definitions (read from the layer's prebuilt bytes)."""
+    """Build every surface's tool definitions (read from the layer's prebuilt bytes)."""
     from spotter.tools import prebuilt
     from spotter.tools.registry import registry_for
 
-    for role, day_grain in prebuilt.surfaces():
-        registry = registry_for(role, day_grain)
+    for surface in prebuilt.surfaces():
+        registry = registry_for(*surface)
         _ = registry.definitions_json, registry.quick_definitions_json
 
 
