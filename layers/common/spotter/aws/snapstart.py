@@ -150,7 +150,8 @@ class LifecycleApp:
         scope = {
             "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
             "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
-            "root_path": "", "headers": [(b"content-type", b"application/json")],
+            "root_path": "",
+            "headers": [(b"host", b"127.0.0.1:8080"), (b"content-type", b"application/json")],
             "client": ("127.0.0.1", 0), "server": ("127.0.0.1", 8080), "state": {},
         }  # fmt: skip
         self.app.state.db = None  # nothing reaches it: the missing credentials are refused first
