@@ -32,6 +32,7 @@ from spotter.http.ui_stream import UiMessageStream
 from spotter.i18n import Locale, error_message
 from spotter.observability import current_trace_id
 from spotter.providers.anthropic import ProviderNotConfigured
+from spotter.tools.summaries import Voice
 
 router = APIRouter(prefix="/agent")
 
@@ -43,6 +44,10 @@ async def _provider_missing(locale: Locale) -> AsyncIterator[ev.AgentEvent]:
         trace_id=current_trace_id(),
     )
     yield ev.Done(conversation_id=None)
+
+
+def _voice(caller: Caller) -> Voice:
+    return Voice.of(caller.locale, caller.org_timezone)
 
 
 RunStarter = Callable[[run.AgentDeps, RunLog], AsyncIterator[ev.AgentEvent]]
@@ -70,7 +75,11 @@ async def live_response(
     else:
         await admit_action(deps.db, caller)
     live = start_live(lambda log: start(deps, log))
-    return recorded_response(live.events(), run=live.task, ui=ui(live) if ui else None)
+    translator = ui(live) if ui else None
+    # the native stream speaks its cards' words to the watcher; the AI SDK chat carries the
+    # events as stored, as its history (`ui_history`) does
+    voice = None if translator else _voice(caller)
+    return recorded_response(live.events(), run=live.task, ui=translator, voice=voice)
 
 
 async def undo_response(
@@ -88,7 +97,8 @@ async def undo_response(
         return recorded_response(unlogged(_provider_missing(caller.locale)), ui=ui)
     await admit_action(deps.db, caller)
     claimed = await claim(deps)
-    return recorded_response(unlogged(run.run_undo(deps, caller, claimed)), ui=ui)
+    voice = None if ui else _voice(caller)
+    return recorded_response(unlogged(run.run_undo(deps, caller, claimed)), ui=ui, voice=voice)
 
 
 @router.post("/messages")
@@ -186,7 +196,7 @@ async def stream(
     point = resume_point(last_event_id, after)
     db = request.app.state.db
     await check_can_follow(db, caller, conversation_id)  # foreign or missing: a JSON 404
-    return recorded_response(follow(db, caller, conversation_id, point))
+    return recorded_response(follow(db, caller, conversation_id, point), voice=_voice(caller))
 
 
 @router.post("/conversations/{conversation_id}/stop")

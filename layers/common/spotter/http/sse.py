@@ -18,6 +18,7 @@ from spotter.agent import events as ev
 from spotter.agent.stream import Recorded, wire
 from spotter.errors import SpotterError
 from spotter.http.ui_stream import UI_STREAM_HEADERS, UiMessageStream
+from spotter.tools.summaries import Voice, describe_call, present_card
 
 # no proxy or adapter may buffer a stream: each event must reach the dashboard now
 _NO_BUFFERING = {"cache-control": "no-cache", "x-accel-buffering": "no"}
@@ -37,6 +38,34 @@ async def unlogged(events: AsyncIterator[ev.AgentEvent]) -> AsyncIterator[Record
     """Events of a stream that is not a run's (undo, a missing provider): no ids."""
     async for event in events:
         yield Recorded(None, wire(event))
+
+
+def presented(data: dict[str, Any], voice: Voice) -> dict[str, Any]:
+    """A tool event with the words its card shows, in the watcher's language and the gym's
+    clock (`tools.summaries`): `title` and `sideEffects`, then `summary` once it completed, and a
+    confirmation's card labelled. Added as the event leaves, so the stored stream stays one for
+    every reader and a replay speaks the language of whoever follows it."""
+    kind = data.get("type")
+    if kind not in ("tool_started", "tool_completed", "confirmation_pending"):
+        return data
+    router, action = str(data.get("router")), str(data.get("action"))
+    words = describe_call(
+        router,
+        action,
+        voice=voice,
+        finished=kind == "tool_completed",
+        ok=bool(data.get("ok")),
+        output=data.get("output"),
+        error=data.get("error"),
+    )
+    if kind == "confirmation_pending":
+        return {**data, **words, "confirmation": present_card(data.get("confirmation"), voice)}
+    return {**data, **words}
+
+
+async def _presented(records: AsyncIterator[Recorded], voice: Voice) -> AsyncIterator[Recorded]:
+    async for recorded in records:
+        yield Recorded(recorded.seq, presented(recorded.data, voice))
 
 
 async def _native(records: AsyncIterator[Recorded]) -> AsyncIterator[bytes]:
@@ -73,9 +102,13 @@ def recorded_response(
     *,
     run: asyncio.Task[None] | None = None,
     ui: UiMessageStream | None = None,
+    voice: Voice | None = None,
 ) -> StreamingResponse:
     """`run`: the task of the run these records come from; the response outlives it. `ui`: the
-    AI SDK translator of this response (None: the native encoding)."""
+    AI SDK translator of this response (None: the native encoding). `voice`: whom the tool
+    events' words are for (none: the events as stored)."""
+    if voice is not None:
+        records = _presented(records, voice)
     body = _native(records) if ui is None else _ui(records, ui)
     headers = _NO_BUFFERING if ui is None else {**_NO_BUFFERING, **UI_STREAM_HEADERS}
     if run is None:
