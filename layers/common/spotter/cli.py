@@ -1,4 +1,4 @@
-"""`spotter <command>`: dev, migrate, seed-demo, dev-token, sweep, stop-db, tools-doc,
+"""`spotter <command>`: dev, migrate, seed-demo, dev-token, sweep, stop-db, tools-doc, mcp-doc,
 parse-workout."""
 
 from __future__ import annotations
@@ -45,11 +45,11 @@ def _migrate(settings: Settings, url: str) -> None:
     print(f"migrations: {', '.join(applied) if applied else 'up to date'}")
 
 
-def _seed(url: str) -> None:
-    from spotter.seed.demo import seed_demo
+def _seed(url: str, *, reset: bool = False) -> None:
+    from spotter.seed.demo import reset_demo, seed_demo
 
-    asyncio.run(seed_demo(url))
-    print("demo gym: seeded")
+    asyncio.run(reset_demo(url) if reset else seed_demo(url))
+    print("demo gym: reset to a fresh seed" if reset else "demo gym: seeded")
 
 
 def _dev_token(settings: Settings, user: str, org: str, ttl: int) -> str:
@@ -84,6 +84,7 @@ def cmd_dev(settings: Settings, host: str, port: int) -> None:
     from spotter.seed.day_grain import DAY_GRAIN_CLERK_ORG_ID, DAY_GRAIN_STAFF
     from spotter.seed.demo import DEMO_CLERK_ORG_ID, DEMO_STAFF
 
+    base = f"http://{host}:{port}"
     url = owner_url(settings)
     _migrate(settings, url)
     _seed(url)
@@ -92,12 +93,15 @@ def cmd_dev(settings: Settings, host: str, port: int) -> None:
         # The dev server trusts the local dev key exactly as production trusts Clerk's.
         os.environ["CLERK_JWT_KEY"] = public_pem(ensure_dev_key(settings.data_dir))
         os.environ["CLERK_ISSUER"] = DEV_ISSUER
-    base = f"http://{host}:{port}"
+        # MCP clients sign in with OAuth at the dev server's own stand-in for Clerk
+        # (spotter.devconsole.oauth), whose access tokens the same key signs.
+        os.environ["CLERK_OAUTH_ISSUER"] = base
     # The MCP server's resource identifier (its OAuth metadata and 401 hint name it).
     os.environ.setdefault("MCP_RESOURCE_URL", f"{base}/mcp")
     print(f"\nSpotter dev server on {base}   (health: {base}/healthz, MCP: {base}/mcp)")
     print(f"Dev console: {base}/   (pick a demo user; no login)")
-    print("Or get a dev token for a demo user (owner, admin, coach, member):")
+    print(f"MCP clients: connect to {base}/mcp and sign in (OAuth; pick a demo user), or send")
+    print("  one of these tokens as `Authorization: Bearer ...` (run from this folder):")
     for person in DEMO_STAFF:
         print(f"  .venv/bin/spotter dev-token --user {person.clerk_user_id}   # {person.role}")
     print("Day-grain demo gym (workouts.parse reads a coach's pasted day):")
@@ -218,7 +222,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     dev.add_argument("--host", default="127.0.0.1")
     dev.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     sub.add_parser("migrate", help="apply pending migrations")
-    sub.add_parser("seed-demo", help="create the demo gym (idempotent)")
+    seed = sub.add_parser("seed-demo", help="create the demo gym (idempotent)")
+    seed.add_argument(
+        "--reset", action="store_true", help="drop both demo gyms and seed them again (as of today)"
+    )
     token = sub.add_parser("dev-token", help="mint a session token signed by the local dev key")
     token.add_argument("--user", required=True, help="Clerk user id, e.g. user_demo_owner")
     token.add_argument("--org", default=DEMO_CLERK_ORG_ID, help="Clerk org id")
@@ -238,6 +245,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     switch.add_argument("--reason", default="", help="why (kept with the switch)")
     doc = sub.add_parser("tools-doc", help="regenerate docs/tools.md")
     doc.add_argument("--out", type=Path, default=Path("docs/tools.md"))
+    mcp_doc = sub.add_parser("mcp-doc", help="regenerate the toolsets table of docs/mcp.md")
+    mcp_doc.add_argument("--out", type=Path, default=Path("docs/mcp.md"))
     args = parser.parse_args(argv)
 
     settings = get_settings()
@@ -247,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         case "migrate":
             _migrate(settings, owner_url(settings))
         case "seed-demo":
-            _seed(owner_url(settings))
+            _seed(owner_url(settings), reset=args.reset)
         case "dev-token":
             print(_dev_token(settings, args.user, args.org, args.ttl))
         case "stop-db":
@@ -268,6 +277,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             from spotter.tools.report import render_tools_doc
 
             args.out.write_text(render_tools_doc(ROUTER_PROMPT))
+            print(f"wrote {args.out}")
+        case "mcp-doc":
+            from spotter.mcp.report import with_table
+
+            args.out.write_text(with_table(args.out.read_text()))
             print(f"wrote {args.out}")
         case _:  # pragma: no cover - argparse rejects unknown commands
             parser.error(f"unknown command {args.command}")

@@ -18,8 +18,11 @@ from spotter.db import Database
 from spotter.db.errors import RETRY_AFTER_SECONDS, UNAVAILABLE_ERRORS
 from spotter.db.server import app_pool_url
 from spotter.errors import ErrorCode, SpotterError
+from spotter.http.approval_routes import router as approvals_router
+from spotter.http.health import database_reachable
 from spotter.http.locale import resolve_locale
 from spotter.http.middleware import BodyLimitMiddleware, NulPathMiddleware, TraceIdMiddleware
+from spotter.http.routes import gym as gym_router
 from spotter.http.routes import router as reads_router
 from spotter.i18n import error_message
 from spotter.observability import current_trace_id, log_event
@@ -94,10 +97,13 @@ def create_app(
     db: Database | None = None,
     streaming: bool = True,
     mcp: bool = True,
+    open_pool: bool = True,
 ) -> FastAPI:
     """Build the app. Pass `db` to share a pool (tests); otherwise the lifespan opens one.
     `streaming=False` leaves out the SSE routes and with them the model SDK (the reads Lambda);
-    `mcp=False` leaves out the MCP server (`/mcp` and its OAuth metadata)."""
+    `mcp=False` leaves out the MCP server (`/mcp` and its OAuth metadata); `open_pool=False`
+    leaves `app.state.db` to the caller (SnapStart opens it after restore, spotter.aws) and the
+    lifespan only closes it."""
     settings = settings or get_settings()
     verifier = TokenVerifier(settings)
     mcp_app: McpApp | None = None
@@ -110,6 +116,13 @@ def create_app(
             if db is not None:
                 app.state.db = db
                 yield
+                return
+            if not open_pool:
+                try:
+                    yield
+                finally:
+                    if getattr(app.state, "db", None) is not None:
+                        await app.state.db.close()
                 return
             app.state.db = await Database.open(
                 app_pool_url(settings), max_size=settings.db_pool_max_size
@@ -139,6 +152,7 @@ def create_app(
     for unavailable in UNAVAILABLE_ERRORS:
         app.add_exception_handler(unavailable, _database_unavailable)
     app.include_router(reads_router)
+    app.include_router(gym_router)
     if streaming:
         from spotter.http.agent_routes import router as agent_router
 
@@ -153,12 +167,24 @@ def create_app(
             settings, verifier, lambda: app.state.db, lambda: app.state.email_sender
         )
         app.router.routes.extend(mcp_app.metadata_routes)
-        app.router.routes.append(Route(MCP_PATH, mcp_app.app, methods=["GET", "POST", "DELETE"]))
+        for path in (MCP_PATH, MCP_PATH + "/{rest:path}"):  # toolsets, /mcp/o/{org}
+            app.router.routes.append(Route(path, mcp_app.app, methods=["GET", "POST", "DELETE"]))
         app.state.mcp = mcp_app
+    app.include_router(approvals_router)
 
     @app.get("/healthz")
-    async def healthz() -> dict[str, str]:
-        return {"status": "ok"}
+    async def healthz(request: Request) -> JSONResponse:
+        """Liveness (this process answers: always 200) and readiness beside it: whether the
+        database answers (`?ready=1` turns an unreachable one into 503 + Retry-After)."""
+        reachable = await database_reachable(request.app.state.db)
+        body = {"status": "ok", "database": "reachable" if reachable else "unreachable"}
+        if reachable or request.query_params.get("ready") != "1":
+            return JSONResponse(body)
+        return JSONResponse(
+            {**body, "status": "unavailable"},
+            status_code=503,
+            headers={"retry-after": str(RETRY_AFTER_SECONDS)},
+        )
 
     # Outermost first: the trace id exists before the body limit can refuse a request.
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
