@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spotter.agent.transcript.replay import alternating, repair_replay, validate_replay
-from spotter.agent.transcript.storable import MAX_INPUT_DEPTH, NUL, storable_reply
+from spotter.agent.transcript.storable import MAX_INPUT_DEPTH, storable_reply
 from tests.support.history import violations
 
 _ids = st.sampled_from([f"toolu_{i}" for i in range(6)])
@@ -91,35 +91,40 @@ def test_the_invariant_checker_agrees_with_validate_on_answered_calls(
         assert validate_replay(messages).ok or messages[-1]["role"] == "assistant"
 
 
+# any code point, NUL and lone surrogates included (the model's JSON can escape both)
+_texts = st.text(st.characters(exclude_categories=()), max_size=8)
 _json = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
-    lambda inner: (
-        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
-    ),
+    st.none() | st.booleans() | st.integers() | _texts,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_texts, inner, max_size=3),
     max_leaves=12,
 )
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(max_size=40), _json)
-def test_storable_output_never_holds_a_nul(text: str, tool_input: Any) -> None:
+@given(st.text(st.characters(exclude_categories=()), max_size=40), _json)
+def test_storable_output_never_holds_a_nul_or_a_lone_surrogate(text: str, tool_input: Any) -> None:
     content = [
         {"type": "text", "text": text},
         {"type": "tool_use", "id": "toolu_1", "name": "t", "input": {"args": tool_input}},
     ]
     stored = storable_reply(content)
-    assert not _has_nul(stored.content)
+    assert not _unstorable(stored.content)
     assert [b.get("id") for b in stored.content] == [None, "toolu_1"], "every call keeps its id"
-    assert ("toolu_1" in stored.refused) == _has_nul(tool_input)
+    assert ("toolu_1" in stored.refused) == _unstorable(tool_input)
 
 
-def _has_nul(value: Any) -> bool:
+def _unstorable(value: Any) -> bool:
+    """What jsonb refuses, judged the way Postgres is reached: UTF-8 text without NUL."""
     if isinstance(value, str):
-        return NUL in value
+        try:
+            value.encode()
+        except UnicodeEncodeError:
+            return True
+        return "\x00" in value
     if isinstance(value, dict):
-        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+        return any(_unstorable(k) or _unstorable(v) for k, v in value.items())
     if isinstance(value, list):
-        return any(_has_nul(v) for v in value)
+        return any(_unstorable(v) for v in value)
     return False
 
 

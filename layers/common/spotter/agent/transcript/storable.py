@@ -1,11 +1,13 @@
 """What Postgres can hold of a model's reply: malformed output is stored, never fatal.
 
-jsonb refuses the NUL character anywhere (strings and keys), and a tool input nested hundreds of
-levels deep is no input a tool takes. `storable_reply` replaces each NUL with U+FFFD in text
-and thinking, and turns a tool call whose input held a NUL or nested `MAX_INPUT_DEPTH` levels
-or more into a stored call with an emptied input plus a refusal the batch answers with
-`invalid_args` — the call never runs (its input is not what the model sent), the model reads
-why and may call again, and the history stays valid (every tool_use keeps its id and answer).
+jsonb refuses the NUL character anywhere (strings and keys), UTF-8 has no lone surrogate, and a
+tool input nested hundreds of levels deep is no input a tool takes. `storable_reply` repairs
+text and thinking (`db.text.repaired_text`: each such character becomes U+FFFD; the one repair
+of everything persisted), and turns a tool call whose input held one, or nested
+`MAX_INPUT_DEPTH` levels or more, into a stored call with an emptied input plus a refusal the
+batch answers with `invalid_args` — the call never runs (its input is not what the model
+sent), the model reads why and may call again, and the history stays valid (every tool_use
+keeps its id and answer).
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from spotter.db.text import REPLACEMENT, repaired_text, unstorable_text
 from spotter.tools.errors import ToolError
 
-NUL = "\x00"
-REPLACEMENT = "\ufffd"
+__all__ = ["MAX_INPUT_DEPTH", "REPLACEMENT", "StorableReply", "input_problem", "storable_reply"]
+
 MAX_INPUT_DEPTH = 256
 
 
@@ -46,13 +49,12 @@ def input_problem(value: Any) -> str | None:
     for item, depth in _walk(value):
         if depth >= MAX_INPUT_DEPTH:
             return f"The tool input is nested {MAX_INPUT_DEPTH} or more levels deep; send it flat."
-        if isinstance(item, str) and NUL in item:
-            return "The tool input contains a NUL character (\\u0000); send it without one."
+        if isinstance(item, str) and unstorable_text(item):
+            return (
+                "The tool input contains a NUL character (\\u0000) or an unpaired surrogate"
+                " (\\ud800-\\udfff); send it without one."
+            )
     return None
-
-
-def _clean(text: str) -> str:
-    return text.replace(NUL, REPLACEMENT)
 
 
 def storable_reply(content: list[dict[str, Any]]) -> StorableReply:
@@ -61,10 +63,10 @@ def storable_reply(content: list[dict[str, Any]]) -> StorableReply:
     repaired = 0
     for block in content:
         kind = block.get("type")
-        if kind == "text" and NUL in block["text"]:
-            block, repaired = {**block, "text": _clean(block["text"])}, repaired + 1
-        elif kind == "thinking" and NUL in block["thinking"]:
-            block, repaired = {**block, "thinking": _clean(block["thinking"])}, repaired + 1
+        if kind == "text" and unstorable_text(block["text"]):
+            block, repaired = {**block, "text": repaired_text(block["text"])}, repaired + 1
+        elif kind == "thinking" and unstorable_text(block["thinking"]):
+            block, repaired = {**block, "thinking": repaired_text(block["thinking"])}, repaired + 1
         elif kind == "tool_use" and (problem := input_problem(block["input"])) is not None:
             refused[block["id"]] = ToolError("invalid_args", problem)
             block, repaired = {**block, "input": {}}, repaired + 1
