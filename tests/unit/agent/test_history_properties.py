@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spotter.agent.transcript.replay import alternating, repair_replay, validate_replay
-from spotter.agent.transcript.storable import MAX_INPUT_DEPTH, storable_reply
+from spotter.agent.transcript.storable import MAX_INPUT_DEPTH, distinct_tool_ids, storable_reply
 from tests.support.history import violations
 
 _ids = st.sampled_from([f"toolu_{i}" for i in range(6)])
@@ -140,3 +140,18 @@ def test_depth_at_the_limit_is_refused_and_just_below_is_not() -> None:
         return "x" in storable_reply([block]).refused
 
     assert refused(MAX_INPUT_DEPTH) and not refused(MAX_INPUT_DEPTH - 1)
+
+
+@given(st.lists(_ids, max_size=6), st.sets(_ids))
+def test_distinct_tool_ids_gives_every_call_an_unused_id_and_changes_nothing_else(
+    ids: list[str], used: set[str]
+) -> None:
+    content = [{"type": "text", "text": "t"}] + [
+        {"type": "tool_use", "id": i, "name": "n", "input": {"k": n}} for n, i in enumerate(ids)
+    ]
+    out, renamed = distinct_tool_ids(content, used)
+    calls = [b for b in out if b["type"] == "tool_use"]
+    assert len({b["id"] for b in calls}) == len(calls) and not {b["id"] for b in calls} & used
+    assert [b["input"] for b in calls] == [{"k": n} for n in range(len(ids))]
+    assert renamed == sum(1 for a, b in zip(content[1:], calls, strict=True) if a["id"] != b["id"])
+    assert out[0] == content[0]

@@ -439,6 +439,19 @@ async def load_calls(
     return {row["tool_use_id"]: _pending(row) for row in await cur.fetchall()}
 
 
+async def used_tool_use_ids(
+    db: Database, org_id: UUID, conversation_id: UUID, tool_use_ids: Sequence[str]
+) -> set[str]:
+    """Which of these ids the conversation's calls already have (ids are unique in it)."""
+    async with db.org_tx(org_id) as conn:
+        cur = await conn.execute(
+            "SELECT tool_use_id FROM ai_tool_executions"
+            " WHERE organization_id = %s AND conversation_id = %s AND tool_use_id = ANY(%s)",
+            (org_id, conversation_id, list(tool_use_ids)),
+        )
+        return {row["tool_use_id"] for row in await cur.fetchall()}
+
+
 async def message_calls(conn: Conn, org_id: UUID, message_id: UUID) -> list[PendingCall]:
     """Every call of one assistant message, in the message's tool order."""
     cur = await conn.execute(

@@ -7,19 +7,29 @@ of everything persisted), and turns a tool call whose input held one, or nested
 `MAX_INPUT_DEPTH` levels or more, into a stored call with an emptied input plus a refusal the
 batch answers with `invalid_args` — the call never runs (its input is not what the model
 sent), the model reads why and may call again, and the history stays valid (every tool_use
-keeps its id and answer).
+keeps its id and answer). A tool_use id the conversation already used, or one a reply gives two
+calls, is renamed (`distinct_tool_ids`): the ids are the calls' keys, unique in a conversation.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import uuid
+from collections.abc import Iterator, Set
 from dataclasses import dataclass
 from typing import Any
 
 from spotter.db.text import REPLACEMENT, repaired_text, unstorable_text
 from spotter.tools.errors import ToolError
 
-__all__ = ["MAX_INPUT_DEPTH", "REPLACEMENT", "StorableReply", "input_problem", "storable_reply"]
+__all__ = [
+    "MAX_INPUT_DEPTH",
+    "REPLACEMENT",
+    "StorableReply",
+    "distinct_tool_ids",
+    "input_problem",
+    "storable_reply",
+    "tool_use_ids",
+]
 
 MAX_INPUT_DEPTH = 256
 
@@ -72,3 +82,32 @@ def storable_reply(content: list[dict[str, Any]]) -> StorableReply:
             block, repaired = {**block, "input": {}}, repaired + 1
         stored.append(block)
     return StorableReply(stored, refused, repaired)
+
+
+def tool_use_ids(messages: list[dict[str, Any]]) -> set[str]:
+    """Every tool_use id of these messages (API-shaped: what a replay sends)."""
+    return {
+        block["id"]
+        for message in messages
+        if isinstance(message.get("content"), list)
+        for block in message["content"]
+        if isinstance(block, dict) and block.get("type") == "tool_use"
+    }
+
+
+def distinct_tool_ids(
+    content: list[dict[str, Any]], used: Set[str]
+) -> tuple[list[dict[str, Any]], int]:
+    """The reply with every tool_use id the conversation already `used`, or an earlier call of
+    the same reply took, renamed to a fresh one (the call itself is kept: it runs and is answered
+    under its new id, which is what the model replays); and how many were renamed."""
+    taken = set(used)
+    out: list[dict[str, Any]] = []
+    renamed = 0
+    for block in content:
+        if block.get("type") == "tool_use":
+            if block["id"] in taken:
+                block, renamed = {**block, "id": f"toolu_{uuid.uuid4().hex}"}, renamed + 1
+            taken.add(block["id"])
+        out.append(block)
+    return out, renamed
