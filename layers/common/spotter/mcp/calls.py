@@ -48,12 +48,11 @@ from spotter.mcp.results import error_result, outcome_error, outcome_result
 from spotter.mcp.undo import undo_tool
 from spotter.observability import log_event
 from spotter.providers.email import EmailSender
-from spotter.tools.asking import awaits_approval, awaits_pick, needs_user
+from spotter.tools.asking import awaits_pick, needs_user
 from spotter.tools.calls import ResolvedCall, ToolOutcome
-from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import TOOL_REFUSALS, UnknownTool, tool_error
-from spotter.tools.previews import build_confirmation
+from spotter.tools.previews import what_is_asked
 from spotter.tools.registry import registry_for_caller
 from spotter.tools.runner import execute, resolve_call
 from spotter.tools.spec import ToolSpec
@@ -179,14 +178,14 @@ async def _ask(
     spec, caller = call.spec, request.caller
     if not request.can_elicit:
         return error_result("confirmation_required", CONFIRM_IN_DASHBOARD.format(tool=spec.name))
-    card: Confirmation | None = None
     async with db.org_tx(caller.org_id) as conn:
-        if awaits_approval(spec.kind, spec.confirm):
-            try:
-                async with conn.transaction():  # a card that cannot be built stores nothing
-                    card = await build_confirmation(ToolContext(caller, conn, at, "mcp"), call)
-            except TOOL_REFUSALS as exc:
-                return outcome_error(tool_error(exc))
+        try:
+            # the card, or a picker's candidates named by the server (`what_is_asked`, as on
+            # the dashboard); one that cannot be built stores nothing
+            async with conn.transaction():
+                call, card = await what_is_asked(ToolContext(caller, conn, at, "mcp"), call)
+        except TOOL_REFUSALS as exc:
+            return outcome_error(tool_error(exc))
         execution_id = await insert_mcp_call(conn, caller, call, card=card)
     # the card as stored, so asking again shows exactly the same one
     shown = card_json(card) if card else None
