@@ -10,6 +10,7 @@ import asyncio
 import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from typing import Any
 
 import psycopg
 import pytest
@@ -20,6 +21,7 @@ from spotter.agent.cost.holds import reserve, upper_bound_micros
 from spotter.agent.cost.model_policy import LOOP_MAX_TOKENS, LOOP_MODEL
 from spotter.agent.cost.pricing import CallTokens, rates_for
 from spotter.agent.cost.usage import CallUsage, RunUsage
+from spotter.agent.run import metering, quick_lane
 from spotter.auth import Caller
 from spotter.db import Database
 from spotter.providers.fake import (
@@ -139,6 +141,31 @@ async def test_with_room_for_one_call_eight_concurrent_sends_start_one(
     assert isinstance(done, ev.Done)
     assert _spent(clean_db, org) == before + done.usage.cost_usd_micros <= CAP
     assert _holds(clean_db) == 0, "settled"
+
+
+async def test_a_call_cancelled_while_its_hold_is_taken_still_drops_the_hold(
+    db: Database, org: Org, owner: Caller, clean_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The quick route's time budget runs out after its hold committed but before the run read
+    it back (as on a loaded machine): the hold is still dropped with the run's next write."""
+    taking = metering.queue_reserve
+
+    class ReadLate:
+        def __init__(self, cursor: Any) -> None:
+            self.cursor = cursor
+
+        async def fetchone(self) -> Any:
+            await asyncio.sleep(0.3)  # committed; read back late
+            return await self.cursor.fetchone()
+
+    async def slow_to_read(*args: Any, **kwargs: Any) -> Any:
+        return ReadLate(await taking(*args, **kwargs))
+
+    monkeypatch.setattr(metering, "queue_reserve", slow_to_read)
+    monkeypatch.setattr(quick_lane, "ROUTE_BUDGET_SECONDS", 0.1)
+    events = await run_turn(deps_for(db, ScriptedModel([Reply([Text("ok")])])), owner, "go")
+    assert isinstance(events[-1], ev.Done) and not _codes(events)
+    assert _holds(clean_db) == 0, "every hold the run took was dropped"
 
 
 async def test_a_failed_call_releases_its_hold_and_records_nothing(
