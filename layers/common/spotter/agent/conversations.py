@@ -10,7 +10,7 @@ from spotter.agent.executions import conversation_calls, interrupted_error
 from spotter.agent.transcript import visible_text
 from spotter.db import Conn
 from spotter.db.scope import OrgScope
-from spotter.domain.outbox import statuses_for_conversation
+from spotter.domain.outbox import statuses_for_conversation, with_delivery
 from spotter.errors import NotFoundError
 from spotter.tools.asking import awaits_pick, needs_user
 from spotter.tools.catalog import load_catalog
@@ -72,6 +72,8 @@ async def get_conversation(
     for tool in tools:
         if tool["toolUseId"] in deliveries:
             tool["delivery"] = deliveries[tool["toolUseId"]]
+            # the output as the rows say now, never as it was before delivery (`settle`)
+            tool["output"] = with_delivery(tool["output"], tool["delivery"])
     return {
         "id": str(conversation["id"]),
         "title": conversation["title"],

@@ -506,17 +506,18 @@ class StoredResult:
     payload: Any
     input: dict[str, Any]
     edited_by_user: bool
+    execution_id: UUID | None = None
 
 
 def _result(row: dict[str, Any]) -> StoredResult:
     ok = row["status"] == "succeeded"
     return StoredResult(
         row["tool_use_id"], ok, row["output"] if ok else row["error"], row["input"],
-        row["edited_by_user"],
+        row["edited_by_user"], row["id"],
     )  # fmt: skip
 
 
-_RESULT_COLUMNS = "tool_use_id, status, input, output, error, edited_by_user"
+_RESULT_COLUMNS = "id, tool_use_id, status, input, output, error, edited_by_user"
 
 
 async def message_results(conn: Conn, org_id: UUID, message_id: UUID) -> list[StoredResult] | None:
