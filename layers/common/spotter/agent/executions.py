@@ -33,6 +33,7 @@ from psycopg.types.json import Jsonb
 from spotter.agent.call_record import CallRef
 from spotter.auth.caller import Caller
 from spotter.db import Conn, Database
+from spotter.domain.mentions import ColumnType, Mentions, redact_columns
 from spotter.domain.outbox import CallLink
 from spotter.tools.asking import ConfirmPolicy, ToolKind, awaits_approval, awaits_pick
 from spotter.tools.calls import ResolvedCall, ToolOutcome
@@ -627,3 +628,15 @@ async def conversation_calls(
         (CLAIM_TTL, conversation_id, org_id),
     )
     return list(await cur.fetchall())
+
+
+async def erase_mentions(conn: Conn, org_id: UUID, mentions: Mentions) -> None:
+    """Member erasure: every call of the org, on every channel, keeps its shape with each
+    mention of the person `[erased]` (what it was given, returned, failed with, asked)."""
+    columns: dict[str, ColumnType] = {
+        "input": "jsonb",
+        "output": "jsonb",
+        "error": "jsonb",
+        "confirmation": "jsonb",
+    }
+    await redact_columns(conn, org_id, "ai_tool_executions", columns, mentions)

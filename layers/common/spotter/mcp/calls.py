@@ -30,6 +30,7 @@ from mcp_types import (
     InputResponse,
 )
 
+from spotter.agent import erasure as _erasure  # noqa: F401  (a call may erase a member)
 from spotter.agent.approvals.claimed import run_claimed
 from spotter.agent.approvals.resolution import REJECTED
 from spotter.agent.executions import (

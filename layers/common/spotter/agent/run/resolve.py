@@ -14,6 +14,7 @@ from functools import partial
 from typing import Any
 from uuid import UUID
 
+from spotter.agent import erasure as _erasure  # noqa: F401  (a resolution may erase a member)
 from spotter.agent import events as ev
 from spotter.agent.approvals import DecisionKind
 from spotter.agent.approvals.resolution import (

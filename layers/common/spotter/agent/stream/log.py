@@ -22,6 +22,7 @@ is back, with its events and ids intact.
 from __future__ import annotations
 
 import asyncio
+import copy
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,13 +30,15 @@ from typing import Any
 from uuid import UUID
 
 import anyio
+from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from spotter.agent import events as ev
 from spotter.agent.run_lease import KEEP_ALIVE_SQL, RELEASE_SQL
-from spotter.db import Database
+from spotter.db import Conn, Database
 from spotter.db.errors import is_unavailable
 from spotter.db.text import repaired
+from spotter.domain.mentions import Mentions
 from spotter.observability import log_event
 
 FLUSH_SECONDS = 0.5
@@ -289,3 +292,66 @@ class RunLog:
             return False
         row = await keep_alive.fetchone()
         return bool(row and row["stop"])
+
+
+# The runs whose log may mention a person: a batch that does, or a run whose text deltas,
+# read in order as one text, do (a name or a number can be split between two deltas).
+_RUNS_MENTIONING = """
+SELECT run_id FROM ai_run_events WHERE organization_id = %(org)s AND {events}
+UNION
+SELECT run_id FROM (
+  SELECT r.run_id, string_agg(e.item -> 1 ->> 'delta', '' ORDER BY (e.item ->> 0)::bigint) AS text
+    FROM ai_run_events r, jsonb_array_elements(r.events) AS e(item)
+   WHERE r.organization_id = %(org)s AND e.item -> 1 ->> 'type' = 'text_delta'
+   GROUP BY r.run_id) streamed
+ WHERE {text}
+"""
+
+
+async def erase_mentions(conn: Conn, org_id: UUID, mentions: Mentions) -> None:
+    """Member erasure: the stream log (every event a run streamed, replayed by `GET …/stream`)
+    keeps its batches and ids, each mention of the person `[erased]` — in each event, and in
+    the run's text deltas read together (`Mentions.redacted_fragments`)."""
+    events_found, params = mentions.preselect(sql.SQL("events::text"))
+    text_found, _ = mentions.preselect(sql.SQL("text"))
+    query = sql.SQL(_RUNS_MENTIONING).format(events=events_found, text=text_found)
+    cur = await conn.execute(query, {**params, "org": org_id})
+    runs = [r["run_id"] for r in await cur.fetchall()]
+    if not runs:
+        return
+    cur = await conn.execute(
+        "SELECT ctid, run_id, events FROM ai_run_events WHERE organization_id = %s"
+        " AND run_id = ANY(%s) ORDER BY run_id, first_seq FOR UPDATE",
+        (org_id, runs),
+    )
+    rows = await cur.fetchall()
+    for run_id in runs:
+        batches = [copy.deepcopy(r["events"]) for r in rows if r["run_id"] == run_id]
+        _redact_run(batches, mentions)
+        for row, batch in zip((r for r in rows if r["run_id"] == run_id), batches, strict=True):
+            if batch != row["events"]:
+                await conn.execute(
+                    "UPDATE ai_run_events SET events = %s WHERE ctid = %s::tid",
+                    (Jsonb(batch), str(row["ctid"])),
+                )
+
+
+def _redact_run(batches: list[list[list[Any]]], mentions: Mentions) -> None:
+    """In place: every event of the run's batches, consecutive text deltas read as one."""
+    group: list[dict[str, Any]] = []
+
+    def flush() -> None:
+        fragments = mentions.redacted_fragments([str(e.get("delta", "")) for e in group])
+        for event, fragment in zip(group, fragments, strict=True):
+            event["delta"] = fragment
+        group.clear()
+
+    for batch in batches:
+        for pair in batch:
+            event = pair[1]
+            if isinstance(event, dict) and event.get("type") == "text_delta":
+                group.append(event)
+                continue
+            flush()
+            pair[1] = mentions.redacted(event)
+    flush()
