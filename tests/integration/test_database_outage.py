@@ -136,7 +136,7 @@ async def test_runs_ended_by_a_postgres_restart_free_their_conversations_when_it
     """The blip of issue 30 item 10: a restart under load left conversations leased for the
     TTL although their runs had ended. Each ended run writes its final batch and releases its
     lease once the database answers again: events kept, ids continuing, nothing to wait out."""
-    db = await Database.open(own_server.url, max_size=4)
+    db = await Database.open(own_server.app_url, max_size=4)
     try:
         caller = await caller_for(db, outage_org, "owner")
         conversations = []

@@ -119,9 +119,10 @@ async def test_a_send_the_provider_may_have_taken_is_shown_unknown_and_never_res
     assert await shown_delivery(db, owner, conversation) == [("t1", ["outcome_unknown"])]
 
 
-async def test_a_delivery_killed_mid_call_is_never_resent(
-    db: Database, owner: Caller, ann: Person, clean_db: str
-) -> None:
+async def _confirm_killed_during_the_provider_call(
+    db: Database, owner: Caller, ann: Person
+) -> tuple[ScriptedModel, uuid.UUID]:
+    """An outbound call approved, and the process dies while the provider has its message."""
     model = ScriptedModel()
     conversation, _ = await suspend(db, owner, model, message(ann))
     calling = asyncio.Event()
@@ -136,9 +137,16 @@ async def test_a_delivery_killed_mid_call_is_never_resent(
     object.__setattr__(deps, "email_sender", Hangs())
     task = asyncio.create_task(collect(resolution.confirm(deps, owner, conversation, "t1", True)))
     await asyncio.wait_for(calling.wait(), timeout=10)
-    task.cancel()  # the process dies while the provider has the message
+    task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+    return model, conversation
+
+
+async def test_a_delivery_killed_mid_call_is_never_resent(
+    db: Database, owner: Caller, ann: Person, clean_db: str
+) -> None:
+    model, conversation = await _confirm_killed_during_the_provider_call(db, owner, ann)
     assert outbox_statuses(clean_db) == ["sending"]
     assert await shown_delivery(db, owner, conversation) == [("t1", ["sending"])]
     healthy = RecordingSender()
@@ -160,23 +168,7 @@ async def test_what_the_model_and_the_loader_read_is_the_rows_final_state_after_
     """Issue 30 item 9: after a crash during the provider call the row ended `outcome_unknown`,
     but the tool_result the model read still said `delivery {queued: 1}`, and it told the user
     the mail was sent."""
-    model = ScriptedModel()
-    conversation, _ = await suspend(db, owner, model, message(ann))
-    calling = asyncio.Event()
-
-    class Hangs:
-        async def send(self, email: OutboundEmail) -> str:
-            calling.set()
-            await asyncio.sleep(3600)
-            raise AssertionError("unreachable")
-
-    deps = deps_for(db, model)
-    object.__setattr__(deps, "email_sender", Hangs())
-    task = asyncio.create_task(collect(resolution.confirm(deps, owner, conversation, "t1", True)))
-    await asyncio.wait_for(calling.wait(), timeout=10)
-    task.cancel()  # the process dies while the provider has the message
-    with pytest.raises(asyncio.CancelledError):
-        await task
+    model, conversation = await _confirm_killed_during_the_provider_call(db, owner, ann)
     with psycopg.connect(clean_db) as conn:
         conn.execute("UPDATE outbox_messages SET claimed_at = claimed_at - interval '10 minutes'")
         conn.execute(  # two minutes pass: the dead resolution's lease is known gone
