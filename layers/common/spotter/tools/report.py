@@ -15,7 +15,7 @@ _ROLES: tuple[Role, ...] = ("owner", "admin", "coach", "member")
 def quick_route_prefix_tokens(role: Role, router_prompt: str) -> int:
     """The quick route's cached prefix for a role (its tools, then the router's system block),
     in Haiku tokens; the API's own tool-use preamble comes on top and is not counted."""
-    tools = canonical_json(registry_for(role, False).quick_definitions)
+    tools = canonical_json(registry_for(role, False, True).quick_definitions)
     return claude_tokens(tools, HAIKU_FAMILY) + claude_tokens(router_prompt, HAIKU_FAMILY)
 
 
@@ -36,7 +36,7 @@ def render_tools_doc(router_prompt: str) -> str:
     ]
     for role in _ROLES:
         for day_grain in (False, True):
-            stats = definition_stats(registry_for(role, day_grain).definitions)
+            stats = definition_stats(registry_for(role, day_grain, True).definitions)
             lines.append(
                 f"| {role} | {'day-grain' if day_grain else 'standard'} | {stats['routers']} |"
                 f" {stats['actions']} | {stats['chars']:,} | {stats['tokens']:,} |"
@@ -54,7 +54,7 @@ def render_tools_doc(router_prompt: str) -> str:
         "| --- | --- | --- | --- |",
     ]
     for role in _ROLES:
-        quick = registry_for(role, False).quick_specs
+        quick = registry_for(role, False, True).quick_specs
         tokens = quick_route_prefix_tokens(role, router_prompt)
         reaches = "yes" if tokens >= HAIKU_CACHE_MINIMUM else "no"
         lines.append(f"| {role} | {len(quick)} | {tokens:,} | {reaches} |")

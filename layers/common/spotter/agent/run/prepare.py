@@ -13,6 +13,7 @@ from psycopg import AsyncCursor
 from spotter.agent.approvals import answer_for_new_message
 from spotter.agent.cost import UsageSnapshot
 from spotter.agent.cost.budget import daily_cap, queue_usage_snapshot
+from spotter.agent.errors import ReplayIntegrityViolation
 from spotter.agent.prompting import build_turn_context, user_turn
 from spotter.agent.run_lease import queue_acquire, read_acquired, refusal
 from spotter.agent.state import RunStart, RunState
@@ -131,10 +132,15 @@ def valid_replay(state: RunState, stored: list[StoredMessage]) -> list[dict[str,
         "agent.replay.violation",
         level="warning",
         orphans=sum(len(v.orphaned_tool_use_ids) for v in check.violations),
+        stray_results=sum(len(v.orphaned_tool_use_ids) for v in check.stray_results),
+        problems=check.problems,
         shape=block_types(messages),
         **state.ids,
     )
     repaired: list[dict[str, Any]] = canonical(repair_replay(messages, check))
+    if not validate_replay(repaired).ok:
+        # what synthesized results cannot fix would be refused by the model's API: say so
+        raise ReplayIntegrityViolation()
     return repaired
 
 

@@ -28,7 +28,12 @@ from spotter.agent.transcript.replay import (
     validate_replay,
 )
 from spotter.agent.transcript.storable import StorableReply, storable_reply
-from spotter.agent.transcript.turn_context import TURN_CONTEXT_TAG, is_turn_context, visible_text
+from spotter.agent.transcript.turn_context import (
+    TURN_CONTEXT_TAG,
+    is_turn_context,
+    visible_text,
+    visible_user_text,
+)
 
 __all__ = [
     "INTERRUPTED",
@@ -56,4 +61,5 @@ __all__ = [
     "tool_result_block",
     "validate_replay",
     "visible_text",
+    "visible_user_text",
 ]
