@@ -267,6 +267,9 @@ MACHINE = {
     "outbox_messages.tool_use_id", "outbox_messages.recipient_kind", "outbox_messages.channel",
     "outbox_messages.status", "outbox_messages.provider_message_id", "outbox_messages.error",
     "programs.status", "schema_migrations.version",
+    # the platform operator's note on a kill switch (`spotter agent-switch`): no user, model or
+    # tool writes it, and the platform-wide row belongs to no org
+    "agent_kill_switches.reason",
     "schema_migrations.checksum", "search_documents.entity", "search_documents.content_hash",
     "search_documents.embedded_hash", "staff_tasks.status", "users.locale", "workouts.status",
 }  # fmt: skip
