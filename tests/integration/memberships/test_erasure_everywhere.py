@@ -270,6 +270,8 @@ MACHINE = {
     # the platform operator's note on a kill switch (`spotter agent-switch`): no user, model or
     # tool writes it, and the platform-wide row belongs to no org
     "agent_kill_switches.reason",
+    # an MCP question's session (a hash) and its answer: only `approved` / `pick` (an id) are kept
+    "mcp_elicitations.session_hash", "mcp_elicitations.answer",
     "schema_migrations.checksum", "search_documents.entity", "search_documents.content_hash",
     "search_documents.embedded_hash", "staff_tasks.status", "users.locale", "workouts.status",
 }  # fmt: skip
