@@ -73,8 +73,11 @@ unit: install
 	$(BIN)/pytest tests/unit -q
 
 # `sam build` without a container needs python3.12 on PATH: the interpreter find-python found.
+# Its cache is keyed on each layer's folder, not on layers/build.py: a newer script drops it.
 build: tools
+	@if [ layers/build.py -nt .aws-sam/cache/.layer-script ]; then rm -rf .aws-sam/cache; fi
 	PATH="$(dir $(PYTHON)):$$PATH" $(TOOLS)/bin/sam build
+	@touch .aws-sam/cache/.layer-script
 
 # The layers' BuildMethod is makefile: `sam build` runs these in a copy of the layer's folder
 # (ContentUri), with ARTIFACTS_DIR the layer's build output. layers/build.py says what they do.

@@ -96,10 +96,13 @@ def create_app(
     db: Database | None = None,
     streaming: bool = True,
     mcp: bool = True,
+    open_pool: bool = True,
 ) -> FastAPI:
     """Build the app. Pass `db` to share a pool (tests); otherwise the lifespan opens one.
     `streaming=False` leaves out the SSE routes and with them the model SDK (the reads Lambda);
-    `mcp=False` leaves out the MCP server (`/mcp` and its OAuth metadata)."""
+    `mcp=False` leaves out the MCP server (`/mcp` and its OAuth metadata); `open_pool=False`
+    leaves `app.state.db` to the caller (SnapStart opens it after restore, spotter.aws) and the
+    lifespan only closes it."""
     settings = settings or get_settings()
     verifier = TokenVerifier(settings)
     mcp_app: McpApp | None = None
@@ -112,6 +115,13 @@ def create_app(
             if db is not None:
                 app.state.db = db
                 yield
+                return
+            if not open_pool:
+                try:
+                    yield
+                finally:
+                    if getattr(app.state, "db", None) is not None:
+                        await app.state.db.close()
                 return
             app.state.db = await Database.open(
                 app_pool_url(settings), max_size=settings.db_pool_max_size
