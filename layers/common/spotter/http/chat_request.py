@@ -39,7 +39,8 @@ class UiMessageIn(BaseModel):
 
 class ChatBody(Body):
     """Unknown keys are the app's own `body` extras: ignored, so a newer SDK's additions or an
-    app's own fields never break the chat. NUL anywhere is refused (Postgres cannot hold it)."""
+    app's own fields never break the chat. A NUL or an unpaired surrogate anywhere is refused
+    (Postgres cannot hold it: `db.text`)."""
 
     model_config = ConfigDict(extra="ignore")
 
