@@ -212,7 +212,7 @@ async def test_a_picker_is_a_client_tool_answered_with_add_tool_output(
     assert chat.part("t_pick")["output"] == {
         "pickedId": "id_Engine",
         "pickedLabel": "Engine",
-        "kind": "program",
+        "kind": "other",
     }
     assert text(chat.assistant()).endswith("Engine it is.")
     assert "pickedLabel" in json.dumps(_last_tool_result(model))
