@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from spotter.agent.cost.model_policy import LOOP_MAX_TOKENS, ROLES, model_policy
+from spotter.agent.cost.model_policy import (
+    LOOP_MAX_TOKENS,
+    LOOP_MODEL,
+    ROLES,
+    loop_call,
+    model_policy,
+)
 from spotter.agent.cost.pricing import (
     DEAREST,
     MODEL_RATES,
@@ -14,6 +20,7 @@ from spotter.agent.cost.pricing import (
     rates_for,
 )
 from spotter.config import Settings
+from spotter.tiers import PLATFORM_TIERS, Tier
 
 
 def test_every_role_has_a_call_and_every_policy_model_has_rates() -> None:
@@ -65,3 +72,34 @@ def test_cost_is_integer_micro_dollars_with_cache_ttls_apart() -> None:
     assert cost_usd_micros("claude-sonnet-5-5", CallTokens(input_tokens=1)) == 2
     assert cost_usd_micros("claude-haiku-4-5", CallTokens(output_tokens=3)) == 15
     assert cost_usd_micros("claude-haiku-4-5", CallTokens(cache_read_tokens=1)) == 1, "rounded up"
+
+
+def test_the_loop_model_is_the_org_s_then_the_setting_then_the_tier_then_ours(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(PLATFORM_TIERS, "pinned", Tier(1_000_000, frozenset(), "claude-opus-5"))
+    plain, configured = (
+        Settings(environment="test"),
+        Settings(environment="test", spotter_loop_model="claude-sonnet-5-5-20260801"),
+    )
+    assert loop_call(plain, "growth").model == LOOP_MODEL
+    assert loop_call(plain, "pinned").model == "claude-opus-5"
+    assert loop_call(configured, "pinned").model == "claude-sonnet-5-5-20260801"
+    assert loop_call(configured, "pinned", "claude-sonnet-4-5").model == "claude-sonnet-4-5"
+    # each model is called its own way: Sonnet 4.5 has the smaller cap and a fixed budget
+    assert loop_call(plain, "growth", "claude-sonnet-4-5").max_tokens == 8_192
+
+
+def test_a_resumed_run_continues_on_the_model_that_wrote_its_turn() -> None:
+    settings = Settings(environment="test")
+    resumed = loop_call(settings, "growth", resumed_on="claude-sonnet-4-5-20250929")
+    assert (resumed.model, resumed.max_tokens) == ("claude-sonnet-4-5-20250929", 8_192)
+    assert resumed.thinking == {"type": "enabled", "budget_tokens": 4_096}
+    # the same model under another snapshot id is the configured call itself
+    assert loop_call(settings, "growth", resumed_on=f"{LOOP_MODEL}-20260801").model == LOOP_MODEL
+
+
+def test_a_turn_of_a_model_we_cannot_call_resumes_on_ours_with_thinking_off() -> None:
+    resumed = loop_call(Settings(environment="test"), "growth", resumed_on="claude-3-opus")
+    assert (resumed.model, resumed.max_tokens) == (LOOP_MODEL, LOOP_MAX_TOKENS)
+    assert not resumed.thinks, "its signed thinking cannot go back to another model"

@@ -1,8 +1,9 @@
 """What one run carries between its phases, and the dependencies it is built from.
 
 `RunStart` is what a run knows before it has a conversation (the caller, the clock read once,
-the loop's model call, the usage it spends); `RunState` is a run in a conversation: its id is
-never missing, and `append` is the one way a run writes to the transcript (the row, fenced on
+the loop's configured model call, the usage it spends); `RunState` is a run in a conversation:
+its id is never missing, its loop call is the one chosen with its history (`run.loop_call`),
+and `append` is the one way a run writes to the transcript (the row, fenced on
 the lease, then the same turn mirrored into `messages`, what the next model call replays), in
 `transaction()`, the run's one kind of write transaction (pipelined, settling the usage of the
 calls that ended since the last one).
@@ -19,7 +20,8 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from spotter.agent.cost import ModelCall, RunUsage, model_policy
+from spotter.agent.cost import ModelCall, RunUsage
+from spotter.agent.cost.model_policy import loop_call
 from spotter.agent.run_lease import LeaseClock, RunTx, refusal
 from spotter.agent.stream.log import RunLog
 from spotter.agent.telemetry import AgentTelemetry
@@ -69,7 +71,7 @@ class RunStart:
 
     deps: AgentDeps
     caller: Caller
-    call: ModelCall
+    call: ModelCall  # the configured loop call (the run's own is chosen with its history)
     registry: ToolRegistry
     telemetry: AgentTelemetry
     now: datetime
@@ -85,7 +87,7 @@ class RunStart:
         return cls(
             deps=deps,
             caller=caller,
-            call=model_policy(deps.settings)["spotterLoop"],
+            call=loop_call(deps.settings, caller.platform_tier),
             registry=deps.registry_for(caller),
             telemetry=deps.telemetry_for(caller),
             now=deps.clock(),
@@ -135,10 +137,15 @@ class RunState:
     conversation_id: UUID
     # what the next call replays, canonical (keys sorted: what the cached prefix needs)
     messages: list[dict[str, Any]] = field(default_factory=list)
+    # the run's loop call, chosen once with its history (`run.loop_call.loop_history`)
+    call: ModelCall = field(init=False)
     model_turns: int = 0
     truncated_once: bool = False
     resumed: bool = False  # a run resumed by resolving a suspended message
     wrote_records: bool = False  # a write tool succeeded: embeddings may be stale after the run
+
+    def __post_init__(self) -> None:
+        self.call = self.start.call
 
     @property
     def deps(self) -> AgentDeps:
@@ -147,10 +154,6 @@ class RunState:
     @property
     def caller(self) -> Caller:
         return self.start.caller
-
-    @property
-    def call(self) -> ModelCall:
-        return self.start.call
 
     @property
     def registry(self) -> ToolRegistry:
@@ -178,7 +181,7 @@ class RunState:
 
     @property
     def ids(self) -> dict[str, Any]:
-        return self.start.ids(self.conversation_id, self.model_turns)
+        return {**self.start.ids(self.conversation_id, self.model_turns), "model": self.call.model}
 
     def stream_events(self, last_seq: int) -> None:
         """The conversation is the caller's: from here the run's events are its stream."""

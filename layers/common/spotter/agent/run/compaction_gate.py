@@ -22,7 +22,7 @@ from spotter.agent.compaction import (
 )
 from spotter.agent.cost import context_window
 from spotter.agent.prompting import system_blocks
-from spotter.agent.run.prepare import valid_replay
+from spotter.agent.run.loop_call import valid_replay
 from spotter.agent.run.side_calls import side_text
 from spotter.agent.state import RunState
 from spotter.agent.stream import Emitter

@@ -1,4 +1,5 @@
-"""Before the model: the conversation, the budget pre-check, the user turn, a valid replay."""
+"""Before the model: the conversation, the budget pre-check, the user turn, the run's loop call
+and its valid replay."""
 
 from __future__ import annotations
 
@@ -14,21 +15,17 @@ from spotter.agent.approvals import answer_for_new_message
 from spotter.agent.cost import UsageSnapshot
 from spotter.agent.cost.budget import daily_cap, queue_usage_snapshot
 from spotter.agent.prompting import build_turn_context, user_turn
+from spotter.agent.run.loop_call import OrgLoopModel, loop_history, queue_org_loop_model
 from spotter.agent.run_lease import queue_acquire, read_acquired, refusal
 from spotter.agent.state import RunStart, RunState
 from spotter.agent.transcript import (
     StoredMessage,
     UserTurnGuard,
-    block_types,
-    canonical,
     load_history,
     queue_append,
     queue_history,
     read_history,
-    repair_replay,
-    replay_messages,
     start_conversation,
-    validate_replay,
 )
 from spotter.db import Conn
 
@@ -67,6 +64,7 @@ async def prepare_run(start: RunStart, request: SendMessage, ambient: str = "") 
     sent = time.monotonic()
     async with start.deps.db.pipelined_tx(caller.org_id) as conn:
         budget_of = await queue_usage_snapshot(conn, caller.org_id, caller.platform_tier, start.now)
+        org_model = await queue_org_loop_model(conn, caller.org_id)
         if request.conversation_id is None:
             conversation_id = await start_conversation(conn, caller, start.run_id)
         else:
@@ -97,7 +95,7 @@ async def prepare_run(start: RunStart, request: SendMessage, ambient: str = "") 
     stored.append(
         StoredMessage(row["id"], row["ordinal"], "user", content, None, start.run_id, page)
     )
-    state.messages = valid_replay(state, stored)
+    loop_history(state, stored, await org_model(), resumed=False)
     return Prepared(state, new, budget, stored)
 
 
@@ -115,28 +113,10 @@ async def _queue_user_turn(
     )  # fmt: skip
 
 
-def valid_replay(state: RunState, stored: list[StoredMessage]) -> list[dict[str, Any]]:
-    """The stored rows as the next call replays them, canonical once here (not per call)."""
-    messages: list[dict[str, Any]] = canonical(replay_messages(stored, state.call))
-    check = validate_replay(messages)
-    if check.ok:
-        return messages
-    # Older damage cannot be fixed by appending; the repair is a pure function of the stored
-    # rows, so it replays byte-identically every run (the cached prefix survives).
-    state.telemetry.emit(
-        "agent.replay.violation",
-        level="warning",
-        orphans=sum(len(v.orphaned_tool_use_ids) for v in check.violations),
-        shape=block_types(messages),
-        **state.ids,
-    )
-    repaired: list[dict[str, Any]] = canonical(repair_replay(messages, check))
-    return repaired
-
-
-async def prepare_resume(state: RunState) -> None:
-    """A resumed run's history: the stored conversation (its tool results just settled) as a
-    valid replay. No user turn, no ambient retrieval: nothing new was said."""
+async def prepare_resume(state: RunState, org_model: OrgLoopModel) -> None:
+    """A resumed run's loop call and history: the stored conversation (its tool results just
+    settled) as a valid replay, on the model that wrote the turn it resumes. No user turn, no
+    ambient retrieval: nothing new was said."""
     async with state.deps.db.org_tx(state.caller.org_id) as conn:
         stored = await load_history(conn, state.caller, state.conversation_id)
-    state.messages = valid_replay(state, stored)
+    loop_history(state, stored, await org_model(), resumed=True)
