@@ -25,7 +25,15 @@ from spotter.agent.cost.model_policy import loop_call
 from spotter.agent.run_lease import LeaseClock, RunTx, refusal
 from spotter.agent.stream.log import RunLog
 from spotter.agent.telemetry import AgentTelemetry
-from spotter.agent.transcript import MessageRole, api_role, canonical, queue_append
+from spotter.agent.transcript import (
+    MessageRole,
+    StoredMessage,
+    api_role,
+    canonical,
+    is_turn_context,
+    queue_append,
+    queue_complete_user_turn,
+)
 from spotter.auth.caller import Caller
 from spotter.config import Settings
 from spotter.db import Database
@@ -66,6 +74,15 @@ class AgentDeps:
 
 
 @dataclass(frozen=True)
+class CompletedUserTurn:
+    """A run's own user turn with its turn context completed, owed to the database: written by
+    the run's next transaction, before any loop call may read it."""
+
+    message_id: UUID
+    content: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
 class RunStart:
     """A run before it has a conversation: enough to fail, record usage and say `done`."""
 
@@ -81,6 +98,7 @@ class RunStart:
     usage: RunUsage = field(default_factory=RunUsage)
     log: RunLog = field(default_factory=RunLog)  # the run's SSE ids and persisted events
     lease: LeaseClock = field(default_factory=LeaseClock)  # when it last knew it held the lease
+    owed_turns: list[CompletedUserTurn] = field(default_factory=list)  # not yet written
 
     @classmethod
     def begin(cls, deps: AgentDeps, caller: Caller, log: RunLog | None = None) -> RunStart:
@@ -107,22 +125,38 @@ class RunStart:
     def in_conversation(self, conversation_id: UUID, *, resumed: bool = False) -> RunState:
         return RunState(self, conversation_id, resumed=resumed)
 
+    @property
+    def owes_writes(self) -> bool:
+        """Something the run's next transaction writes first (usage, a completed user turn)."""
+        return not self.usage.settled or bool(self.owed_turns)
+
     @asynccontextmanager
     async def transaction(self, conversation_id: UUID | None = None) -> AsyncIterator[RunTx]:
         """The run's own writes, in one pipelined transaction that first records the usage of
-        the calls that ended since the last one and drops their budget holds — so a call's
-        usage commits with the very next thing the run writes, in no round trip of its own.
-        Its fences are read once it committed: `ConversationBusy` when the run lost the
-        conversation (what it wrote unfenced, its usage included, stays written)."""
+        the calls that ended since the last one and drops their budget holds, and writes the
+        user turn whose context the run completed — so each commits with the very next thing
+        the run writes, in no round trip of its own. Its fences are read once it committed:
+        `ConversationBusy` when the run lost the conversation (what it wrote unfenced, its
+        usage included, stays written)."""
         caller = self.caller
         sent = time.monotonic()
+        # (the finish path's last try names no conversation: a turn no model read stays as is)
+        owed = list(self.owed_turns) if conversation_id is not None else []
         async with self.deps.db.pipelined_tx(caller.org_id) as conn:
             settlement = await self.usage.queue_settle(
                 conn, caller.org_id, caller.user_id, self.now
             )
             tx = RunTx(conn)
+            for turn in owed:
+                assert conversation_id is not None
+                completed = await queue_complete_user_turn(
+                    conn, caller.org_id, conversation_id, turn.message_id,
+                    run_id=self.run_id, content=turn.content,
+                )  # fmt: skip
+                tx.fence(completed)
             yield tx
         self.usage.mark_settled(settlement)
+        del self.owed_turns[: len(owed)]
         if not tx.fenced:
             return
         if not await tx.fences_held():
@@ -192,6 +226,19 @@ class RunState:
     def transaction(self) -> AbstractAsyncContextManager[RunTx]:
         """`RunStart.transaction` in this run's conversation."""
         return self.start.transaction(self.conversation_id)
+
+    def complete_user_turn(self, turn: StoredMessage, content: list[dict[str, Any]]) -> None:
+        """The run's user turn `turn`, as replayed, gets `content` (the same words, its turn
+        context completed) now, and in the database with the run's next transaction — before
+        any loop call, which `run.metering` makes wait for it."""
+        old = [b["text"] for b in turn.content if is_turn_context(b)]
+        new = next(canonical(b) for b in content if is_turn_context(b))
+        for index, message in enumerate(self.messages):
+            blocks = message["content"]
+            if old and any(b.get("text") == old[0] for b in blocks):
+                replaced = [new if b.get("text") == old[0] else b for b in blocks]
+                self.messages[index] = {**message, "content": replaced}
+        self.start.owed_turns.append(CompletedUserTurn(turn.id, content))
 
     async def append(
         self,

@@ -64,13 +64,14 @@ async def metered_call(state: RunState, request: WireRequest) -> AsyncIterator[M
 
 async def _before_call(state: RunState, bound: CallBound) -> BudgetHold | None:
     """What the run owes the database before it may call the model, in ONE transaction and
-    only when there is any: the last call's usage (recorded before this one may start), a
-    lease not confirmed for `FENCE_TRUST`, and a metered tier's hold for this call (the room
-    left, up to its full bound; none when the room does not pay its least bound)."""
+    only when there is any: the last call's usage (recorded before this one may start), a user
+    turn whose context it completed (no model reads a turn the database does not hold), a lease
+    not confirmed for `FENCE_TRUST`, and a metered tier's hold for this call (the room left, up
+    to its full bound; none when the room does not pay its least bound)."""
     caller, start = state.caller, state.start
     needs_hold = metered(caller.platform_tier)
     stale_lease = not start.lease.trusted
-    if not (needs_hold or stale_lease or not state.usage.settled):
+    if not (needs_hold or stale_lease or start.owes_writes):
         return BudgetHold(None, 0)
     reserved = None
     async with state.transaction() as tx:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from uuid import UUID
 
@@ -21,6 +21,7 @@ from spotter.agent.state import RunStart, RunState
 from spotter.agent.transcript import (
     StoredMessage,
     UserTurnGuard,
+    has_turn_context,
     load_history,
     queue_append,
     queue_history,
@@ -44,6 +45,11 @@ class Prepared:
     new_conversation: bool
     budget: UsageSnapshot
     stored: list[StoredMessage] = field(default_factory=list)  # the history, new turn included
+
+    @property
+    def user_turn(self) -> StoredMessage:
+        """The turn this send stored (there is one unless the budget refused the send)."""
+        return self.stored[-1]
 
 
 async def prepare_run(start: RunStart, request: SendMessage, ambient: str = "") -> Prepared:
@@ -115,8 +121,33 @@ async def _queue_user_turn(
 
 async def prepare_resume(state: RunState, org_model: OrgLoopModel) -> None:
     """A resumed run's loop call and history: the stored conversation (its tool results just
-    settled) as a valid replay, on the model that wrote the turn it resumes. No user turn, no
-    ambient retrieval: nothing new was said."""
+    settled) as a valid replay, on the model that wrote the turn it resumes. No new user turn,
+    no ambient retrieval: nothing new was said, and the turn context stored with the run's user
+    turn is the one it replays — built now only for a turn written before turn contexts
+    existed (`with_turn_context`)."""
     async with state.deps.db.org_tx(state.caller.org_id) as conn:
         stored = await load_history(conn, state.caller, state.conversation_id)
-    loop_history(state, stored, await org_model(), resumed=True)
+    loop_history(state, with_turn_context(state, stored), await org_model(), resumed=True)
+
+
+def with_turn_context(state: RunState, stored: list[StoredMessage]) -> list[StoredMessage]:
+    """A run resumed from a user turn stored without `<turn_context>` (written before it
+    existed) gets one, built once with the resume's clock and the page the turn was sent from,
+    and stored onto that turn by the run's next transaction (before its first call): every
+    call of this run, and every later resume, replays that one (spec: "backfilled onto its user
+    message on resume, once, so it does not resume without a clock")."""
+    index = next((i for i in reversed(range(len(stored))) if stored[i].role == "user"), None)
+    if index is None or has_turn_context(stored[index].content):
+        return stored
+    turn = stored[index]
+    page = turn.page_context or {}
+    selection = page.get("selection")
+    context = build_turn_context(
+        state.caller,
+        state.now,
+        str(page.get("pathname") or "/"),
+        selection if isinstance(selection, dict) else None,
+    )
+    content = [*turn.content, {"type": "text", "text": context}]
+    state.complete_user_turn(turn, content)
+    return [*stored[:index], replace(turn, content=content), *stored[index + 1 :]]

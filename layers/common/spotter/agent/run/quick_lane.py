@@ -42,6 +42,7 @@ from spotter.agent.transcript import (
     visible_text,
 )
 from spotter.observability import log_event
+from spotter.tools.registry import ToolRegistry
 
 QUICK_ROUTE_MAX_CHARS = 280  # longer messages are rarely one-step; they go straight to the loop
 RECENT_MESSAGES = 4
@@ -69,8 +70,9 @@ QUICK_ANSWER_SYSTEM = (
 )
 
 
-def eligible(state: RunState, text: str) -> bool:
-    return bool(state.registry.quick_specs) and len(text.strip()) <= QUICK_ROUTE_MAX_CHARS
+def eligible(registry: ToolRegistry, text: str) -> bool:
+    """Whether the route may take a message at all (known before anything is written)."""
+    return bool(registry.quick_specs) and len(text.strip()) <= QUICK_ROUTE_MAX_CHARS
 
 
 def router_input(stored: list[StoredMessage], text: str) -> str:
@@ -126,7 +128,7 @@ async def try_quick_lane(
     state: RunState, events: Emitter, stored: list[StoredMessage], text: str
 ) -> LaneStep:
     """Emit the lane's events; return its step: answered (the loop does not run) or declined."""
-    if not eligible(state, text):
+    if not eligible(state.registry, text):
         return LaneDeclined()
     routed = router_input(stored, text)
     try:
