@@ -214,10 +214,11 @@ def _lane_of(body: dict[str, Any]) -> str | None:
     lanes = {
         TITLE_SYSTEM: "title",
         SUMMARIZER_SYSTEM: "compaction",
-        ROUTER_PROMPT: "quick_route",
         QUICK_ANSWER_SYSTEM: "quick_answer",
     }
-    return lanes.get(system) if isinstance(system, str) else None
+    if not isinstance(system, str):
+        return None
+    return "quick_route" if system.startswith(ROUTER_PROMPT) else lanes.get(system)
 
 
 def _turn_off_context_management() -> None:

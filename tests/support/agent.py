@@ -28,7 +28,6 @@ LANE_SYSTEMS: dict[str, str] = {
     TITLE_SYSTEM: "title",
     SUMMARIZER_SYSTEM: "compaction",
     QUICK_ANSWER_SYSTEM: "quick_answer",
-    ROUTER_PROMPT: "quick_route",
 }
 DEFAULT_TITLE = "Test conversation"
 DEFAULT_SUMMARY = "Earlier the user asked questions and got answers."
@@ -40,7 +39,10 @@ def spotter_lane(body: dict[str, Any]) -> str | None:
     system = body.get("system")
     if isinstance(system, list) and len(system) == 1:
         system = system[0].get("text")
-    return LANE_SYSTEMS.get(system) if isinstance(system, str) else None
+    if not isinstance(system, str):
+        return None
+    # the router's block is its surface's (`router_system`): it opens with the routing rules
+    return "quick_route" if system.startswith(ROUTER_PROMPT) else LANE_SYSTEMS.get(system)
 
 
 def default_lane_reply(lane: str, body: dict[str, Any]) -> Step:

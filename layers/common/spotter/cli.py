@@ -231,10 +231,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             if code:
                 raise SystemExit(code)
         case "tools-doc":
-            from spotter.agent.run.quick_lane import ROUTER_PROMPT
+            from spotter.agent.run.quick_lane import router_system
             from spotter.tools.report import render_tools_doc
 
-            args.out.write_text(render_tools_doc(ROUTER_PROMPT))
+            args.out.write_text(render_tools_doc(router_system))
             print(f"wrote {args.out}")
         case _:  # pragma: no cover - argparse rejects unknown commands
             parser.error(f"unknown command {args.command}")
