@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -38,8 +39,16 @@ def tier(name: str) -> Tier:
     return PLATFORM_TIERS.get(name, FALLBACK_TIER)
 
 
+def enabled_features(tier_name: str, flags: Mapping[str, object] | None) -> frozenset[str]:
+    """The one rule for what an org may use: its tier's features, plus each feature an org flag
+    turns on. A flag is on only when it is JSON `true` (not 1, not "false"), so the runner's
+    gate, the prompt's "Enabled features" and `read.org` can never disagree."""
+    turned_on = {name for name, on in (flags or {}).items() if on is True}
+    return tier(tier_name).features | turned_on
+
+
 def has_feature(caller: Caller, feature: str | None) -> bool:
-    """Whether a caller's org may use a tier feature (its tier has it, or a flag turns it on)."""
-    if feature is None or feature in tier(caller.platform_tier).features:
-        return True
-    return bool(caller.feature_flags.get(feature))
+    """Whether a caller's org may use a tier feature (None: the tool has no gate)."""
+    return feature is None or feature in enabled_features(
+        caller.platform_tier, caller.feature_flags
+    )

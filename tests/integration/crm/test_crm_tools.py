@@ -9,6 +9,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from spotter.agent.prompting.context import org_block
 from spotter.db import Database
 from spotter.db.scope import OrgScope
 from spotter.domain import inbox, lead_pipelines, leads, tasks
@@ -104,6 +105,26 @@ async def test_a_feature_flag_opens_the_gate_for_a_starter_org(db: Database, cle
             (starter.id,),
         )
     assert (await _run(db, starter, "owner", "leads.list_pipelines", {})).ok
+
+
+@pytest.mark.parametrize("flag", ["1", '"true"', '"false"', "{}"])
+async def test_a_flag_that_is_not_json_true_keeps_the_gate_closed_everywhere(
+    db: Database, clean_db: str, flag: str
+) -> None:
+    """The runner, the prompt's org block and read.org read a flag by one rule."""
+    starter = create_org(clean_db, name="Starter box", tier="starter")
+    with psycopg.connect(clean_db) as conn:
+        conn.execute(
+            "UPDATE organizations SET feature_flags = jsonb_build_object('lead_management', %s::jsonb)"
+            " WHERE id = %s",
+            (flag, starter.id),
+        )
+    owner = await caller_for(db, starter, "owner")
+    outcome = await invoke_tool(db, owner, *call("leads.list_pipelines", {}))
+    assert outcome.error is not None and outcome.error.code == "feature_unavailable"
+    assert "lead_management" not in org_block(owner)
+    read = await invoke_tool(db, owner, *call("read.org", {}))
+    assert read.ok and "lead_management" not in read.output["features"]
 
 
 async def test_tasks_are_not_behind_the_gate(db: Database, clean_db: str) -> None:

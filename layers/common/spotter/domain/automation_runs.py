@@ -22,7 +22,7 @@ from spotter.domain import automations, outbox
 from spotter.domain.errors import DomainError
 from spotter.domain.organizations import get_organization
 from spotter.observability import log_event
-from spotter.tiers import tier
+from spotter.tiers import enabled_features
 
 FEATURE = "email_automations"
 # what each trigger selects: recipient_id, email, full_name, plan_name, event_key, kind
@@ -91,8 +91,7 @@ class RunReport:
 
 
 def gated_in(org: dict[str, Any]) -> bool:
-    flags = org["feature_flags"] or {}
-    return FEATURE in tier(org["platform_tier"]).features or bool(flags.get(FEATURE))
+    return FEATURE in enabled_features(org["platform_tier"], org["feature_flags"])
 
 
 async def _active(scope: OrgScope) -> list[dict[str, Any]]:

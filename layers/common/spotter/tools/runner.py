@@ -14,7 +14,7 @@ from uuid import UUID
 from pydantic import ValidationError
 
 from spotter.observability import log_event
-from spotter.tiers import tier
+from spotter.tiers import has_feature
 from spotter.tools.asking import awaits_pick
 from spotter.tools.audit import write_audit
 from spotter.tools.calls import PREVIEW_KEY, ResolvedCall, ToolOutcome
@@ -70,10 +70,8 @@ def check_allowed(ctx: ToolContext, spec: ToolSpec) -> None:
     """Defence in depth: the registry already filtered by role; check again when a call runs."""
     if ctx.caller.role not in spec.roles:
         raise Forbidden(spec.name)
-    gate = spec.feature_gate
-    enabled = gate is None or gate in tier(ctx.caller.platform_tier).features
-    if not enabled and not ctx.caller.feature_flags.get(gate or ""):
-        raise FeatureUnavailable(spec.name, gate or "")
+    if spec.feature_gate is not None and not has_feature(ctx.caller, spec.feature_gate):
+        raise FeatureUnavailable(spec.name, spec.feature_gate)
 
 
 def cap_output(output: Any) -> Any:

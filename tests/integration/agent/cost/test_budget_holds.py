@@ -13,6 +13,7 @@ import math
 import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from typing import Any
 
 import psycopg
 import pytest
@@ -23,6 +24,7 @@ from spotter.agent.cost.holds import reserve
 from spotter.agent.cost.model_policy import LOOP_MAX_TOKENS, LOOP_MODEL
 from spotter.agent.cost.pricing import CallTokens, cost_usd_micros, rates_for
 from spotter.agent.cost.usage import CallUsage, RunUsage
+from spotter.agent.run import metering, quick_lane
 from spotter.auth import Caller
 from spotter.db import Database
 from spotter.providers.fake import (
@@ -225,6 +227,31 @@ async def test_n_concurrent_sends_with_room_for_k_calls_run_between_k_and_the_ca
     assert _spent(clean_db, org) <= CAP, "never over"
     assert CAP - _spent(clean_db, org) < least, "nothing a useful call could use is left"
     assert _holds(clean_db) == 0, "settled"
+
+
+async def test_a_call_cancelled_while_its_hold_is_taken_still_drops_the_hold(
+    db: Database, org: Org, owner: Caller, clean_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The quick route's time budget runs out after its hold committed but before the run read
+    it back (as on a loaded machine): the hold is still dropped with the run's next write."""
+    taking = metering.queue_reserve
+
+    class ReadLate:
+        def __init__(self, cursor: Any) -> None:
+            self.cursor = cursor
+
+        async def fetchone(self) -> Any:
+            await asyncio.sleep(0.3)  # committed; read back late
+            return await self.cursor.fetchone()
+
+    async def slow_to_read(*args: Any, **kwargs: Any) -> Any:
+        return ReadLate(await taking(*args, **kwargs))
+
+    monkeypatch.setattr(metering, "queue_reserve", slow_to_read)
+    monkeypatch.setattr(quick_lane, "ROUTE_BUDGET_SECONDS", 0.1)
+    events = await run_turn(deps_for(db, ScriptedModel([Reply([Text("ok")])])), owner, "go")
+    assert isinstance(events[-1], ev.Done) and not _codes(events)
+    assert _holds(clean_db) == 0, "every hold the run took was dropped"
 
 
 async def test_a_failed_call_releases_its_hold_and_records_nothing(

@@ -15,18 +15,14 @@ from zoneinfo import ZoneInfo
 from spotter.agent.prompting.prompts import static_prompt
 from spotter.agent.transcript import TURN_CONTEXT_TAG
 from spotter.auth.caller import Caller
-from spotter.tiers import tier
+from spotter.tiers import enabled_features
 
 CACHE_5M: dict[str, str] = {"type": "ephemeral", "ttl": "5m"}
 
 
-def enabled_features(caller: Caller) -> list[str]:
-    flags = {name for name, on in caller.feature_flags.items() if on is True}
-    return sorted(tier(caller.platform_tier).features | flags)
-
-
 def org_block(caller: Caller) -> str:
-    features = ", ".join(enabled_features(caller)) or "none"
+    features = ", ".join(sorted(enabled_features(caller.platform_tier, caller.feature_flags)))
+    features = features or "none"
     return (
         "<org>\n"
         f"Organization: {caller.org_name}\n"

@@ -13,6 +13,7 @@ database outage).
 
 from __future__ import annotations
 
+import asyncio
 import math
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -49,7 +50,7 @@ class MeteredCall:
 @asynccontextmanager
 async def metered_call(state: RunState, request: WireRequest) -> AsyncIterator[MeteredCall]:
     bound = call_bound(request)
-    hold = await _before_call(state, bound)
+    hold = await _hold_even_if_cancelled(state, bound)
     if hold is None:
         raise BudgetExhausted
     if hold.id is not None:
@@ -60,6 +61,21 @@ async def metered_call(state: RunState, request: WireRequest) -> AsyncIterator[M
         if hold.id is not None:
             # dropped, with the call's usage recorded, by the run's next transaction
             state.usage.ended_holds.append(hold)
+
+
+async def _hold_even_if_cancelled(state: RunState, bound: CallBound) -> BudgetHold | None:
+    """`_before_call`, carried to its end when the caller is cancelled meanwhile (a lane's time
+    budget, a stop): its hold may have committed, and a hold nobody knows of would count against
+    the cap until its TTL. The hold goes to the run's next transaction to drop; the cancellation
+    goes on. (A second cancellation while waiting leaves it to the TTL.)"""
+    taking = asyncio.ensure_future(_before_call(state, bound))
+    try:
+        return await asyncio.shield(taking)
+    except asyncio.CancelledError:
+        hold = await asyncio.shield(taking)
+        if hold is not None and hold.id is not None:
+            state.usage.ended_holds.append(hold)
+        raise
 
 
 async def _before_call(state: RunState, bound: CallBound) -> BudgetHold | None:

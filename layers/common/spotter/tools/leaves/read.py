@@ -19,7 +19,7 @@ from spotter.domain import (
     schedule,
     workouts,
 )
-from spotter.tiers import tier
+from spotter.tiers import enabled_features
 from spotter.tools.args import Args, NoArgs
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import NeedsUser
@@ -67,7 +67,6 @@ async def ask_user_to_pick(ctx: ToolContext, args: PickArgs) -> dict[str, Any]:
 @read.read("org", "The gym: name, timezone, tier, features, now.")
 async def org(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
     row = await organizations.get_organization(ctx.scope)
-    flags = {name for name, on in (row["feature_flags"] or {}).items() if on}
     local = ctx.local_now
     return {
         "name": row["name"],
@@ -76,7 +75,7 @@ async def org(ctx: ToolContext, args: NoArgs) -> dict[str, Any]:
         "tier": row["platform_tier"],
         "orgType": row["org_type"],
         "dayGrainProgramming": row["day_grain_programming"],
-        "features": sorted(tier(row["platform_tier"]).features | flags),
+        "features": sorted(enabled_features(row["platform_tier"], row["feature_flags"])),
         "localDate": local.date().isoformat(),
         "localTime": local.strftime("%H:%M"),
         "weekday": local.strftime("%A"),
