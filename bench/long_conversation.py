@@ -186,7 +186,8 @@ async def _conversation(db: Database, caller: Any, runs: int) -> list[dict[str, 
         request = SendMessage(text=text, pathname="/dashboard", conversation_id=conversation_id)
         before = meter.summaries_micros
         events = [e async for e in send_message(deps, caller, request)]
-        done = events[-1]
+        # the run's `done` (a turn that makes the conversation due compacts after it)
+        done = next((e for e in reversed(events) if e.type == "done"), events[-1])
         if done.type != "done" or any(e.type == "error" for e in events):
             raise RuntimeError(f"run {run} failed: {events[-2:]}")
         conversation_id = uuid.UUID(done.conversation_id)

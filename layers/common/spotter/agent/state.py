@@ -15,7 +15,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -173,9 +173,14 @@ class RunState:
     messages: list[dict[str, Any]] = field(default_factory=list)
     # the run's loop call, chosen once with its history (`run.loop_call.loop_history`)
     call: ModelCall = field(init=False)
+    # the stored rows the run knows, its own appends included (theirs numbered after the last
+    # known ordinal): what says, with no read, whether compaction is due when it settles
+    history: list[StoredMessage] = field(default_factory=list)
     model_turns: int = 0
     truncated_once: bool = False
     resumed: bool = False  # a run resumed by resolving a suspended message
+    suspended: bool = False  # the run ended waiting for a person (an approval, a pick)
+    compaction_tried: bool = False  # one compaction attempt per run (the gate or the kick)
     wrote_records: bool = False  # a write tool succeeded: embeddings may be stale after the run
 
     def __post_init__(self) -> None:
@@ -238,6 +243,7 @@ class RunState:
             if old and any(b.get("text") == old[0] for b in blocks):
                 replaced = [new if b.get("text") == old[0] else b for b in blocks]
                 self.messages[index] = {**message, "content": replaced}
+        self.history = [replace(m, content=content) if m.id == turn.id else m for m in self.history]
         self.start.owed_turns.append(CompletedUserTurn(turn.id, content))
 
     async def append(
@@ -261,4 +267,7 @@ class RunState:
         )  # fmt: skip
         tx.fence(cursor)
         self.messages.append(canonical({"role": api_role(role), "content": content}))
+        ordinal = self.history[-1].ordinal + 1 if self.history else 0
+        row = StoredMessage(message_id, ordinal, role, content, model, self.run_id)
+        self.history.append(replace(row, usage=usage, stop_reason=stop_reason))
         return message_id

@@ -13,7 +13,7 @@ from psycopg.types.json import Jsonb
 
 from spotter.agent.compaction import summary
 from spotter.agent.compaction.plan import plan_compaction
-from spotter.agent.compaction.summary import compact
+from spotter.agent.compaction.summary import Summary, compact
 from spotter.agent.conversations import list_conversations
 from spotter.agent.transcript.projection import projection
 from spotter.db import Database
@@ -51,8 +51,8 @@ def load(url: str, conversation_id: uuid.UUID) -> list[dict[str, Any]]:
         ).fetchall()
 
 
-async def summary_of(transcript: str) -> str:
-    return f"Summary: {transcript.count('User:')} questions asked."
+async def summary_of(transcript: str) -> Summary:
+    return Summary(f"Summary: {transcript.count('User:')} questions asked.")
 
 
 async def test_a_long_conversation_is_summarized_and_replays_from_the_summary(
@@ -84,11 +84,11 @@ async def test_two_requests_never_compact_the_same_span(
     assert plan is not None
     calls = 0
 
-    async def slow_summary(transcript: str) -> str:
+    async def slow_summary(transcript: str) -> Summary:
         nonlocal calls
         calls += 1
         await asyncio.sleep(0.2)
-        return "summary"
+        return Summary("summary")
 
     results = await asyncio.gather(
         compact(db, org.id, conversation_id, uuid.uuid4(), plan, slow_summary),
@@ -107,10 +107,10 @@ async def test_compacting_is_visible_while_in_flight(db: Database, org: Org, cle
     assert plan is not None
     started, release = asyncio.Event(), asyncio.Event()
 
-    async def gated_summary(transcript: str) -> str:
+    async def gated_summary(transcript: str) -> Summary:
         started.set()
         await release.wait()
-        return "summary"
+        return Summary("summary")
 
     task = asyncio.create_task(
         compact(db, org.id, conversation_id, uuid.uuid4(), plan, gated_summary)
@@ -136,12 +136,12 @@ async def test_a_failed_compaction_leaves_the_conversation_as_it_was(
     plan = plan_compaction(before, estimated_tokens=1_000, threshold=150_000)
     assert plan is not None
 
-    async def broken(transcript: str) -> str:
+    async def broken(transcript: str) -> Summary:
         if failure == "raises":
             raise ConnectionError("provider down")
         if failure == "times_out":
             await asyncio.sleep(5)
-        return "  "
+        return Summary("  ")
 
     assert await compact(db, org.id, conversation_id, uuid.uuid4(), plan, broken) is None
     assert load(clean_db, conversation_id) == before

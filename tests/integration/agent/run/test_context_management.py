@@ -9,7 +9,6 @@ from typing import Any
 
 import psycopg
 from psycopg.rows import dict_row
-from psycopg.types.json import Jsonb
 
 from spotter.agent import events as ev
 from spotter.agent.rag.refresh import backfill
@@ -42,12 +41,13 @@ from tests.support.agent import (
     conversation_id_of,
     deps_for,
     kinds,
+    long_conversation,
     run_turn,
     stored_messages,
 )
 from tests.support.callers import caller_for
 from tests.support.fake_voyage import fake_voyage_server
-from tests.support.world import Org, add_person, sync_next_ordinals
+from tests.support.world import Org, add_person
 
 QUESTION = "please book Saar Levi into tomorrow's 7am class"
 
@@ -226,35 +226,6 @@ async def test_a_failing_or_slow_title_never_fails_or_holds_the_run(
 
 
 # --- compaction gate -----------------------------------------------------------------------
-
-
-def long_conversation(url: str, org: Org, *, exchanges: int, usage: dict[str, int] | None) -> str:
-    conversation_id = uuid.uuid4()
-    with psycopg.connect(url) as conn:
-        conn.execute(
-            "INSERT INTO ai_conversations (id, organization_id, user_id, title)"
-            " VALUES (%s, %s, %s, 'old')",
-            (conversation_id, org.id, org["owner"].user_id),
-        )
-        ordinal = 0
-        for i in range(exchanges):
-            run = uuid.uuid4()
-            for role, text in (("user", f"question {i}"), ("assistant", f"answer {i}")):
-                conn.execute(
-                    "INSERT INTO ai_messages (organization_id, conversation_id, run_id, ordinal,"
-                    " role, content, stop_reason, model, usage)"
-                    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                    (
-                        org.id, conversation_id, run, ordinal, role,
-                        Jsonb([{"type": "text", "text": text}]),
-                        "end_turn" if role == "assistant" else None,
-                        "claude-sonnet-5-5" if role == "assistant" else None,
-                        Jsonb(usage) if role == "assistant" and usage else None,
-                    ),
-                )  # fmt: skip
-                ordinal += 1
-        sync_next_ordinals(conn)
-    return str(conversation_id)
 
 
 async def test_a_long_conversation_is_compacted_before_the_loop_and_replays_the_projection(

@@ -58,6 +58,7 @@ def loop_history(
         org_model,
         resumed_on=resumed_turn_model(stored) if resumed else None,
     )
+    state.history = list(stored)
     state.messages = valid_replay(state, stored)
 
 

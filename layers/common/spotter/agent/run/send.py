@@ -1,6 +1,7 @@
 """Sending a message: the run's phases in order, as an async iterator of SSE events.
 
-conversation_started (new) → budget pre-check → user turn with its turn context (title in the
+(a conversation its last run is compacting: wait for it, bounded) → conversation_started (new)
+→ budget pre-check → user turn with its turn context (title in the
 background) → T1 quick lane (answers, acts once, or declines) → compaction gate → ambient RAG
 folded into the stored turn (`run.ambient_turn`; before the turn is written when the lane
 cannot take the message at all) → T0 page seeds → model loop (`run.loop`) → the one finish
@@ -15,8 +16,9 @@ from collections.abc import AsyncIterator
 from functools import partial
 
 from spotter.agent import events as ev
+from spotter.agent.errors import ConversationBusy
 from spotter.agent.run.ambient_turn import ambient_before_the_turn, fold_ambient
-from spotter.agent.run.compaction_gate import compact_if_needed
+from spotter.agent.run.compaction_gate import compact_if_needed, wait_for_compaction
 from spotter.agent.run.finish import run_events
 from spotter.agent.run.loop import drive_model_loop
 from spotter.agent.run.prepare import Prepared, SendMessage, prepare_run
@@ -43,7 +45,15 @@ def send_message(
 async def _prepare(start: RunStart, request: SendMessage, events: Emitter) -> InConversation:
     # a message the quick lane cannot take: its ambient section is in the turn as first written
     ambient = await ambient_before_the_turn(start, request)
-    prepared = await prepare_run(start, request, ambient or "")
+    try:
+        prepared = await prepare_run(start, request, ambient or "")
+    except ConversationBusy:
+        # the conversation's last run may be compacting it after its turn: wait, then again
+        if request.conversation_id is None or not await wait_for_compaction(
+            start, request.conversation_id, events
+        ):
+            raise
+        prepared = await prepare_run(start, request, ambient or "")
     return InConversation(
         prepared.state, partial(_converse, prepared, request, fold=ambient is None)
     )

@@ -123,6 +123,13 @@ class RunLog:
             self.on_stop()
         return True
 
+    async def flush(self) -> None:
+        """Persist what was recorded now, the lease kept (a normal flush, ahead of its time):
+        the run's `done` before it compacts the conversation (`run.compaction_gate`)."""
+        if self._binding is not None and not self._closed:
+            with anyio.CancelScope(shield=True):
+                await self._flush(final=False)
+
     async def close(self, *, persist: bool = True) -> None:
         """The final batch (the run is no longer live); idempotent, and not cut short by a
         cancelled scope: what the client saw must be what a reconnect replays.
@@ -184,12 +191,11 @@ class RunLog:
                 return False
             if batch:
                 entries = [[r.seq, r.data] for r in batch]
-                ends = any(r.type == "done" for r in batch)
                 await conn.execute(
                     _INSERT,
                     (
                         b.org_id, b.conversation_id, b.run_id, batch[0].seq, batch[-1].seq,
-                        Jsonb(entries), final and ends,
+                        Jsonb(entries), final,
                     ),
                 )  # fmt: skip
             if final:
