@@ -214,3 +214,13 @@ def long_conversation(url: str, org: Org, *, exchanges: int, usage: dict[str, in
                 ordinal += 1
         sync_next_ordinals(conn)
     return str(conversation_id)
+
+
+def conversation_row(owner_url: str, conversation_id: str) -> dict[str, Any]:
+    """The conversation's row as stored (its title, lease, compaction lease...)."""
+    with psycopg.connect(owner_url, row_factory=dict_row) as conn:
+        row = conn.execute(
+            "SELECT * FROM ai_conversations WHERE id = %s", (conversation_id,)
+        ).fetchone()
+    assert row is not None
+    return row

@@ -9,7 +9,6 @@ from typing import Any
 import psycopg
 import pytest
 from psycopg.rows import dict_row
-from psycopg.types.json import Jsonb
 
 from spotter.agent.compaction import summary
 from spotter.agent.compaction.plan import plan_compaction
@@ -17,29 +16,12 @@ from spotter.agent.compaction.summary import Summary, compact
 from spotter.agent.conversations import list_conversations
 from spotter.agent.transcript.projection import projection
 from spotter.db import Database
-from tests.support.world import Org, sync_next_ordinals
+from tests.support.agent import long_conversation
+from tests.support.world import Org
 
 
 def stored_conversation(url: str, org: Org, exchanges: int = 13) -> uuid.UUID:
-    conversation_id = uuid.uuid4()
-    with psycopg.connect(url) as conn:
-        conn.execute(
-            "INSERT INTO ai_conversations (id, organization_id, user_id) VALUES (%s, %s, %s)",
-            (conversation_id, org.id, org["owner"].user_id),
-        )
-        ordinal = 0
-        for i in range(exchanges):
-            run = uuid.uuid4()
-            for role, text in (("user", f"question {i}"), ("assistant", f"answer {i}")):
-                conn.execute(
-                    "INSERT INTO ai_messages (organization_id, conversation_id, run_id, ordinal, role, content, stop_reason)"
-                    " VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                    (org.id, conversation_id, run, ordinal, role, Jsonb([{"type": "text", "text": text}]),
-                     "end_turn" if role == "assistant" else None),
-                )  # fmt: skip
-                ordinal += 1
-        sync_next_ordinals(conn)
-    return conversation_id
+    return uuid.UUID(long_conversation(url, org, exchanges=exchanges, usage=None))
 
 
 def load(url: str, conversation_id: uuid.UUID) -> list[dict[str, Any]]:

@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from typing import Any
 
-import psycopg
 import pytest
-from psycopg.rows import dict_row
 
 from spotter.agent import events as ev
 from spotter.agent.cost.model_policy import FAST_MODEL
@@ -22,6 +19,7 @@ from spotter.db import Database
 from spotter.providers.fake import FakeUsage, Reply, ScriptedModel, Text, tool_reply
 from tests.support.agent import (
     DEFAULT_SUMMARY,
+    conversation_row,
     deps_for,
     kinds,
     long_conversation,
@@ -33,16 +31,6 @@ from tests.support.hitl import add_program, archive, of_type
 from tests.support.world import Org
 
 SUMMARY_USAGE = FakeUsage(input_tokens=900, output_tokens=120)
-
-
-def _conversation_row(url: str, conversation_id: str) -> dict[str, Any]:
-    with psycopg.connect(url, row_factory=dict_row) as conn:
-        row = conn.execute(
-            "SELECT live_run_id, compacting_since FROM ai_conversations WHERE id = %s",
-            (conversation_id,),
-        ).fetchone()
-    assert row is not None
-    return row
 
 
 async def test_compaction_off_the_users_path_a_settled_turn_compacts_after_done(
@@ -61,8 +49,8 @@ async def test_compaction_off_the_users_path_a_settled_turn_compacts_after_done(
     finished = events[-1]
     assert isinstance(finished, ev.CompactionFinished) and finished.compacted
     assert finished.summarized_messages == 18
-    after = _conversation_row(clean_db, conversation)
-    assert after == {"live_run_id": None, "compacting_since": None}, "free once it is done"
+    after = conversation_row(clean_db, conversation)
+    assert after["live_run_id"] is None and after["compacting_since"] is None, "free once done"
 
     # the next send replays the projection, with no summary on its path
     events = await run_turn(deps, owner, "thanks", conversation_id=conversation)

@@ -8,7 +8,6 @@ import uuid
 from typing import Any
 
 import psycopg
-from psycopg.rows import dict_row
 
 from spotter.agent import events as ev
 from spotter.agent.rag.refresh import backfill
@@ -39,6 +38,7 @@ from spotter.tools.spec import Audit, NameTarget
 from tests.support.agent import (
     DEFAULT_SUMMARY,
     conversation_id_of,
+    conversation_row,
     deps_for,
     kinds,
     long_conversation,
@@ -54,16 +54,6 @@ QUESTION = "please book Saar Levi into tomorrow's 7am class"
 
 def turn_context_text(content: list[dict[str, Any]]) -> str:
     return next(str(b["text"]) for b in content if is_turn_context(b))
-
-
-def conversation_row(url: str, conversation_id: str) -> dict[str, Any]:
-    with psycopg.connect(url, row_factory=dict_row) as conn:
-        row = conn.execute(
-            "SELECT title, compacting_since FROM ai_conversations WHERE id = %s",
-            (conversation_id,),
-        ).fetchone()
-    assert row is not None
-    return row
 
 
 # --- ambient RAG ---------------------------------------------------------------------------
