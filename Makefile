@@ -6,13 +6,16 @@ PORT ?= 8000
 STAMP := $(VENV)/.installed
 # The dev console's browser tests drive Debian's Chromium (Playwright's download is not used).
 CHROMIUM ?= /usr/bin/chromium
+# The integration tests reach Postgres through PgBouncer in transaction mode, as the functions
+# reach Aurora through RDS Proxy (Debian puts it in /usr/sbin, often not on a user's PATH).
+PGBOUNCER ?= $(shell command -v pgbouncer || echo /usr/sbin/pgbouncer)
 # Deployment tools (SAM CLI, cfn-lint) live in their own venv: their pins would fight the app's.
 TOOLS := .venv-tools
 TOOLS_STAMP := $(TOOLS)/.installed
 export SAM_CLI_TELEMETRY := 0
 
 .PHONY: install tools dev test test-slow lint lint-imports lint-template typecheck build unit \
-	stop-db clean chromium build-CommonLayer build-ModelLayer build-EmbeddingLayer build-McpLayer
+	stop-db clean chromium pgbouncer build-CommonLayer build-ModelLayer build-EmbeddingLayer build-McpLayer
 
 $(STAMP): pyproject.toml layers/common/requirements.txt layers/model/requirements.txt layers/embedding/requirements.txt layers/mcp/requirements.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -51,16 +54,19 @@ lint-template: tools
 
 # The tests need the tools venv too: tests/deploy runs `sam build` (cached) and checks artifacts.
 # The browser tests share one server and one Chromium: `loadgroup` keeps them on one worker.
-test: chromium lint typecheck lint-imports lint-template
-	CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n 2 --dist loadgroup
+test: chromium pgbouncer lint typecheck lint-imports lint-template
+	CHROMIUM=$(CHROMIUM) PGBOUNCER=$(PGBOUNCER) $(BIN)/pytest -n 2 --dist loadgroup
 
 chromium:
 	@test -x "$(CHROMIUM)" || { echo "make test needs Chromium at $(CHROMIUM) for the browser tests: apt-get install -y chromium (or CHROMIUM=/path/to/chromium make test)"; exit 1; }
 
+pgbouncer:
+	@test -x "$(PGBOUNCER)" || { echo "make test needs PgBouncer (the tests' transaction-pooling proxy, as RDS Proxy is in production): apt-get install -y pgbouncer, brew install pgbouncer (or PGBOUNCER=/path/to/pgbouncer make test)"; exit 1; }
+
 # What `make test` leaves out for time (tests marked `slow`): schemathesis over the OpenAPI,
 # bounded per operation. CI runs both.
-test-slow: install
-	$(BIN)/pytest -m slow -q
+test-slow: install pgbouncer
+	PGBOUNCER=$(PGBOUNCER) $(BIN)/pytest -m slow -q
 
 # Pure-logic tests only: no Postgres, no SAM; seconds, for the edit-run loop.
 unit: install

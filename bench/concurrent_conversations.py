@@ -36,7 +36,7 @@ from spotter.auth.clerk import SessionClaims
 from spotter.config import Settings
 from spotter.db import Database
 from spotter.db.migrate import migrate
-from spotter.db.server import ensure_database, start_server
+from spotter.db.server import LOCAL_APP_PASSWORD, app_login_url, ensure_database, start_server
 from spotter.providers.fake import Reply, ScriptedModel, Text, _Endless
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -107,7 +107,7 @@ async def run(
 ) -> dict[str, Any]:
     with psycopg.connect(owner_url) as conn:
         owners = [seed_owner(conn)[1:] for _ in range(orgs)]
-    db = await Database.open(owner_url, max_size=pool)
+    db = await Database.open(app_login_url(owner_url), max_size=pool)
     try:
         callers = [
             await resolve_caller(db, SessionClaims(user, org, None, None), "en")
@@ -156,7 +156,7 @@ async def main(sizes: list[int], turns: int, pool: int, event_delay: float, orgs
             Path(tmp) / "pgdata", throwaway=True
         )
         owner_url = ensure_database(server, "spotter_bench_concurrent", recreate=True)
-        await migrate(owner_url)
+        await migrate(owner_url, app_password=LOCAL_APP_PASSWORD)
         machine = platform.processor() or platform.machine()
         print(
             f"machine: {machine}, {os.cpu_count()} CPUs, Python {platform.python_version()};"

@@ -47,7 +47,7 @@ from spotter.auth.clerk import SessionClaims
 from spotter.config import Settings
 from spotter.db import Database
 from spotter.db.migrate import migrate
-from spotter.db.server import ensure_database, start_server
+from spotter.db.server import LOCAL_APP_PASSWORD, app_login_url, ensure_database, start_server
 from spotter.providers.fake import FakeUsage, Reply, ScriptedModel, Text, ToolUse, tool_reply
 
 LOOKBACK_BLOCKS = 20
@@ -233,9 +233,9 @@ async def main(runs: int) -> None:
         if server is None:
             server = start_server(Path(tmp) / "pgdata", throwaway=True)
         owner_url = ensure_database(server, "spotter_bench_long", recreate=True)
-        await migrate(owner_url)
+        await migrate(owner_url, app_password=LOCAL_APP_PASSWORD)
         clerk_org, clerk_user = _seed(owner_url)
-        db = await Database.open(owner_url, max_size=4)
+        db = await Database.open(app_login_url(owner_url), max_size=4)
         try:
             caller = await resolve_caller(
                 db, SessionClaims(clerk_user, clerk_org, None, None), "en"

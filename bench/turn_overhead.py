@@ -17,7 +17,10 @@ conversation of its own (process caches, the pool's connections, prepared statem
 - split: the same with the model client, the fake model server and the database timed
   (bench/turn_clock.py); own time = end to end − model client − fake server − database;
 - wire: the pool reaches Postgres through a counting proxy (bench/wire_counter.py): SQL round
-  trips per turn, counted on the wire. A probe connection of its own reads, between turns, the
+  trips per turn, counted on the wire; commits per turn, the transactions that wrote (each is
+  assigned a transaction id, read-only ones none: the ids assigned between before and after the
+  turn, from pg_current_snapshot()'s xmax; a subtransaction that writes would count too, and
+  none does in these turns). A probe connection of its own reads, between turns, the
   WAL the turn wrote (pg_current_wal_insert_lsn before and after) and the rows it left: the
   pg_column_size of the live ai_messages / ai_tool_executions / ai_run_events / ai_usage_daily
   rows written by the turn's transactions (xmin at or after the turn's first transaction id).
@@ -56,7 +59,7 @@ from spotter.auth.clerk import SessionClaims
 from spotter.config import Settings
 from spotter.db import Database
 from spotter.db.migrate import migrate
-from spotter.db.server import ensure_database, start_server
+from spotter.db.server import LOCAL_APP_PASSWORD, app_login_url, ensure_database, start_server
 from spotter.observability import logger
 from spotter.providers.fake import Reply, ScriptedModel, Text, ToolUse, tool_reply
 
@@ -66,7 +69,8 @@ TIME_FIGURES = ("e2e_ms", "split_e2e_ms", "model_ms", "fake_ms", "db_ms", "own_m
 # the tables whose rows make a turn's stored record (the usage row is rewritten per turn)
 ROW_TABLES = ("ai_messages", "ai_tool_executions", "ai_run_events", "ai_usage_daily")
 WIRE_FIGURES = (
-    "round_trips", "wal_bytes", "row_bytes", *(f"rows:{t}" for t in ROW_TABLES), "rewrites",
+    "round_trips", "commits", "wal_bytes", "row_bytes", *(f"rows:{t}" for t in ROW_TABLES),
+    "rewrites",
 )  # fmt: skip
 FIGURES = TIME_FIGURES + WIRE_FIGURES
 # issue 15's aims: end to end and round trips per kind; turns 91–100 within 1.1× of 1–10
@@ -134,9 +138,14 @@ class Probe:
     def after_turn(self) -> dict[str, float]:
         # the WAL first, before this probe's own reads can set a hint bit
         row = self.conn.execute(
-            "SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), %s::pg_lsn)", (self.lsn,)
+            "SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), %s::pg_lsn),"
+            " pg_snapshot_xmax(pg_current_snapshot())::text::bigint %% 4294967296",
+            (self.lsn,),
         ).fetchone()
         assert row is not None
+        # a transaction id is assigned to each transaction that writes, and only to those
+        # (this probe's reads take none): the turn's commits that reach the WAL's fsync
+        commits = (int(row[1]) - self.first_xid) % 4294967296
         per_table: dict[str, float] = {}
         for table in ROW_TABLES:
             size = self.conn.execute(
@@ -147,6 +156,7 @@ class Probe:
             assert size is not None
             per_table[f"rows:{table}"] = float(size[0])
         return {
+            "commits": float(commits),
             "wal_bytes": float(row[0]),
             "row_bytes": sum(per_table.values()),
             **per_table,
@@ -338,10 +348,10 @@ async def _run_pass(
     fresh org, after a warm-up conversation on the same pool."""
     org = _new_org(owner_url)
     with ExitStack() as stack:
-        url = owner_url
+        url = app_login_url(owner_url)
         if how == "wire":
             proxy = stack.enter_context(RoundTripProxy.for_url(owner_url))
-            url = proxy.url(owner_url)
+            url = proxy.url(url)
             probe_conn = stack.enter_context(psycopg.connect(owner_url, autocommit=True))
         db = await Database.open(url, max_size=8)
         try:
@@ -428,6 +438,7 @@ _LABELS = {
     "db_ms": "database, ms",
     "own_ms": "own, ms",
     "round_trips": "SQL round trips",
+    "commits": "commits (writing)",
     "wal_bytes": "WAL bytes",
     "row_bytes": "row bytes",
     **{f"rows:{t}": f"  {t}" for t in ROW_TABLES},
@@ -490,7 +501,7 @@ async def main(turns: int, runs: int, json_path: Path | None) -> None:
         if server is None:
             server = start_server(Path(tmp) / "pgdata", throwaway=True)
         owner_url = ensure_database(server, "spotter_bench", recreate=True)
-        await migrate(owner_url)
+        await migrate(owner_url, app_password=LOCAL_APP_PASSWORD)
         report = await measure(owner_url, turns, runs)
     print(render(report))
     if json_path is not None:

@@ -129,7 +129,9 @@ class RoundTripProxy:
         self._selector.register(server, selectors.EVENT_READ)
 
     def _forward(self, sock: socket.socket) -> None:
-        pair = self._pairs[sock]
+        pair = self._pairs.get(sock)
+        if pair is None:  # its pair was dropped by an earlier event of the same select
+            return
         try:
             data = sock.recv(_CHUNK)
         except OSError:

@@ -1,12 +1,15 @@
 """Shared fixtures: a real Postgres per test worker, a clean schema per test, an app client.
 
 Postgres is DATABASE_URL's server when set (tests create their own database on it, never
-touching the dev one), else a throwaway embedded server under a temporary directory.
+touching the dev one), else a throwaway embedded server under a temporary directory. The app
+reaches it as production does: its own login (`spotter_app`) through a transaction-pooling proxy
+(PgBouncer in transaction mode, a few backends that recycle every few seconds), so a transaction
+that leans on session state fails here. The schema is migrated by an owner with Aurora's master
+user's attributes (tests/support/owner.py); fixtures write through the server's superuser.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
 import tempfile
 from collections.abc import AsyncIterator, Iterator
@@ -18,10 +21,13 @@ import pytest
 
 from spotter.config import Settings
 from spotter.db import Database
-from spotter.db.migrate import migrate
-from spotter.db.server import ensure_database, start_server
+from spotter.db.bouncer import PgBouncer, PgBouncerMissing
+from spotter.db.pool import APP_ROLE
+from spotter.db.server import LOCAL_APP_PASSWORD, app_login_url, ensure_database, start_server
 from spotter.http.app import create_app
 from tests.support.history import stored_history_violations
+from tests.support.owner import migrate_as_owner
+from tests.support.proxy import TEST_PROXY
 from tests.support.tokens import TEST_ISSUER, TEST_PARTY, TokenFactory
 from tests.support.world import Org, create_org
 
@@ -41,10 +47,34 @@ def pg_server_url() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def owner_url(pg_server_url: str) -> str:
-    """A freshly created and migrated database for this worker."""
+    """A freshly created and migrated database for this worker, as the server's superuser:
+    the fixtures' god view (row-level security does not bind it)."""
     url = ensure_database(pg_server_url, f"spotter_test_{_worker()}", recreate=True)
-    asyncio.run(migrate(url))
+    migrate_as_owner(url)
     return url
+
+
+@pytest.fixture(scope="session")
+def proxy(pg_server_url: str) -> Iterator[PgBouncer]:
+    try:
+        bouncer = PgBouncer(pg_server_url, {APP_ROLE: LOCAL_APP_PASSWORD}, TEST_PROXY).start()
+    except PgBouncerMissing as exc:
+        pytest.fail(str(exc), pytrace=False)
+    yield bouncer
+    bouncer.stop()
+
+
+@pytest.fixture(scope="session")
+def app_url(owner_url: str, proxy: PgBouncer) -> str:
+    """The app's login through the proxy: what every pool of the tests uses."""
+    return proxy.url(app_login_url(owner_url))
+
+
+@pytest.fixture(scope="session")
+def direct_app_url(owner_url: str) -> str:
+    """The app's login straight to Postgres, for the few tests that need N backends inside
+    Postgres at once (the proxy would queue all but its 4 in front of it)."""
+    return app_login_url(owner_url)
 
 
 def _app_tables(owner_url: str) -> list[str]:
@@ -71,8 +101,8 @@ def clean_db(owner_url: str, request: pytest.FixtureRequest) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-async def database(owner_url: str) -> AsyncIterator[Database]:
-    db = await Database.open(owner_url, max_size=8)
+async def database(app_url: str) -> AsyncIterator[Database]:
+    db = await Database.open(app_url, max_size=8)
     yield db
     await db.close()
 

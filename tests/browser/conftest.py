@@ -25,8 +25,9 @@ from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
 from spotter.auth.devkeys import DEV_ISSUER, ensure_dev_key, public_pem
 from spotter.config import Settings
+from spotter.db.bouncer import PgBouncer
 from spotter.db.migrate import migrate
-from spotter.db.server import ensure_database
+from spotter.db.server import LOCAL_APP_PASSWORD, app_login_url, ensure_database
 from spotter.devconsole.app import create_dev_app
 from spotter.seed.demo import DEMO_CLERK_ORG_ID, seed_demo
 
@@ -48,18 +49,20 @@ def console_db(pg_server_url: str) -> str:
     """The demo gym in a database of its own: other tests truncate theirs between tests."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     url = ensure_database(pg_server_url, f"spotter_console_{worker}", recreate=True)
-    asyncio.run(migrate(url))
+    asyncio.run(migrate(url, app_password=LOCAL_APP_PASSWORD))
     asyncio.run(seed_demo(url))
     return url
 
 
 @pytest.fixture(scope="session")
-def console_url(console_db: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def console_url(
+    console_db: str, proxy: PgBouncer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
     data_dir = tmp_path_factory.mktemp("console-data")
     settings = Settings(
         environment="dev",
         database_url=console_db,
-        app_database_url=None,
+        app_database_url=proxy.url(app_login_url(console_db)),
         data_dir=data_dir,
         clerk_jwt_key=public_pem(ensure_dev_key(data_dir)),
         clerk_issuer=DEV_ISSUER,

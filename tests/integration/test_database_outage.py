@@ -51,7 +51,7 @@ def outage_org(own_server: OwnServer) -> Org:
 async def outage_client(
     settings: Settings, own_server: OwnServer
 ) -> AsyncIterator[httpx.AsyncClient]:
-    db = await Database.open(own_server.url, max_size=2)
+    db = await Database.open(own_server.app_url, max_size=2)
     app = create_app(settings, db=db)
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://spotter.test") as c:
@@ -103,7 +103,7 @@ async def test_the_pool_recovers_by_itself_when_the_database_returns(
 async def test_an_in_flight_stream_ends_with_service_unavailable_and_the_next_message_works(
     settings: Settings, own_server: OwnServer, outage_org: Org
 ) -> None:
-    db = await Database.open(own_server.url, max_size=2)
+    db = await Database.open(own_server.app_url, max_size=2)
     try:
         caller = await caller_for(db, outage_org, "owner")
         slow = Reply([Text("A long answer that the outage will interrupt. " * 6)], delay_s=0.05)

@@ -11,7 +11,7 @@ from spotter.db import Database, pool
 
 
 async def test_only_connections_idle_past_the_threshold_are_checked(
-    owner_url: str, monkeypatch: pytest.MonkeyPatch
+    app_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     checks = 0
     real_check = AsyncConnectionPool.check_connection
@@ -22,7 +22,7 @@ async def test_only_connections_idle_past_the_threshold_are_checked(
         await real_check(conn)
 
     monkeypatch.setattr(AsyncConnectionPool, "check_connection", staticmethod(counting_check))
-    db = await Database.open(owner_url, max_size=1)
+    db = await Database.open(app_url, max_size=1)
     try:
         for _ in range(3):  # back-to-back transactions of one request: no extra round trip
             async with db.org_tx(uuid.uuid4()):

@@ -1,4 +1,5 @@
-"""Tenancy at the database: row-level security on every org-owned table, for the app role."""
+"""Tenancy at the database: row-level security on every org-owned table, for the app role and,
+forced, for the tables' owner; cross-org reads only through definer functions."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import psycopg
 import pytest
 
 from spotter.db import Database
+from spotter.db.server import LOCAL_APP_PASSWORD, with_login
+from tests.support.owner import MIGRATION_OWNER
 from tests.support.world import Org
 
 
@@ -141,3 +144,55 @@ async def test_app_role_cannot_read_migration_history(db: Database) -> None:
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
         async with db.system_tx() as conn:
             await conn.execute("SELECT * FROM schema_migrations")
+
+
+def test_every_org_owned_table_forces_row_level_security_on_its_owner(clean_db: str) -> None:
+    with psycopg.connect(clean_db) as conn:
+        rows = conn.execute(
+            "SELECT c.relname, c.relrowsecurity, c.relforcerowsecurity"
+            " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+            " WHERE n.nspname = 'public' AND c.relkind = 'r'"
+            " AND (EXISTS (SELECT 1 FROM information_schema.columns i WHERE i.table_name = c.relname"
+            "              AND i.column_name = 'organization_id') OR c.relname IN ('organizations', 'users'))"
+        ).fetchall()
+    assert len(rows) > 20
+    assert [name for name, enabled, forced in rows if not (enabled and forced)] == []
+
+
+def test_the_owner_sees_no_orgs_rows_unless_one_is_bound(
+    org: Org, other_org: Org, clean_db: str
+) -> None:
+    mine = _add_conversation(clean_db, org)
+    _add_conversation(clean_db, other_org)
+    owner = with_login(clean_db, MIGRATION_OWNER, LOCAL_APP_PASSWORD)
+    with psycopg.connect(owner) as conn:
+        assert conn.execute("SELECT current_user").fetchone() == (MIGRATION_OWNER,)
+        assert conn.execute("SELECT count(*) FROM ai_conversations").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM organizations").fetchone() == (0,)
+        conn.execute("SELECT set_config('app.org_id', %s, true)", (str(org.id),))
+        assert conn.execute("SELECT id FROM ai_conversations").fetchall() == [(mine,)]
+
+
+def test_definer_functions_belong_to_a_role_nobody_logs_in_as_or_is_a_member_of(
+    clean_db: str,
+) -> None:
+    with psycopg.connect(clean_db) as conn:
+        owners = conn.execute(
+            "SELECT p.proname, p.proowner::regrole::text FROM pg_proc p"
+            " WHERE p.pronamespace = 'public'::regnamespace AND p.prosecdef"
+        ).fetchall()
+        definer = conn.execute(
+            "SELECT rolcanlogin, rolsuper, rolbypassrls,"
+            " (SELECT count(*) FROM pg_auth_members m WHERE m.roleid = r.oid"
+            "   AND (m.inherit_option OR m.set_option))"
+            " FROM pg_roles r WHERE rolname = 'spotter_definer'"
+        ).fetchone()
+    assert len(owners) >= 8
+    assert {owner for _, owner in owners} == {"spotter_definer"}
+    assert definer == (False, False, False, 0)
+
+
+async def test_the_app_login_cannot_become_the_owner(db: Database) -> None:
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        async with db.system_tx() as conn:
+            await conn.execute(f"SET LOCAL ROLE {MIGRATION_OWNER}")

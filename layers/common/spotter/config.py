@@ -18,11 +18,14 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="", case_sensitive=False, extra="ignore")
 
     environment: Environment = "dev"
-    # Owner connection: migrations and the demo seed. The app itself also connects with it
-    # unless APP_DATABASE_URL is set, and then drops to the non-superuser role `spotter_app`
-    # (SET ROLE) so row-level security applies.
+    # Owner connection: migrations and the demo seed, never the app's.
     database_url: str | None = None
+    # The app's own login, role `spotter_app` (row-level security binds it; the pool refuses any
+    # other). Unset outside production: spotter_app on DATABASE_URL's server with the local
+    # password, which migrating outside production sets (`db.server.app_pool_url`).
     app_database_url: str | None = None
+    # One request at a time per Lambda instance: a pool needs what one request holds at once
+    # (docs/deploy.md, "Connections"); `spotter dev` serves many, so its default is larger.
     db_pool_max_size: int = Field(default=10, ge=1, le=100)
     data_dir: Path = Path(".spotter")
 
@@ -76,6 +79,8 @@ class Settings(BaseSettings):
     # filled into DATABASE_URL, ANTHROPIC_API_KEY and VOYAGE_API_KEY before Settings is built.
     # The database secret holds {username, password}; host, port and name come from here.
     database_secret_arn: str | None = None
+    # The app role's secret ({username, password}): fills APP_DATABASE_URL the same way.
+    app_database_secret_arn: str | None = None
     database_host: str | None = None
     database_port: int = 5432
     database_name: str = "spotter"
@@ -92,13 +97,6 @@ class Settings(BaseSettings):
     email_sender: Literal["local", "ses", "none"] = "local"
     email_from_address: str | None = None
     ses_configuration_set: str | None = None
-
-    def app_pool_url(self) -> str:
-        """The URL the app's pool logs in with (its own login when set, else the owner's)."""
-        url = self.app_database_url or self.database_url
-        if not url:
-            raise RuntimeError("DATABASE_URL is not set (`spotter dev` sets it for you)")
-        return url
 
     @property
     def authorized_parties(self) -> frozenset[str]:

@@ -22,8 +22,8 @@ K = 12
 
 
 @pytest.fixture
-async def pools(owner_url: str) -> AsyncIterator[list[Database]]:
-    opened = [await Database.open(owner_url, max_size=1) for _ in range(K)]
+async def pools(direct_app_url: str) -> AsyncIterator[list[Database]]:
+    opened = [await Database.open(direct_app_url, max_size=1) for _ in range(K)]
     yield opened
     await asyncio.gather(*(p.close() for p in opened))
 

@@ -24,9 +24,9 @@ from tests.support.world import Org
 
 
 @pytest.fixture
-async def separate_pools(owner_url: str) -> AsyncIterator[list[Database]]:
+async def separate_pools(app_url: str) -> AsyncIterator[list[Database]]:
     """Twenty independent clients, as twenty tabs or retries would be."""
-    pools = [await Database.open(owner_url, max_size=1) for _ in range(20)]
+    pools = [await Database.open(app_url, max_size=1) for _ in range(20)]
     yield pools
     await asyncio.gather(*(p.close() for p in pools))
 

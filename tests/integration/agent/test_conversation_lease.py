@@ -41,9 +41,9 @@ async def owner(db: Database, org: Org) -> Caller:
 
 
 @pytest.fixture
-async def pools(owner_url: str) -> AsyncIterator[list[Database]]:
+async def pools(app_url: str) -> AsyncIterator[list[Database]]:
     """Independent clients, as tabs or double taps would be."""
-    opened = [await Database.open(owner_url, max_size=1) for _ in range(4)]
+    opened = [await Database.open(app_url, max_size=1) for _ in range(4)]
     yield opened
     await asyncio.gather(*(p.close() for p in opened))
 
@@ -240,10 +240,10 @@ async def _kill_child_at(
 
 
 async def test_a_killed_run_holds_the_conversation_until_it_is_known_dead(
-    db: Database, org: Org, owner: Caller, clean_db: str
+    db: Database, org: Org, owner: Caller, clean_db: str, app_url: str
 ) -> None:
     conversation = await _conversation(db, owner)
-    await _kill_child_at(clean_db, org, conversation, "stream", "text_delta")
+    await _kill_child_at(app_url, org, conversation, "stream", "text_delta")
     dead_run, _ = _lease(clean_db, conversation)
     assert dead_run is not None
 

@@ -3,6 +3,8 @@ the test database and reports every figure; its round-trip counter counts what i
 
 from __future__ import annotations
 
+import uuid
+
 import psycopg
 
 from tests.support.bench import bench_module
@@ -21,6 +23,7 @@ async def test_a_two_turn_run_reports_every_figure_of_both_kinds(clean_db: str) 
             assert window["model_ms"] > 0
             assert window["db_ms"] > 0
             assert window["round_trips"] > 0
+            assert window["commits"] > 0
             assert window["wal_bytes"] > 0
             assert window["row_bytes"] > 0
             assert window["rewrites"] == 0
@@ -37,6 +40,27 @@ def test_the_counter_counts_one_round_trip_per_plain_statement(pg_server_url: st
 
 def test_the_counter_counts_a_pipeline_with_one_sync_as_one_round_trip(pg_server_url: str) -> None:
     assert wire_counter.self_check(pg_server_url, statements=4)["pipeline"] == 1
+
+
+def test_the_commit_counter_counts_the_transactions_that_wrote(clean_db: str) -> None:
+    turn_overhead.install_rewrite_trigger(clean_db)
+    try:
+        with (
+            psycopg.connect(clean_db, autocommit=True) as probe_conn,
+            psycopg.connect(clean_db, autocommit=True) as work,
+        ):
+            probe = turn_overhead.Probe(probe_conn, uuid.uuid4())
+            probe.before_turn()
+            for _ in range(3):  # read-only: no transaction id, no commit record
+                work.execute("SELECT count(*) FROM organizations").fetchone()
+            for n in range(2):
+                work.execute(
+                    "INSERT INTO organizations (clerk_org_id, name) VALUES (%s, 'Commit Box')",
+                    (f"org_commit_{uuid.uuid4().hex[:8]}_{n}",),
+                )
+            assert probe.after_turn()["commits"] == 2
+    finally:
+        turn_overhead.drop_rewrite_trigger(clean_db)
 
 
 def test_the_history_check_counts_a_statement_that_updates_ai_messages(clean_db: str) -> None:

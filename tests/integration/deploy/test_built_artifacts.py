@@ -175,7 +175,7 @@ def test_excluded_distributions_are_left_out_of_every_layer(
 
 
 def test_reads_function_answers_an_event_on_its_built_artifacts(
-    functions: dict[str, BuiltFunction], tokens: TokenFactory, org: Org, clean_db: str
+    functions: dict[str, BuiltFunction], tokens: TokenFactory, org: Org, app_url: str
 ) -> None:
     token = tokens.token(org["coach"].clerk_user_id, org.clerk_org_id)
     event = with_bearer(load_event("reads-usage"), token)
@@ -191,7 +191,7 @@ def test_reads_function_answers_an_event_on_its_built_artifacts(
         functions["ReadsFunction"],
         code,
         stdin=json.dumps(event),
-        DATABASE_URL=clean_db,
+        APP_DATABASE_URL=app_url,
         ENVIRONMENT="test",
         CLERK_JWT_KEY=tokens.public_pem,
         CLERK_ISSUER=TEST_ISSUER,
@@ -201,14 +201,14 @@ def test_reads_function_answers_an_event_on_its_built_artifacts(
 
 
 def test_sweep_function_sweeps_on_its_built_artifacts(
-    functions: dict[str, BuiltFunction], org: Org, clean_db: str
+    functions: dict[str, BuiltFunction], org: Org, app_url: str
 ) -> None:
     code = "import json, sys, app\nprint(json.dumps(app.handler(json.load(sys.stdin), None)))\n"
     out = _probe(
         functions["SweepFunction"],
         code,
         stdin=json.dumps(load_event("sweep-scheduled")),
-        DATABASE_URL=clean_db,
+        APP_DATABASE_URL=app_url,
         ENVIRONMENT="test",
     )
     # The handler's log lines come first (JSON, stdout); the handler's answer is the last line.
@@ -318,7 +318,7 @@ def test_streaming_function_streams_a_message_on_its_built_artifacts(
     interpreter_shim: Path,
     tokens: TokenFactory,
     org: Org,
-    owner_url: str,
+    app_url: str,
 ) -> None:
     send = functions["SendFunction"]
     port = _free_port()
@@ -326,7 +326,7 @@ def test_streaming_function_streams_a_message_on_its_built_artifacts(
         send,
         PATH=f"{interpreter_shim}{os.pathsep}{os.environ.get('PATH', '')}",
         AWS_LWA_PORT=str(port),
-        DATABASE_URL=owner_url,
+        APP_DATABASE_URL=app_url,
         ENVIRONMENT="test",
         SPOTTER_FAKE_MODEL="1",
         CLERK_JWT_KEY=tokens.public_pem,
@@ -372,7 +372,7 @@ def test_mcp_function_lists_tools_on_its_built_artifacts_without_the_model_sdks(
     interpreter_shim: Path,
     tokens: TokenFactory,
     org: Org,
-    owner_url: str,
+    app_url: str,
 ) -> None:
     mcp = functions[MCP]
     port = _free_port()
@@ -380,7 +380,7 @@ def test_mcp_function_lists_tools_on_its_built_artifacts_without_the_model_sdks(
         mcp,
         PATH=f"{interpreter_shim}{os.pathsep}{os.environ.get('PATH', '')}",
         AWS_LWA_PORT=str(port),
-        DATABASE_URL=owner_url,
+        APP_DATABASE_URL=app_url,
         ENVIRONMENT="test",
         CLERK_JWT_KEY=tokens.public_pem,
         CLERK_ISSUER=TEST_ISSUER,

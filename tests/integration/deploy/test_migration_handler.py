@@ -3,6 +3,9 @@ local HTTP server standing in for the pre-signed S3 ResponseURL."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import json
 import threading
 import uuid
@@ -15,7 +18,7 @@ import pytest
 
 from spotter.aws.migration import PHYSICAL_RESOURCE_ID, handler
 from spotter.db.migrate import available_migrations
-from spotter.db.server import ensure_database
+from spotter.db.server import LOCAL_APP_PASSWORD, ensure_database, with_login
 from tests.support.events import load_event
 
 
@@ -129,3 +132,37 @@ def test_failure_is_reported_to_cloudformation_without_the_password(
     assert failed["Reason"].startswith("OperationalError")
     assert _Context.log_stream_name in failed["Reason"]
     assert "hunter2-secret" not in json.dumps(failed)
+
+
+def _scram_matches(verifier: str, password: str) -> bool:
+    """Whether a stored SCRAM-SHA-256 verifier is `password`'s (RFC 5802's StoredKey)."""
+    method, rest = verifier.split("$", 1)
+    iterations_salt, keys = rest.split("$")
+    iterations, salt = iterations_salt.split(":")
+    stored_key = keys.split(":")[0]
+    salted = hashlib.pbkdf2_hmac(
+        "sha256", password.encode(), base64.b64decode(salt), int(iterations)
+    )
+    client_key = hmac.new(salted, b"Client Key", "sha256").digest()
+    return (
+        method == "SCRAM-SHA-256"
+        and base64.b64encode(hashlib.sha256(client_key).digest()).decode() == stored_key
+    )
+
+
+def test_the_app_role_gets_its_secrets_password_never_sent_in_the_clear(
+    empty_db: str, cloudformation: _CloudFormation, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("APP_DATABASE_URL", with_login(empty_db, "spotter_app", "from-the-secret"))
+    try:
+        assert _run("migrate-create", cloudformation)["Status"] == "SUCCESS"
+        with psycopg.connect(empty_db) as conn:
+            row = conn.execute(
+                "SELECT rolcanlogin, rolpassword FROM pg_authid WHERE rolname = 'spotter_app'"
+            ).fetchone()
+        assert row is not None and row[0], "a login role"
+        assert _scram_matches(row[1], "from-the-secret")
+        assert not _scram_matches(row[1], LOCAL_APP_PASSWORD)
+    finally:
+        with psycopg.connect(empty_db, autocommit=True) as conn:
+            conn.execute(f"ALTER ROLE spotter_app PASSWORD '{LOCAL_APP_PASSWORD}'")

@@ -48,14 +48,14 @@ def _wait_ready(base_url: str, process: subprocess.Popen[bytes]) -> float:
 
 
 @pytest.fixture(scope="module")
-def server(owner_url: str, tokens: TokenFactory) -> Iterator[str]:
+def server(app_url: str, tokens: TokenFactory) -> Iterator[str]:
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.endswith("_SECRET_ARN")}
     env.update(
         # `python` in run.sh must be this environment's, as /var/lang/bin/python is in Lambda.
         PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
         AWS_LWA_PORT=str(port),
-        DATABASE_URL=owner_url,
+        APP_DATABASE_URL=app_url,
         ENVIRONMENT="test",
         CLERK_JWT_KEY=tokens.public_pem,
         CLERK_ISSUER=TEST_ISSUER,

@@ -14,8 +14,9 @@ from moto import mock_aws
 
 from spotter.aws.secrets import database_url_from_secret, load_secrets
 from spotter.config import Settings, get_settings
+from spotter.db.server import app_login_password, app_pool_url
 
-FILLED = ("DATABASE_URL", "ANTHROPIC_API_KEY", "VOYAGE_API_KEY")
+FILLED = ("APP_DATABASE_URL", "DATABASE_URL", "ANTHROPIC_API_KEY", "VOYAGE_API_KEY")
 
 
 @pytest.fixture
@@ -43,7 +44,9 @@ def test_fills_the_environment_before_settings_are_built(
     aws: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db_arn = _secret(aws, json.dumps({"username": "spotter_owner", "password": "p@ss/w:rd"}))
+    app_arn = _secret(aws, json.dumps({"username": "spotter_app", "password": "app-pass"}))
     monkeypatch.setenv("DATABASE_SECRET_ARN", db_arn)
+    monkeypatch.setenv("APP_DATABASE_SECRET_ARN", app_arn)
     monkeypatch.setenv("DATABASE_HOST", "proxy.example.internal")
     monkeypatch.setenv("ANTHROPIC_SECRET_ARN", _secret(aws, "sk-ant-test\n"))
     monkeypatch.setenv("VOYAGE_SECRET_ARN", _secret(aws, "pa-voyage-test"))
@@ -54,6 +57,10 @@ def test_fills_the_environment_before_settings_are_built(
         "postgresql://spotter_owner:p%40ss%2Fw%3Ard@proxy.example.internal:5432/spotter"
         "?sslmode=require"
     )
+    assert app_pool_url(settings) == (
+        "postgresql://spotter_app:app-pass@proxy.example.internal:5432/spotter?sslmode=require"
+    )
+    assert app_login_password(settings) == "app-pass"
     assert os.environ["ANTHROPIC_API_KEY"] == "sk-ant-test"
     assert os.environ["VOYAGE_API_KEY"] == "pa-voyage-test"
 

@@ -41,12 +41,12 @@ class Caller:
 async def resolve_caller(db: Database, claims: SessionClaims, locale: Locale) -> Caller:
     """Require an active membership for the token's org and user; reads only, writes nothing."""
     assert claims.clerk_org_id is not None  # TokenVerifier guarantees an active org
-    async with db.system_tx() as conn:
-        cur = await conn.execute(
-            "SELECT * FROM spotter_resolve_caller(%s, %s)",
-            (claims.clerk_org_id, claims.clerk_user_id),
-        )
-        row = await cur.fetchone()
+    # one statement, no transaction around it: every request starts here
+    rows = await db.one_statement(
+        "SELECT * FROM spotter_resolve_caller(%s, %s)",
+        (claims.clerk_org_id, claims.clerk_user_id),
+    )
+    row = rows[0] if rows else None
     if row is None:
         raise ForbiddenError("not_a_member", "You are not a member of this organization.")
     if row["membership_status"] != "active":

@@ -1,7 +1,8 @@
 """The schema-migration custom resource: CloudFormation runs it on every deploy that changes the
 layer (the resource's `LayerVersion` property), before the functions are updated.
 
-Create and Update apply pending migrations (`migrate` is idempotent and takes an advisory lock);
+Create and Update apply pending migrations (`migrate` is idempotent and takes an advisory lock)
+as the cluster's owner, and give the app role the password in its own secret;
 Delete is a no-op success, since a stack deletion must never drop data. Whatever happens, the
 handler answers CloudFormation: a custom resource that never answers hangs the stack for an hour.
 """
@@ -16,6 +17,7 @@ from typing import Any
 from spotter.aws.secrets import load_secrets
 from spotter.config import get_settings
 from spotter.db.migrate import migrate
+from spotter.db.server import app_login_password
 from spotter.observability import log_event
 
 # Constant, so an Update never looks like a replacement (which would make CloudFormation send a
@@ -26,10 +28,11 @@ _REASON_LIMIT = 400
 
 def _apply() -> list[str]:
     load_secrets()
-    url = get_settings().database_url
-    if not url:
+    settings = get_settings()
+    if not settings.database_url:
         raise RuntimeError("DATABASE_URL is not set and DATABASE_SECRET_ARN gave none")
-    return asyncio.run(migrate(url))
+    # the app role's login: its password from its own secret, set on every deploy
+    return asyncio.run(migrate(settings.database_url, app_password=app_login_password(settings)))
 
 
 def send_response(

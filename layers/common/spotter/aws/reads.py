@@ -16,6 +16,7 @@ from mangum import Mangum
 from spotter.aws.secrets import load_secrets
 from spotter.config import Settings, get_settings
 from spotter.db import Database
+from spotter.db.server import app_pool_url
 from spotter.http.app import create_app
 
 
@@ -54,7 +55,7 @@ class BufferedHandler:
         asyncio.set_event_loop(loop)
         try:
             self.db = loop.run_until_complete(
-                Database.open(settings.app_pool_url(), max_size=settings.db_pool_max_size)
+                Database.open(app_pool_url(settings), max_size=settings.db_pool_max_size)
             )
         except BaseException:
             # The next event starts over (the database may be back by then).

@@ -30,10 +30,11 @@ def _fetch(arn: str) -> str:
 
 
 def database_url_from_secret(secret: Mapping[str, Any], settings: Settings) -> str:
-    """An owner URL from an RDS secret ({username, password}[, host, port, dbname]).
+    """A URL from a database secret ({username, password}[, host, port, dbname]): the owner's
+    (the cluster's managed master secret) or the app role's.
 
-    Host, port and name in the settings win: one secret serves both the RDS Proxy endpoint (the
-    app) and the cluster endpoint (migrations, which need a session-level advisory lock).
+    Host, port and name in the settings win: the app's functions reach the RDS Proxy endpoint,
+    the migration the cluster endpoint (its runner holds a session-level advisory lock).
     """
     host = settings.database_host or secret.get("host")
     if not host:
@@ -46,7 +47,8 @@ def database_url_from_secret(secret: Mapping[str, Any], settings: Settings) -> s
 
 
 def load_secrets(settings: Settings | None = None) -> list[str]:
-    """Fill DATABASE_URL, ANTHROPIC_API_KEY, VOYAGE_API_KEY and MCP_STATE_KEY from their secrets.
+    """Fill DATABASE_URL, APP_DATABASE_URL, ANTHROPIC_API_KEY, VOYAGE_API_KEY and MCP_STATE_KEY
+    from their secrets.
 
     A variable already set is left alone (an explicit value beats a secret), and a missing ARN
     means "not used here". Returns the names it set. Clears the settings cache, so the next
@@ -54,9 +56,11 @@ def load_secrets(settings: Settings | None = None) -> list[str]:
     """
     settings = settings or Settings()
     filled: dict[str, str] = {}
-    if settings.database_secret_arn and not os.environ.get("DATABASE_URL"):
-        secret = json.loads(_fetch(settings.database_secret_arn))
-        filled["DATABASE_URL"] = database_url_from_secret(secret, settings)
+    urls = {"DATABASE_URL": settings.database_secret_arn,
+            "APP_DATABASE_URL": settings.app_database_secret_arn}  # fmt: skip
+    for env_name, arn in urls.items():
+        if arn and not os.environ.get(env_name):
+            filled[env_name] = database_url_from_secret(json.loads(_fetch(arn)), settings)
     keys = {
         # Bedrock authenticates with the function's role; no Anthropic key is read.
         "ANTHROPIC_API_KEY": None

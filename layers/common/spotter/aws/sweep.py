@@ -16,6 +16,7 @@ from spotter.agent.approvals import sweep
 from spotter.aws.secrets import load_secrets
 from spotter.config import get_settings
 from spotter.db import Database
+from spotter.db.server import app_pool_url
 from spotter.domain.automation_runs import run_due
 from spotter.domain.outbox import sweep_outbox
 from spotter.providers.email import EmailSender, email_sender_for
@@ -35,7 +36,7 @@ class SweepHandler:
             self.loop = asyncio.new_event_loop()
             settings = get_settings()
             self.db = self.loop.run_until_complete(
-                Database.open(settings.app_pool_url(), max_size=2)
+                Database.open(app_pool_url(settings), max_size=settings.db_pool_max_size)
             )
             self.sender = email_sender_for(settings)
         report = self.loop.run_until_complete(sweep(self.db))

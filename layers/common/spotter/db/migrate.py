@@ -8,8 +8,11 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from psycopg import AsyncConnection
+from psycopg import AsyncConnection, sql
+
+from spotter.db.pool import APP_ROLE
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 # Any constant works; it only has to be the same for every process that migrates.
@@ -34,11 +37,15 @@ def available_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
     return [Migration(p.stem, p.read_text()) for p in sorted(directory.glob("*.sql"))]
 
 
-async def migrate(url: str, directory: Path = MIGRATIONS_DIR) -> list[str]:
+async def migrate(
+    url: str, directory: Path = MIGRATIONS_DIR, *, app_password: str | None = None
+) -> list[str]:
     """Apply every pending migration, each in its own transaction. Returns the versions applied.
 
     Safe to run concurrently (an advisory lock serializes deploys) and to re-run (applied files
     are skipped). An applied file whose text changed is an error: migrations only move forward.
+    `app_password`: the app role's login password, set after the migrations on every run (it
+    is the environment's, from its secret: no migration file may hold it).
     """
     applied_now: list[str] = []
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
@@ -66,6 +73,23 @@ async def migrate(url: str, directory: Path = MIGRATIONS_DIR) -> list[str]:
                         (migration.version, migration.checksum),
                     )
                 applied_now.append(migration.version)
+            if app_password is not None:
+                await set_app_password(conn, app_password)
         finally:
             await conn.execute("SELECT pg_advisory_unlock(%s)", (_ADVISORY_LOCK_KEY,))
     return applied_now
+
+
+async def set_app_password(conn: AsyncConnection[Any], password: str) -> None:
+    """The app role's password, sent as a SCRAM verifier computed here (libpq's
+    PQencryptPasswordConn): the plain password never reaches the server, nor its logs."""
+    if not password:
+        raise MigrationError("the app role's password is empty")
+    verifier = conn.pgconn.encrypt_password(
+        password.encode(), APP_ROLE.encode(), b"scram-sha-256"
+    ).decode()
+    await conn.execute(
+        sql.SQL("ALTER ROLE {} WITH LOGIN PASSWORD {}").format(
+            sql.Identifier(APP_ROLE), sql.Literal(verifier)
+        )
+    )

@@ -9,9 +9,16 @@ from __future__ import annotations
 
 import warnings
 from pathlib import Path
+from typing import Protocol
 
 import psycopg
 from psycopg import sql
+
+from spotter.db.pool import APP_ROLE
+
+# The app role's password on a local server (`make dev`, the tests, the benchmarks): migrating
+# sets it, and the app logs in with it. Refused in production, where the password is a secret's.
+LOCAL_APP_PASSWORD = "spotter-app-local"
 
 
 def start_server(pgdata: Path, *, throwaway: bool) -> str:
@@ -44,8 +51,59 @@ def stop_server(pgdata: Path) -> bool:
 
 def with_database(url: str, database: str) -> str:
     """The same server URL pointing at another database."""
+    return with_params(url, dbname=database)
+
+
+def with_login(url: str, user: str, password: str) -> str:
+    """The same server and database, logged in as `user`."""
+    return with_params(url, user=user, password=password)
+
+
+def app_login_url(owner_url: str) -> str:
+    """The app role's login on the owner's server and database, with the local password (dev
+    and tests only: a deployed app's URL comes from its own secret)."""
+    return with_login(owner_url, APP_ROLE, LOCAL_APP_PASSWORD)
+
+
+class LoginSettings(Protocol):
+    """What choosing the app's login reads of the settings (spotter.config.Settings)."""
+
+    @property
+    def environment(self) -> str: ...
+    @property
+    def database_url(self) -> str | None: ...
+    @property
+    def app_database_url(self) -> str | None: ...
+
+
+def app_pool_url(settings: LoginSettings) -> str:
+    """The URL the app's pool logs in with: APP_DATABASE_URL; outside production, when it is
+    unset, the app role on DATABASE_URL's server with the local password."""
+    if settings.app_database_url:
+        return settings.app_database_url
+    if settings.environment == "production":
+        raise RuntimeError(
+            "APP_DATABASE_URL is not set (APP_DATABASE_SECRET_ARN gave none): the app logs"
+            " in as spotter_app, never as the owner"
+        )
+    if not settings.database_url:
+        raise RuntimeError("DATABASE_URL is not set (`spotter dev` sets it for you)")
+    return app_login_url(settings.database_url)
+
+
+def app_login_password(settings: LoginSettings) -> str | None:
+    """The password migrating gives the app role: APP_DATABASE_URL's (in AWS, from the app
+    role's secret); outside production, when it is unset, the local one."""
+    if settings.app_database_url:
+        password = psycopg.conninfo.conninfo_to_dict(settings.app_database_url).get("password")
+        return str(password) if password else None
+    return None if settings.environment == "production" else LOCAL_APP_PASSWORD
+
+
+def with_params(url: str, **changes: str) -> str:
+    """`url` with some connection parameters changed (host, port, user, dbname, ...)."""
     info = psycopg.conninfo.conninfo_to_dict(url)
-    info["dbname"] = database
+    info.update(changes)
     return psycopg.conninfo.make_conninfo(**{k: str(v) for k, v in info.items() if v is not None})
 
 

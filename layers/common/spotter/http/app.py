@@ -16,6 +16,7 @@ from spotter.auth import TokenVerifier
 from spotter.config import Settings, get_settings
 from spotter.db import Database
 from spotter.db.errors import RETRY_AFTER_SECONDS, UNAVAILABLE_ERRORS
+from spotter.db.server import app_pool_url
 from spotter.errors import ErrorCode, SpotterError
 from spotter.http.locale import resolve_locale
 from spotter.http.middleware import BodyLimitMiddleware, NulPathMiddleware, TraceIdMiddleware
@@ -109,7 +110,7 @@ def create_app(
                 yield
                 return
             app.state.db = await Database.open(
-                settings.app_pool_url(), max_size=settings.db_pool_max_size
+                app_pool_url(settings), max_size=settings.db_pool_max_size
             )
             try:
                 yield

@@ -74,7 +74,7 @@ def age_claims(url: str, conversation: uuid.UUID) -> None:
 
 @pytest.mark.parametrize(("external", "code"), [(False, NOT_APPLIED), (True, OUTCOME_UNKNOWN)])
 async def test_a_killed_executor_is_closed_by_the_sweep_never_rerun_and_replays_validly(
-    db: Database, org: Org, owner: Caller, clean_db: str, external: bool, code: str
+    db: Database, org: Org, owner: Caller, clean_db: str, app_url: str, external: bool, code: str
 ) -> None:
     model = ScriptedModel()
     conversation, _ = await suspend(
@@ -82,7 +82,7 @@ async def test_a_killed_executor_is_closed_by_the_sweep_never_rerun_and_replays_
     )
     person = org["owner"]
     child = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.support.hitl_child", clean_db, org.clerk_org_id,
+        sys.executable, "-m", "tests.support.hitl_child", app_url, org.clerk_org_id,
         person.clerk_user_id, str(conversation), "t1",
         cwd=ROOT, stdout=asyncio.subprocess.PIPE,
     )  # fmt: skip

@@ -51,8 +51,8 @@ async def owner(db: Database, org: Org) -> Caller:
 
 
 @pytest.fixture
-async def pools(owner_url: str) -> AsyncIterator[list[Database]]:
-    opened = [await Database.open(owner_url, max_size=1) for _ in range(8)]
+async def pools(app_url: str) -> AsyncIterator[list[Database]]:
+    opened = [await Database.open(app_url, max_size=1) for _ in range(8)]
     yield opened
     await asyncio.gather(*(p.close() for p in opened))
 

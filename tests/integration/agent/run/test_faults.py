@@ -94,11 +94,11 @@ async def _next_message_works(db: Database, owner: Caller, conversation: uuid.UU
 
 
 async def test_sigkill_during_the_model_stream(
-    db: Database, org: Org, owner: Caller, clean_db: str
+    db: Database, org: Org, owner: Caller, clean_db: str, app_url: str
 ) -> None:
     conversation = await _first_turn(db, owner)
     before = _usage(clean_db, org)
-    await _kill_child_at(clean_db, org, conversation, "stream", "text_delta")
+    await _kill_child_at(app_url, org, conversation, "stream", "text_delta")
     assert roles(clean_db, str(conversation)) == ["user", "assistant", "user"]
     assert _usage(clean_db, org)[:3] == before[:3], "the call cut by the kill was never settled"
     _expire_dead_run(clean_db, conversation)
@@ -106,11 +106,11 @@ async def test_sigkill_during_the_model_stream(
 
 
 async def test_sigkill_during_a_tool_execution_keeps_the_calls_usage(
-    db: Database, org: Org, owner: Caller, clean_db: str
+    db: Database, org: Org, owner: Caller, clean_db: str, app_url: str
 ) -> None:
     conversation = await _first_turn(db, owner)
     tokens_in, tokens_out, _, turns = _usage(clean_db, org)
-    await _kill_child_at(clean_db, org, conversation, "tool", "tool_started")
+    await _kill_child_at(app_url, org, conversation, "tool", "tool_started")
     after = _usage(clean_db, org)
     assert after[0] == tokens_in + SLOW_USAGE.input_tokens, "the completed call was recorded"
     assert after[1] == tokens_out + SLOW_USAGE.output_tokens and after[3] == turns + 1
@@ -121,12 +121,12 @@ async def test_sigkill_during_a_tool_execution_keeps_the_calls_usage(
 
 
 async def test_sigkill_during_finish_writes_nothing_twice(
-    db: Database, org: Org, owner: Caller, clean_db: str
+    db: Database, org: Org, owner: Caller, clean_db: str, app_url: str
 ) -> None:
     conversation = await _first_turn(db, owner)
     before = _usage(clean_db, org)
     # message_done: the reply and its usage are stored; the finish path runs next
-    await _kill_child_at(clean_db, org, conversation, "stream", "message_done")
+    await _kill_child_at(app_url, org, conversation, "stream", "message_done")
     rows = stored_messages(clean_db, str(conversation))
     assert [r["role"] for r in rows][-2:] == ["user", "assistant"]
     assert _usage(clean_db, org)[0] == before[0] + SLOW_USAGE.input_tokens, "recorded once"

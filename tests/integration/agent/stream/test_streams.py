@@ -38,9 +38,9 @@ async def owner(db: Database, org: Org) -> Caller:
 
 
 @pytest.fixture
-async def other_instance(owner_url: str) -> AsyncIterator[Database]:
+async def other_instance(app_url: str) -> AsyncIterator[Database]:
     """A second pool: what another Lambda container would have."""
-    pool = await Database.open(owner_url, max_size=2)
+    pool = await Database.open(app_url, max_size=2)
     yield pool
     await pool.close()
 
