@@ -15,7 +15,10 @@ from tests.support.proxy import TEST_PROXY
 from tests.support.world import Org
 
 ROUNDS = 8
-PAUSE_S = 0.5  # ROUNDS × PAUSE_S outlasts the proxy's server lifetime: backends recycle
+PAUSE_S = 0.5  # ROUNDS × PAUSE_S outlasts the proxy's server lifetime: backends recycle ...
+# ... usually: the proxy closes an idle backend past its lifetime on its own timer, so on a loaded
+# machine 4 s can pass with none closed. The probes go on (past ROUNDS) until one was, or this.
+RECYCLE_DEADLINE_S = 10 * TEST_PROXY.server_lifetime_s
 TASKS_PER_ORG = 3
 _PROBE = (
     "SELECT current_user AS who, pg_backend_pid() AS backend,"
@@ -34,8 +37,14 @@ def _conversations(url: str, org: Org, count: int) -> None:
             )
 
 
+def _recycled(seen: list[dict[str, Any]]) -> bool:
+    return len({row["backend"] for row in seen}) > TEST_PROXY.server_pool
+
+
 async def _probe_org(db: Database, org: Org, seen: list[dict[str, Any]]) -> None:
-    for round_ in range(ROUNDS):
+    deadline = asyncio.get_running_loop().time() + RECYCLE_DEADLINE_S
+    round_ = 0
+    while round_ < ROUNDS or (not _recycled(seen) and asyncio.get_running_loop().time() < deadline):
         shape = round_ % 3
         if shape == 0:
             async with db.org_tx(org.id) as conn:
@@ -51,6 +60,7 @@ async def _probe_org(db: Database, org: Org, seen: list[dict[str, Any]]) -> None
                 row = await cur.fetchone()
         assert row is not None
         seen.append({**row, "org": org.id, "bound": shape != 2})
+        round_ += 1
         await asyncio.sleep(PAUSE_S)
 
 
@@ -72,13 +82,12 @@ async def test_every_transaction_acts_as_the_app_and_sees_only_its_org_while_bac
         )
     finally:
         await asyncio.gather(*(p.close() for p in pools.values()))
-    assert len(seen) == 2 * TASKS_PER_ORG * ROUNDS
+    assert len(seen) >= 2 * TASKS_PER_ORG * ROUNDS
     assert {row["who"] for row in seen} == {"spotter_app"}
     assert sum(row["foreign_rows"] + row["foreign_members"] for row in seen) == 0
     for row in seen:
         assert row["conversations"] == (mine[row["org"]] if row["bound"] else 0), row
-    backends = {row["backend"] for row in seen}
-    assert len(backends) > TEST_PROXY.server_pool, "the proxy's backends were recycled"
+    assert _recycled(seen), "the proxy's backends were recycled"
 
 
 async def test_each_pool_connection_is_served_by_several_backends(app_url: str) -> None:

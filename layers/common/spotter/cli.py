@@ -186,6 +186,23 @@ def cmd_parse_workout(text: str, *, as_json: bool = False) -> int:
     return 0
 
 
+def cmd_agent_switch(settings: Settings, state: str, clerk_org_id: str | None, reason: str) -> str:
+    """Turn the assistant off or on again, for one organization or (no --org) for every one:
+    a row in `agent_kill_switches`, written by `spotter_switch_agent` for the schema's owner
+    (the app may only read it; the owner sees no org's rows to name one by). Takes
+    effect on the next send, confirmation, pick or undo; a run already going finishes."""
+    import psycopg
+
+    with psycopg.connect(owner_url(settings)) as conn:
+        row = conn.execute(
+            "SELECT spotter_switch_agent(%s, %s, %s)", (clerk_org_id, state == "off", reason)
+        ).fetchone()
+    if row is None or not row[0]:
+        raise SystemExit(f"agent-switch: no organization {clerk_org_id}")
+    where = clerk_org_id or "every organization"
+    return f"agent-switch: Spotter is {'off' if state == 'off' else 'on'} for {where}"
+
+
 def cmd_stop_db(settings: Settings) -> None:
     from spotter.db.server import stop_server
 
@@ -213,6 +230,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         "parse-workout", help="read a coach's workout text from stdin; print what was read"
     )
     parse.add_argument("--json", action="store_true", help="the full reading, as JSON")
+    switch = sub.add_parser(
+        "agent-switch", help="turn the assistant off (or on again) for one org or for every org"
+    )
+    switch.add_argument("state", choices=["off", "on"])
+    switch.add_argument("--org", help="Clerk org id; without it, the switch for every org")
+    switch.add_argument("--reason", default="", help="why (kept with the switch)")
     doc = sub.add_parser("tools-doc", help="regenerate docs/tools.md")
     doc.add_argument("--out", type=Path, default=Path("docs/tools.md"))
     args = parser.parse_args(argv)
@@ -238,6 +261,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             sys.stdout.flush()
             if code:
                 raise SystemExit(code)
+        case "agent-switch":
+            print(cmd_agent_switch(settings, args.state, args.org, args.reason))
         case "tools-doc":
             from spotter.agent.run.quick_lane import router_system
             from spotter.tools.report import render_tools_doc

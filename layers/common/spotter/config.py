@@ -48,6 +48,13 @@ class Settings(BaseSettings):
     mcp_resource_url: str | None = None
     mcp_state_key: str | None = Field(default=None, repr=False)
 
+    # Sends per user (POST /agent/messages): at most AGENT_SEND_LIMIT in any
+    # AGENT_SEND_WINDOW_SECONDS, counted in Postgres so every instance sees every send; one more
+    # is 429 `rate_limited` with Retry-After. A person types far fewer: this stops a script or a
+    # runaway client, the daily budget stops cost.
+    agent_send_limit: int = Field(default=30, ge=1, le=10_000)
+    agent_send_window_seconds: int = Field(default=60, ge=1, le=86_400)
+
     max_body_bytes: int = Field(default=64 * 1024, ge=1024)
     log_level: str = "INFO"
 

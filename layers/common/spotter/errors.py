@@ -53,7 +53,8 @@ ERROR_CODES: frozenset[str] = frozenset(get_args(ErrorCode))
 
 
 class SpotterError(Exception):
-    """An expected failure with a stable code, an HTTP status and a developer-facing message."""
+    """An expected failure with a stable code, an HTTP status and a developer-facing message;
+    `headers` go on its HTTP answer (a 429's Retry-After)."""
 
     status: int = 500
 
@@ -61,6 +62,7 @@ class SpotterError(Exception):
         super().__init__(message)
         self.code: ErrorCode = code
         self.message = message
+        self.headers: dict[str, str] = {}
         if status is not None:
             self.status = status
 

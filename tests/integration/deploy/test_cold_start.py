@@ -58,7 +58,7 @@ def test_the_mcp_app_and_its_tool_list_import_no_model_sdk() -> None:
         "from spotter.mcp.catalog import catalog_for\n"
         "key = public_pem(rsa.generate_private_key(public_exponent=65537, key_size=2048))\n"
         "create_app(Settings(environment='test', clerk_jwt_key=key), streaming=False)\n"
-        "assert catalog_for('owner', True).tools\n"
+        "assert catalog_for('owner', True, True).tools\n"
         "print(','.join(m for m in ('anthropic', 'voyageai', 'numpy') if m in sys.modules))\n"
     )
     result = subprocess.run(

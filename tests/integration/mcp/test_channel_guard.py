@@ -10,7 +10,7 @@ from fastapi import FastAPI
 
 from spotter.db import Database
 from spotter.tools.invoke import invoke_tool
-from tests.integration.mcp.conftest import connect, payload, rows, token_for
+from tests.integration.mcp.conftest import answer, connect, payload, rows, token_for
 from tests.support.callers import caller_for
 from tests.support.hitl import add_program
 from tests.support.tokens import TokenFactory
@@ -35,7 +35,8 @@ def _day_grain(url: str, org: Org) -> None:
 async def test_mcp_set_sections_stores_source_text_and_score_slots(
     mcp_app: FastAPI, tokens: TokenFactory, org: Org
 ) -> None:
-    async with connect(mcp_app, token_for(tokens, org, "coach")) as client:
+    # replacing a workout's parts always confirms (issue 26 item 1): approved in the client
+    async with connect(mcp_app, token_for(tokens, org, "coach"), elicit=answer(True)) as client:
         created = payload(await client.call_tool("workouts_create", {"title": "Run test"}))
         workout_id = created["output"]["id"]
         result = await client.call_tool("workouts_set_sections", {
@@ -55,7 +56,7 @@ async def test_mcp_upsert_stores_the_coachs_source_text(
 ) -> None:
     _day_grain(clean_db, org)
     program = add_program(clean_db, org, "Main")
-    async with connect(mcp_app, token_for(tokens, org, "coach")) as client:
+    async with connect(mcp_app, token_for(tokens, org, "coach"), elicit=answer(True)) as client:
         result = await client.call_tool("workouts_upsert", {
             "programId": str(program), "date": "2026-12-02", "title": "Tuesday",
             "parts": _parts(), "sourceText": "400m run for time", "scores": SCORES,

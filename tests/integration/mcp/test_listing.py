@@ -29,7 +29,7 @@ async def test_owner_lists_one_tool_per_registry_action_and_undo(
 ) -> None:
     names = await _names(mcp_app, token_for(tokens, org, "owner"))
     expected = sorted(
-        [f"{s.router}_{s.action}" for s in registry_for("owner", False).specs] + [UNDO_TOOL]
+        [f"{s.router}_{s.action}" for s in registry_for("owner", False, True).specs] + [UNDO_TOOL]
     )
     assert names == expected
 
@@ -38,7 +38,7 @@ async def test_coach_lists_the_coach_registry(
     mcp_app: FastAPI, tokens: TokenFactory, org: Org
 ) -> None:
     names = await _names(mcp_app, token_for(tokens, org, "coach"))
-    coach = {f"{s.router}_{s.action}" for s in registry_for("coach", False).specs}
+    coach = {f"{s.router}_{s.action}" for s in registry_for("coach", False, True).specs}
     assert set(names) - {UNDO_TOOL} == coach
     assert "programs_archive" not in names  # managers only
 
@@ -128,6 +128,6 @@ async def test_description_is_the_mcp_summary_when_declared(
     _set_day_grain(clean_db, org)
     async with connect(mcp_app, token_for(tokens, org, "coach")) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
-    spec = registry_for("coach", True).get("workouts", "upsert")
+    spec = registry_for("coach", True, True).get("workouts", "upsert")
     assert spec is not None and spec.mcp_summary
     assert tools["workouts_upsert"].description == spec.mcp_summary != spec.summary

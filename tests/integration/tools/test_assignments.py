@@ -433,7 +433,15 @@ async def test_set_members_previews_names_replaces_and_undoes(
     card = await _preview(db, owner, "set_members", args)
     assert (card.target, card.affected_count) == ("Comp", 2)
     assert card.consequences == ["replaces_group_members", "ends_group_assignments"]
-    assert card.changes == [{"field": "members", "old": ["Dana Levi"], "new": ["Omer Bar"]}]
+    assert card.changes == [
+        {
+            "field": "members",
+            "old": ["Dana Levi", "Noa Cohen"],
+            "new": ["Noa Cohen", "Omer Bar"],
+            "removed": ["Dana Levi"],
+            "added": ["Omer Bar"],
+        }
+    ]
     assert dana not in str(card.model_dump(exclude={"arguments"}))
 
     out = await _ok(db, owner, "set_members", args)

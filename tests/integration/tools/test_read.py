@@ -36,7 +36,7 @@ async def test_picker_is_never_run_and_validates_its_candidates(db: Database, or
     coach = await caller_for(db, org, "coach")
     args = {"kind": "member", "prompt": "Which Saar?", "candidates": _candidates(2)}
     assert await _error(db, coach, "ask_user_to_pick", args) == "needs_user"
-    spec = registry_for("coach", False).get("read", "ask_user_to_pick")
+    spec = registry_for("coach", False, True).get("read", "ask_user_to_pick")
     assert spec is not None and spec.kind == "user_picker"
     for bad in (
         args | {"candidates": _candidates(1)},

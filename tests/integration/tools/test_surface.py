@@ -63,24 +63,24 @@ def test_pickers_are_reads_that_never_confirm() -> None:
 @pytest.mark.parametrize("role", ROLES)
 def test_definitions_are_byte_stable_across_builds(role: str) -> None:
     fresh = ToolRegistry(CATALOG, role, day_grain=False)  # type: ignore[arg-type]
-    assert fresh.definitions_json == registry_for(role, False).definitions_json  # type: ignore[arg-type]
+    assert fresh.definitions_json == registry_for(role, False, True).definitions_json  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("role", ROLES)
 def test_definitions_stay_within_the_role_ceiling(role: str) -> None:
-    stats = definition_stats(registry_for(role, False).definitions)  # type: ignore[arg-type]
+    stats = definition_stats(registry_for(role, False, True).definitions)  # type: ignore[arg-type]
     assert stats["tokens"] <= CEILINGS[role], stats
 
 
 @pytest.mark.parametrize("role", ROLES)
 def test_day_grain_definitions_stay_within_their_ceiling(role: str) -> None:
-    stats = definition_stats(registry_for(role, True).definitions)  # type: ignore[arg-type]
+    stats = definition_stats(registry_for(role, True, True).definitions)  # type: ignore[arg-type]
     assert stats["tokens"] <= DAY_GRAIN_CEILINGS[role], stats
 
 
 def test_roles_see_only_their_tools() -> None:
     for role in ROLES:
-        registry = registry_for(role, False)  # type: ignore[arg-type]
+        registry = registry_for(role, False, True)  # type: ignore[arg-type]
         assert all(role in spec.roles for spec in registry.specs)
         text = canonical_json(registry.definitions)
         hidden = [s for s in CATALOG.specs.values() if role not in s.roles and not s.day_grain_only]

@@ -201,8 +201,12 @@ async def test_day_grain_tools_are_hidden_from_standard_orgs(db: Database, org: 
     coach = await caller_for(db, org, "coach")
     assert registry_for_caller(coach).get("workouts", "parse") is None
     assert registry_for_caller(coach).get("workouts", "upsert") is None
-    assert await _code(db, coach, "parse", {"text": "10 burpees", "date": "2026-12-01"}) == (
-        "forbidden"
+    # the org lacks the feature (not the coach a permission): the model reads what is missing
+    outcome = await _call(db, coach, "parse", {"text": "10 burpees", "date": "2026-12-01"})
+    assert outcome.error is not None
+    assert (outcome.error.code, outcome.error.message) == (
+        "feature_unavailable",
+        "workouts.parse needs the day-grain programming feature.",
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from itertools import product
 
 from spotter.agent.compaction.context_size import effective_threshold
 from spotter.agent.cost.model_policy import (
@@ -75,14 +76,14 @@ def test_the_quick_route_prefix_of_every_surface_reaches_haiku_s_cache_minimum()
     """Issue 26 item 3: below 4,096 tokens Haiku ignores the marker and every call pays full
     input; each surface with quick actions (role × org flags) crosses it by its own content."""
     for role in ("owner", "admin", "coach"):
-        for day_grain in (False, True):
-            registry = registry_for(role, day_grain)
+        for day_grain, forms in product((False, True), (False, True)):
+            registry = registry_for(role, day_grain, forms)
             tokens = quick_route_prefix_tokens(registry, router_system)
-            assert tokens >= HAIKU_CACHE_MINIMUM + 256, (role, day_grain, tokens)
+            assert tokens >= HAIKU_CACHE_MINIMUM + 256, (role, day_grain, forms, tokens)
 
 
 def test_the_router_sees_every_action_of_its_surface_and_examples_only_for_its_tools() -> None:
-    coach, owner = registry_for("coach", False), registry_for("owner", False)
+    coach, owner = registry_for("coach", False, True), registry_for("owner", False, True)
     text = router_system(coach)
     assert text.startswith(ROUTER_PROMPT) and PAGE_CONTEXT_RULES in text
     for spec in coach.specs:

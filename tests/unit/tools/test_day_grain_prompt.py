@@ -11,7 +11,7 @@ from spotter.tools.registry import registry_for
 def test_every_tool_the_prompt_names_exists_for_day_grain_coaches() -> None:
     named = set(re.findall(r"\b([a-z_]+)\.([a-z_]+)\b", DAY_GRAIN_PROMPT))
     assert named >= {("workouts", "parse"), ("workouts", "upsert"), ("read", "ask_user_to_pick")}
-    registry = registry_for("coach", True)
+    registry = registry_for("coach", True, True)
     # `save.resolutions` is an argument path, not a tool.
     missing = [f"{r}.{a}" for r, a in named if r != "save" and registry.get(r, a) is None]
     assert missing == []

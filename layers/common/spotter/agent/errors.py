@@ -72,6 +72,37 @@ class InvalidEditedArgs(DecisionError):
     default_message = "The edited arguments are not valid for this action."
 
 
+class ReplayIntegrityViolation(_CodedError):
+    """A stored history that repair cannot make valid: the run stops instead of sending a
+    request the model's API would refuse (a fault, not a refusal: Sentry sees it)."""
+
+    code: ErrorCode = "replay_integrity_violation"
+    status = 500
+    default_message = "This conversation's history cannot be replayed."
+
+
+class AgentDisabled(_CodedError):
+    """A kill switch is on (this organization's or the platform's): nothing is written."""
+
+    code: ErrorCode = "agent_disabled"
+    status = 403
+    default_message = "Spotter is turned off for this organization."
+
+
+class RateLimited(_CodedError):
+    """Over the per-user send window: 429 with Retry-After, nothing written."""
+
+    code: ErrorCode = "rate_limited"
+    status = 429
+
+    def __init__(self, retry_after_seconds: int, limit: int, window_seconds: int) -> None:
+        super().__init__(
+            f"At most {limit} messages in {window_seconds} s: try again in {retry_after_seconds} s."
+        )
+        self.retry_after_seconds = retry_after_seconds
+        self.headers = {"retry-after": str(retry_after_seconds)}
+
+
 class UndoRefused(_CodedError):
     """An undo refused before its stream starts (422, as JSON)."""
 

@@ -24,7 +24,7 @@ from spotter.agent.cost import ModelCall, RunUsage
 from spotter.agent.cost.model_policy import loop_call
 from spotter.agent.run_lease import LeaseClock, RunTx, refusal
 from spotter.agent.stream.log import RunLog
-from spotter.agent.telemetry import AgentTelemetry
+from spotter.agent.telemetry import AgentEndpoint, AgentTelemetry
 from spotter.agent.transcript import (
     MessageRole,
     StoredMessage,
@@ -63,13 +63,18 @@ class AgentDeps:
     registry_for: Callable[[Caller], ToolRegistry] = registry_for_caller
     clock: Callable[[], datetime] = utc_now
     analytics_transport: httpx2.AsyncBaseTransport | None = None  # tests: a PostHog stand-in
+    sentry_transport: Any = None  # tests: a Sentry transport that keeps envelopes (no network)
     embedder: Embedder | None = None  # ambient RAG's semantic half (None: lexical only)
     # outbound mail (outbox delivery); the local one records, so nothing leaves a test or dev
     email_sender: EmailSender = field(default_factory=RecordingSender)
 
-    def telemetry_for(self, caller: Caller) -> AgentTelemetry:
+    def telemetry_for(self, caller: Caller, endpoint: AgentEndpoint) -> AgentTelemetry:
         return AgentTelemetry(
-            self.settings, distinct_id=str(caller.user_id), transport=self.analytics_transport
+            self.settings,
+            endpoint=endpoint,
+            distinct_id=str(caller.user_id),
+            transport=self.analytics_transport,
+            sentry_transport=self.sentry_transport,
         )
 
 
@@ -101,13 +106,20 @@ class RunStart:
     owed_turns: list[CompletedUserTurn] = field(default_factory=list)  # not yet written
 
     @classmethod
-    def begin(cls, deps: AgentDeps, caller: Caller, log: RunLog | None = None) -> RunStart:
+    def begin(
+        cls,
+        deps: AgentDeps,
+        caller: Caller,
+        log: RunLog | None = None,
+        *,
+        endpoint: AgentEndpoint,
+    ) -> RunStart:
         return cls(
             deps=deps,
             caller=caller,
             call=loop_call(deps.settings, caller.platform_tier),
             registry=deps.registry_for(caller),
-            telemetry=deps.telemetry_for(caller),
+            telemetry=deps.telemetry_for(caller, endpoint),
             now=deps.clock(),
             log=log or RunLog(),
         )

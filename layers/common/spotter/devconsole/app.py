@@ -49,7 +49,7 @@ def model_label(settings: Settings) -> dict[str, Any]:
 def _routers() -> list[str]:
     """Every router an owner's tools include: the console shows a page only when its router
     exists (the leads board appears once a `leads` router does)."""
-    return sorted({spec.router for spec in registry_for("owner", False).specs})
+    return sorted({spec.router for spec in registry_for("owner", False, True).specs})
 
 
 router = APIRouter(prefix="/dev", include_in_schema=False)

@@ -27,6 +27,21 @@ def allowed_kinds(org_type: str) -> frozenset[str]:
     return KINDS_BY_ORG_TYPE.get(org_type, frozenset())
 
 
+# A health form's answers are health data: owners and admins read them; a coach sees that the
+# member signed it (who, when, which version), not what they declared.
+HEALTH_ANSWER_READERS: frozenset[str] = frozenset({"owner", "admin"})
+
+
+def may_read_answers(kind: str, role: str) -> bool:
+    """Whether someone of this role may read a submission's answers to a form of this kind."""
+    return kind != "health" or role in HEALTH_ANSWER_READERS
+
+
+def keeps_forms(org_type: str) -> bool:
+    """Whether an org of this type has forms at all (else the forms tools are not offered)."""
+    return bool(allowed_kinds(org_type))
+
+
 async def org_type(scope: OrgScope) -> str:
     cur = await scope.conn.execute(
         "SELECT org_type FROM organizations WHERE id = %s", (scope.org_id,)

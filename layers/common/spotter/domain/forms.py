@@ -431,6 +431,7 @@ def submission_out(row: dict[str, Any], *, with_answers: bool = False) -> dict[s
         "id": str(row["id"]),
         "formId": str(row["form_id"]),
         "formName": row["form_name"],
+        "formKind": row["form_kind"],
         "version": row["version"],
         "memberId": str(row["membership_id"]) if row["membership_id"] else None,
         "signer": row["signer_name"],
@@ -447,7 +448,8 @@ def submission_out(row: dict[str, Any], *, with_answers: bool = False) -> dict[s
 
 
 _SUBMISSION = (
-    "SELECT s.id, s.form_id, f.name AS form_name, v.version, v.fields, s.membership_id,"
+    "SELECT s.id, s.form_id, f.name AS form_name, f.kind AS form_kind, v.version, v.fields,"
+    " s.membership_id,"
     " s.signer_name, s.answers, s.signed_at, s.erased_at"
     " FROM form_submissions s JOIN forms f ON f.id = s.form_id"
     " JOIN form_versions v ON v.id = s.form_version_id WHERE s.organization_id = %(org)s"

@@ -6,6 +6,7 @@ org's row is `not_found`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from uuid import UUID
 from zoneinfo import ZoneInfo
 
@@ -49,6 +50,18 @@ async def member_name(scope: OrgScope, membership_id: UUID) -> str:
     if row is None:
         raise not_found("member")
     return str(row["full_name"])
+
+
+async def member_names_by_id(scope: OrgScope, membership_ids: Sequence[UUID]) -> dict[str, str]:
+    """People in the org by membership id, in the order given (one query); missing ids are
+    left out, so a caller that needs them all checks first."""
+    cur = await scope.conn.execute(
+        "SELECT m.id, u.full_name FROM org_memberships m JOIN users u ON u.id = m.user_id"
+        " WHERE m.id = ANY(%s) AND m.organization_id = %s",
+        (list(membership_ids), scope.org_id),
+    )
+    found = {str(r["id"]): str(r["full_name"]) for r in await cur.fetchall()}
+    return {str(m): found[str(m)] for m in membership_ids if str(m) in found}
 
 
 async def session_label(scope: OrgScope, session_id: UUID, tz: ZoneInfo, locale: Locale) -> str:

@@ -556,18 +556,23 @@ async def update_details(
     )
 
 
+async def check_coaches(scope: OrgScope, row: dict[str, Any], coach_ids: Sequence[UUID]) -> None:
+    """Whether these staff may coach this session: active staff, none coaching elsewhere then."""
+    await validate_coaches(scope, coach_ids)
+    draft = SessionDraft(
+        row["class_type_id"], row["starts_at"], row["ends_at"], None, None, None, tuple(coach_ids)
+    )
+    found = await clash(scope, draft, [row["id"]])
+    if found and found[0] == "coach":
+        raise DomainError("conflict", found[1], clash="coach")
+
+
 async def replace_coaches(
     scope: OrgScope, session_id: UUID, coach_ids: Sequence[UUID]
 ) -> list[str]:
     """Set a session's coaches (overlaps refused); returns the previous coach ids."""
     row = await get_session(scope, session_id, lock=True)
-    await validate_coaches(scope, coach_ids)
-    draft = SessionDraft(
-        row["class_type_id"], row["starts_at"], row["ends_at"], None, None, None, tuple(coach_ids)
-    )
-    found = await clash(scope, draft, [session_id])
-    if found and found[0] == "coach":
-        raise DomainError("conflict", found[1], clash="coach")
+    await check_coaches(scope, row, coach_ids)
     await scope.conn.execute(
         "DELETE FROM class_session_coaches WHERE session_id = %s AND organization_id = %s",
         (session_id, scope.org_id),

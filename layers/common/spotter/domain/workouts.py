@@ -198,6 +198,19 @@ class DayWrite:
     replaced_title: str | None  # the title of the day's previous workout, when one was replaced
 
 
+async def day_workout(
+    scope: OrgScope, program_id: UUID, scheduled_on: date
+) -> dict[str, Any] | None:
+    """The program's ONE workout on that date, if it has one (an archived program: conflict)."""
+    await _check_program(scope, program_id)
+    cur = await scope.conn.execute(
+        f"SELECT {_COLUMNS} FROM workouts w WHERE w.organization_id = %s AND w.program_id = %s"
+        " AND w.scheduled_on = %s AND w.deleted_at IS NULL ORDER BY w.created_at LIMIT 1",
+        (scope.org_id, program_id, scheduled_on),
+    )
+    return await cur.fetchone()
+
+
 async def upsert_day(
     scope: OrgScope,
     *,
@@ -211,18 +224,12 @@ async def upsert_day(
     scores: list[Any] | None = None,
 ) -> DayWrite:
     """The program's ONE workout on that date: replaced in place if it exists, else created."""
-    await _check_program(scope, program_id)
     # Two writers of the same day must not both insert: serialize them for this transaction.
     await scope.conn.execute(
         "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
         (f"workout-day:{scope.org_id}:{program_id}:{scheduled_on.isoformat()}",),
     )
-    cur = await scope.conn.execute(
-        "SELECT id, title FROM workouts WHERE organization_id = %s AND program_id = %s"
-        " AND scheduled_on = %s AND deleted_at IS NULL ORDER BY created_at LIMIT 1",
-        (scope.org_id, program_id, scheduled_on),
-    )
-    existing = await cur.fetchone()
+    existing = await day_workout(scope, program_id, scheduled_on)
     if existing is None:
         row = await create_workout(
             scope,

@@ -2,7 +2,10 @@
 an MCP-made write by execution id; following a conversation's stream, and stopping its live run.
 
 A run (send, confirm, confirm-batch, pick) runs in its own task (`agent.stream.start_live`):
-the response watches it, and a client that leaves does not stop it.
+the response watches it, and a client that leaves does not stop it. Before it starts — before
+anything is written — the caller is admitted (`agent.admission`): a kill switch refuses with 403
+`agent_disabled`, a send over the user's window with 429 `rate_limited` and `Retry-After`, as
+JSON. Following a stream and stopping a run stay open.
 
 Imported only by apps that stream (`create_app(streaming=True)`): the orchestrator brings the
 model SDK, a second of cold start the buffered reads function never pays.
@@ -19,6 +22,7 @@ from starlette.responses import StreamingResponse
 
 from spotter.agent import events as ev
 from spotter.agent import run
+from spotter.agent.admission import admit_action, admit_send
 from spotter.agent.stream import RunLog, check_can_follow, follow, request_stop, start_live
 from spotter.auth.caller import Caller
 from spotter.errors import SpotterError
@@ -44,14 +48,21 @@ async def _provider_missing(locale: Locale) -> AsyncIterator[ev.AgentEvent]:
 RunStarter = Callable[[run.AgentDeps, RunLog], AsyncIterator[ev.AgentEvent]]
 
 
-def _live(request: Request, caller: Caller, start: RunStarter) -> StreamingResponse:
-    """Start the run in its own task; the response streams it in the request's encoding."""
+async def _live(
+    request: Request, caller: Caller, start: RunStarter, *, sending: bool = False
+) -> StreamingResponse:
+    """Admit the caller (a send also against its window), then start the run in its own task;
+    the response streams it in the request's encoding."""
     protocol = protocol_of(request)
     try:
         deps = get_agent_deps(request, request.app.state.db)
     except ProviderNotConfigured:
         # `make dev` without a key: say so on the stream instead of failing the request
         return recorded_response(unlogged(_provider_missing(caller.locale)), protocol)
+    if sending:
+        await admit_send(deps.db, deps.settings, caller, deps.clock())
+    else:
+        await admit_action(deps.db, caller)
     live = start_live(lambda log: start(deps, log))
     return recorded_response(live.events(), protocol, run=live.task)
 
@@ -66,8 +77,11 @@ async def send_message(
         selection=body.page_context.selection,
         conversation_id=body.conversation_id,
     )
-    return _live(
-        request, caller, lambda deps, log: run.send_message(deps, caller, message, log=log)
+    return await _live(
+        request,
+        caller,
+        lambda deps, log: run.send_message(deps, caller, message, log=log),
+        sending=True,
     )
 
 
@@ -79,7 +93,7 @@ async def confirm(
     tool_use_id: str,
     body: ConfirmBody,
 ) -> StreamingResponse:
-    return _live(
+    return await _live(
         request,
         caller,
         lambda deps, log: run.confirm(
@@ -106,7 +120,7 @@ async def confirm_batch(
         )
         for d in body.decisions
     ]
-    return _live(
+    return await _live(
         request,
         caller,
         lambda deps, log: run.confirm_batch(deps, caller, conversation_id, decisions, log=log),
@@ -117,7 +131,7 @@ async def confirm_batch(
 async def pick(
     request: Request, caller: StaffCaller, conversation_id: UUID, tool_use_id: str, body: PickBody
 ) -> StreamingResponse:
-    return _live(
+    return await _live(
         request,
         caller,
         lambda deps, log: run.pick(deps, caller, conversation_id, tool_use_id, body.id, log=log),
@@ -133,7 +147,8 @@ async def undo(
         deps = get_agent_deps(request, request.app.state.db)
     except ProviderNotConfigured:
         return recorded_response(unlogged(_provider_missing(caller.locale)), protocol)
-    # refusals (404, 422) are JSON, before the stream; the claim is taken here too
+    # refusals (403, 404, 422) are JSON, before the stream; the claim is taken here too
+    await admit_action(deps.db, caller)
     claimed = await run.claim_undo(deps, caller, conversation_id, tool_use_id)
     # an undo is the user's act on a finished call, not a run: its events carry no ids
     return recorded_response(unlogged(run.run_undo(deps, caller, claimed)), protocol)
@@ -183,6 +198,7 @@ async def undo_execution(
         deps = get_agent_deps(request, request.app.state.db)
     except ProviderNotConfigured:
         return recorded_response(unlogged(_provider_missing(caller.locale)), protocol_of(request))
+    await admit_action(deps.db, caller)
     claimed = await run.claim_execution_undo(
         deps.db, deps.registry_for(caller), caller, execution_id
     )

@@ -42,7 +42,9 @@ def _error_body(request: Request, code: str, detail: Any) -> dict[str, Any]:
 async def _spotter_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, SpotterError)
     log_event("http.error", code=exc.code, status=exc.status, path=request.url.path)
-    return JSONResponse(_error_body(request, exc.code, exc.message), status_code=exc.status)
+    return JSONResponse(
+        _error_body(request, exc.code, exc.message), status_code=exc.status, headers=exc.headers
+    )
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:

@@ -54,7 +54,7 @@ from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import TOOL_REFUSALS, UnknownTool, tool_error
 from spotter.tools.previews import build_confirmation
-from spotter.tools.registry import registry_for_caller
+from spotter.tools.registry import registry_for_caller, surface_of
 from spotter.tools.runner import execute, resolve_call
 from spotter.tools.spec import ToolSpec
 
@@ -87,7 +87,7 @@ async def call_tool(
     at = now or datetime.now(UTC)
     if request.name == UNDO_TOOL:
         return await undo_tool(db, caller, request.arguments, now=at)
-    spec = catalog_for(caller.role, caller.day_grain_programming).specs.get(request.name)
+    spec = catalog_for(*surface_of(caller)).specs.get(request.name)
     if spec is None:
         return outcome_error(UnknownTool(request.name).error)
     if request.request_state is not None:

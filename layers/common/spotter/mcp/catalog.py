@@ -98,7 +98,8 @@ def build_catalog(registry: ToolRegistry) -> McpCatalog:
     return McpCatalog(tuple(sorted(tools, key=lambda t: t.name)), specs)
 
 
-@lru_cache(maxsize=16)
-def catalog_for(role: Role, day_grain: bool) -> McpCatalog:
-    """Built once per role x org flags, like the registry it comes from."""
-    return build_catalog(registry_for(role, day_grain))
+@lru_cache(maxsize=32)
+def catalog_for(role: Role, day_grain: bool, forms: bool) -> McpCatalog:
+    """Built once per surface (role × org flags: `tools.registry.surface_of`), like the registry
+    it comes from."""
+    return build_catalog(registry_for(role, day_grain, forms))

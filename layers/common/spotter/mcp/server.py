@@ -31,6 +31,7 @@ from spotter.mcp.auth import ClerkMcpVerifier, current_caller
 from spotter.mcp.calls import McpCall, call_tool
 from spotter.mcp.catalog import catalog_for
 from spotter.providers.email import EmailSender
+from spotter.tools.registry import surface_of
 
 MCP_PATH = "/mcp"
 SERVER_NAME = "spotter"
@@ -49,7 +50,7 @@ class SpotterMCP(MCPServer[Any]):
         caller = current_caller()
         if not caller.is_staff:
             return []
-        return list(catalog_for(caller.role, caller.day_grain_programming).tools)
+        return list(catalog_for(*surface_of(caller)).tools)
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None

@@ -1,4 +1,9 @@
-"""The tools one caller may use: filtered by role (RBAC at build time) and org flags."""
+"""The tools one caller may use: filtered by role (RBAC at build time) and org flags.
+
+A registry is built once per surface — role × day-grain programming × whether the org's type
+keeps forms — and shared by every org with that surface (`registry_for`, cached), so its tool
+definitions are serialized once.
+"""
 
 from __future__ import annotations
 
@@ -7,22 +12,35 @@ from itertools import groupby
 from typing import Any
 
 from spotter.auth.caller import Caller, Role
+from spotter.domain.form_compliance import keeps_forms
 from spotter.tools.asking import needs_user
 from spotter.tools.catalog import ToolCatalog, load_catalog
 from spotter.tools.definitions import build_definitions, canonical_json
+from spotter.tools.errors import CallRefused, FeatureUnavailable, Forbidden, UnknownTool
 from spotter.tools.spec import ToolSpec
 
 
 class ToolRegistry:
-    def __init__(self, catalog: ToolCatalog, role: Role, *, day_grain: bool) -> None:
+    def __init__(
+        self, catalog: ToolCatalog, role: Role, *, day_grain: bool, forms: bool = True
+    ) -> None:
         self.role = role
         self.day_grain = day_grain
+        self.forms = forms
         self._catalog = catalog
         self._specs = {
             name: spec
             for name, spec in sorted(catalog.specs.items())
-            if role in spec.roles and (day_grain or not spec.day_grain_only)
+            if role in spec.roles and self._org_lacks(spec) is None
         }
+
+    def _org_lacks(self, spec: ToolSpec) -> str | None:
+        """The org flag this surface lacks for the tool, if any."""
+        if spec.day_grain_only and not self.day_grain:
+            return "day-grain programming"
+        if spec.forms_only and not self.forms:
+            return "forms"
+        return None
 
     @property
     def specs(self) -> list[ToolSpec]:
@@ -31,8 +49,17 @@ class ToolRegistry:
     def get(self, router: str, action: str) -> ToolSpec | None:
         return self._specs.get(f"{router}.{action}")
 
-    def exists_for_another_role(self, router: str, action: str) -> bool:
-        return f"{router}.{action}" in self._catalog.specs
+    def refusal(self, router: str, action: str) -> CallRefused:
+        """Why a tool this registry does not hold is refused: the org lacks what it needs
+        (`feature_unavailable`), another role may use it (`forbidden`), or it does not exist."""
+        name = f"{router}.{action}"
+        spec = self._catalog.specs.get(name)
+        if spec is None:
+            return UnknownTool(name)
+        lacking = self._org_lacks(spec)
+        if lacking is not None:
+            return FeatureUnavailable(name, lacking)
+        return Forbidden(name)
 
     @cached_property
     def definitions(self) -> list[dict[str, Any]]:
@@ -66,11 +93,16 @@ class ToolRegistry:
         return canonical_json(self.quick_definitions)
 
 
-@lru_cache(maxsize=16)
-def registry_for(role: Role, day_grain: bool) -> ToolRegistry:
-    """One registry per role x org flags, shared by every org with that surface."""
-    return ToolRegistry(load_catalog(), role, day_grain=day_grain)
+@lru_cache(maxsize=32)
+def registry_for(role: Role, day_grain: bool, forms: bool) -> ToolRegistry:
+    """One registry per surface (role × day-grain × forms), shared by every org with it."""
+    return ToolRegistry(load_catalog(), role, day_grain=day_grain, forms=forms)
+
+
+def surface_of(caller: Caller) -> tuple[Role, bool, bool]:
+    """The registry key of a caller: role, day-grain programming, whether its org keeps forms."""
+    return caller.role, caller.day_grain_programming, keeps_forms(caller.org_type)
 
 
 def registry_for_caller(caller: Caller) -> ToolRegistry:
-    return registry_for(caller.role, caller.day_grain_programming)
+    return registry_for(*surface_of(caller))

@@ -39,7 +39,7 @@ def render_tools_doc(router_system: RouterSystem) -> str:
     ]
     for role in _ROLES:
         for day_grain in (False, True):
-            stats = definition_stats(registry_for(role, day_grain).definitions)
+            stats = definition_stats(registry_for(role, day_grain, True).definitions)
             lines.append(
                 f"| {role} | {'day-grain' if day_grain else 'standard'} | {stats['routers']} |"
                 f" {stats['actions']} | {stats['chars']:,} | {stats['tokens']:,} |"
@@ -60,7 +60,7 @@ def render_tools_doc(router_system: RouterSystem) -> str:
     ]
     for role in _ROLES:
         for day_grain in (False, True):
-            registry = registry_for(role, day_grain)
+            registry = registry_for(role, day_grain, True)
             if not registry.quick_specs:
                 continue
             tokens = quick_route_prefix_tokens(registry, router_system)

@@ -43,9 +43,10 @@ P = ParamSpec("P")
 
 _OPTION_FIELDS = tuple(f.name for f in fields(ToolOptions))
 
-# Irregular past tenses. `send` stays `sended`: audit labels already stored are not renamed here.
+# Irregular past tenses (a test checks every label's verb against an English dictionary).
 _PAST = {
     "set": "set",
+    "send": "sent",
     "cancel": "cancelled",
     "book": "created",
     "tag": "tagged",

@@ -25,7 +25,6 @@ from spotter.tools.errors import (
     Forbidden,
     NeedsUser,
     ToolArgsError,
-    UnknownTool,
     internal_error,
     tool_error,
 )
@@ -50,9 +49,7 @@ def resolve_call(registry: ToolRegistry, router: str, raw_input: Any) -> Resolve
     action = raw_input["action"]
     spec = registry.get(router, action)
     if spec is None:
-        if registry.exists_for_another_role(router, action):
-            raise Forbidden(f"{router}.{action}")
-        raise UnknownTool(f"{router}.{action}")
+        raise registry.refusal(router, action)
     args = raw_input.get("args", {})
     if not isinstance(args, dict):
         raise ToolArgsError("args must be an object.")

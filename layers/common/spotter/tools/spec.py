@@ -140,6 +140,8 @@ class ToolOptions:
     quick_action: bool = False
     # Only day-grain orgs see it (workouts.parse / workouts.upsert).
     day_grain_only: bool = False
+    # Only orgs whose type keeps forms see it (the forms router; `domain.form_compliance`).
+    forms_only: bool = False
     # Effects outside our database (email, SES, webhooks): a crash mid-call leaves the outcome
     # unknown. Database-only tools commit their effect with their execution row, atomically.
     external_effects: bool = False

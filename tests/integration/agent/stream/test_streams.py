@@ -15,7 +15,7 @@ from starlette.types import Message
 from spotter.agent.run import SendMessage, send_message
 from spotter.agent.stream import LiveRun, Recorded, follow, request_stop, start_live
 from spotter.agent.stream.log import LOCAL_RUNS
-from spotter.agent.transcript.replay import validate_replay
+from spotter.agent.transcript.replay import alternating, api_role, validate_replay
 from spotter.auth import Caller
 from spotter.db import Database
 from spotter.http.sse import recorded_response
@@ -132,7 +132,8 @@ async def _stop_and_check(
     again = [r async for r in live_send(db, model, owner, "again", conversation_id=cid).events()]
     assert [r.type for r in again] == ["text_delta", "message_done", "done"]
     stored = stored_messages(clean_db, str(cid))
-    assert validate_replay([{"role": m["role"], "content": m["content"]} for m in stored[-1:]]).ok
+    sent = alternating([{"role": api_role(m["role"]), "content": m["content"]} for m in stored])
+    assert validate_replay(sent).ok  # what the next run replays is a valid request
 
 
 async def _collect(events: AsyncIterator[Recorded]) -> list[Recorded]:

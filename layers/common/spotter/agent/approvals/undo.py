@@ -30,7 +30,7 @@ from psycopg.types.json import Jsonb
 from spotter.agent import events as ev
 from spotter.agent.approvals.fenced import execute_fenced
 from spotter.agent.call_record import CallRef, tool_completed, tool_started
-from spotter.agent.errors import UndoAlreadyDone, UndoNotAvailable, classify
+from spotter.agent.errors import UndoAlreadyDone, UndoNotAvailable, classify, is_refusal
 from spotter.agent.executions import (
     CLAIM_TTL,
     FinishedCall,
@@ -185,15 +185,21 @@ async def run_undo(
     yield tool_started(undo.ref)
     code: ErrorCode = UndoAlreadyDone.code  # fenced out: its stale claim was taken over
     failure = "Fenced"
+    telemetry = None
     try:
         outcome = await apply_undo(deps.db, caller, undo, deps.clock())
     except Exception as exc:
         outcome, code, failure = None, classify(exc), type(exc).__name__
+        if not is_refusal(exc):  # a fault: Sentry sees it, tagged like a run's
+            telemetry = deps.telemetry_for(caller, "undo")
+            telemetry.failure(exc, code, org_id=str(caller.org_id), conversation_id=conversation_id)
     if outcome is None:
         log_event("agent.undo.failed", level="warning", code=code, error=failure)
         message = error_message(code, caller.locale)
         yield ev.Error(code=code, message=message, trace_id=current_trace_id())
         yield ev.Done(conversation_id=conversation_id)
+        if telemetry is not None:
+            await telemetry.flush()
         return
     yield tool_completed(undo.ref, outcome)  # an undo is not undone: no inverse offered
     yield ev.Done(conversation_id=conversation_id)

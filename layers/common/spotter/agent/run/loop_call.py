@@ -15,6 +15,7 @@ from typing import Any
 from uuid import UUID
 
 from spotter.agent.cost.model_policy import loop_call
+from spotter.agent.errors import ReplayIntegrityViolation
 from spotter.agent.state import RunState
 from spotter.agent.transcript import (
     StoredMessage,
@@ -74,8 +75,13 @@ def valid_replay(state: RunState, stored: list[StoredMessage]) -> list[dict[str,
         "agent.replay.violation",
         level="warning",
         orphans=sum(len(v.orphaned_tool_use_ids) for v in check.violations),
+        stray_results=sum(len(v.orphaned_tool_use_ids) for v in check.stray_results),
+        problems=check.problems,
         shape=block_types(messages),
         **state.ids,
     )
     repaired: list[dict[str, Any]] = canonical(repair_replay(messages, check))
+    if not validate_replay(repaired).ok:
+        # what synthesized results cannot fix would be refused by the model's API: say so
+        raise ReplayIntegrityViolation()
     return repaired

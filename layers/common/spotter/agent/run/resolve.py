@@ -30,6 +30,7 @@ from spotter.agent.run.steps import ModelRun, RunEnded
 from spotter.agent.run_lease import acquire_lease
 from spotter.agent.state import AgentDeps, RunStart, RunState
 from spotter.agent.stream import Emitter, RunLog
+from spotter.agent.telemetry import AgentEndpoint
 from spotter.auth.caller import Caller
 
 __all__ = ["Decision", "confirm", "confirm_batch", "pick", "resolve_message"]
@@ -48,7 +49,9 @@ def confirm(
     log: RunLog | None = None,
 ) -> AsyncIterator[ev.AgentEvent]:
     decision = Decision(tool_use_id, approved, args=args, reason=reason, fingerprint=fingerprint)
-    return resolve_message(deps, caller, conversation_id, [decision], "confirm", log=log)
+    return resolve_message(
+        deps, caller, conversation_id, [decision], "confirm", log=log, endpoint="confirm"
+    )
 
 
 def confirm_batch(
@@ -59,7 +62,9 @@ def confirm_batch(
     *,
     log: RunLog | None = None,
 ) -> AsyncIterator[ev.AgentEvent]:
-    return resolve_message(deps, caller, conversation_id, decisions, "confirm", log=log)
+    return resolve_message(
+        deps, caller, conversation_id, decisions, "confirm", log=log, endpoint="confirm_batch"
+    )
 
 
 def pick(
@@ -72,7 +77,9 @@ def pick(
     log: RunLog | None = None,
 ) -> AsyncIterator[ev.AgentEvent]:
     decision = Decision(tool_use_id, picked_id=picked_id)
-    return resolve_message(deps, caller, conversation_id, [decision], "pick", log=log)
+    return resolve_message(
+        deps, caller, conversation_id, [decision], "pick", log=log, endpoint="pick"
+    )
 
 
 def resolve_message(
@@ -83,8 +90,9 @@ def resolve_message(
     kind: DecisionKind,
     *,
     log: RunLog | None = None,
+    endpoint: AgentEndpoint,
 ) -> AsyncIterator[ev.AgentEvent]:
-    start = RunStart.begin(deps, caller, log)
+    start = RunStart.begin(deps, caller, log, endpoint=endpoint)
     state = start.in_conversation(conversation_id, resumed=True)
     first = partial(_resolve, state, decisions, kind)
     return run_events(start, first, model_run=False, state=state)

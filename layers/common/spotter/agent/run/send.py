@@ -38,7 +38,7 @@ def send_message(
     deps: AgentDeps, caller: Caller, request: SendMessage, *, log: RunLog | None = None
 ) -> AsyncIterator[ev.AgentEvent]:
     """`log`: the run's event log, when someone (the HTTP driver) listens to it."""
-    start = RunStart.begin(deps, caller, log)
+    start = RunStart.begin(deps, caller, log, endpoint="send")
     return run_events(start, partial(_prepare, start, request), model_run=True)
 
 

@@ -1,6 +1,8 @@
 """A new conversation's title, written in the background of its first run.
 
-Best effort within 1.5 s: the title model (agent.titles) sees only what the user typed. The task
+Best effort within 1.5 s: the title model (agent.titles) sees only what the user typed
+(`visible_user_text`: a dashboard-seeded opener's context after its marker is not theirs, and
+an opener with no words of theirs gets no title rather than one named after the page). The task
 runs beside the model loop (text deltas never wait for it) and is awaited before `done`, which
 its own budget bounds; any failure leaves the title empty.
 """
@@ -12,6 +14,7 @@ import asyncio
 from spotter.agent.prompting import TITLE_SYSTEM, clean_title, title_request
 from spotter.agent.run.side_calls import side_text
 from spotter.agent.state import RunState
+from spotter.agent.transcript import visible_user_text
 from spotter.observability import log_event
 
 TITLE_BUDGET_SECONDS = 1.5
@@ -19,9 +22,12 @@ TITLE_BUDGET_SECONDS = 1.5
 
 async def write_title(state: RunState, first_message: str) -> str | None:
     """Ask for a title and store it (only over an empty one); never raises."""
+    typed = visible_user_text(first_message)
+    if not typed:
+        return None
     try:
         raw = await asyncio.wait_for(
-            side_text(state, "spotterTitle", TITLE_SYSTEM, title_request(first_message)),
+            side_text(state, "spotterTitle", TITLE_SYSTEM, title_request(typed)),
             TITLE_BUDGET_SECONDS,
         )
         title = clean_title(raw)

@@ -34,6 +34,7 @@ from spotter.agent.transcript.turn_context import (
     has_turn_context,
     is_turn_context,
     visible_text,
+    visible_user_text,
 )
 
 __all__ = [
@@ -64,4 +65,5 @@ __all__ = [
     "tool_result_block",
     "validate_replay",
     "visible_text",
+    "visible_user_text",
 ]

@@ -7,7 +7,7 @@ run and the prompt cache written by one run is read by the next.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from spotter.agent.cost import ModelCall, base_model_id
@@ -92,10 +92,19 @@ class Violation:
 @dataclass(frozen=True)
 class ReplayCheck:
     ok: bool
-    violations: list[Violation]
+    violations: list[Violation]  # tool_uses with no result next: answered by synthesized errors
+    # tool_results answering no tool_use of the message before them: dropped (they answer
+    # nothing the model asked; the Messages API refuses them)
+    stray_results: list[Violation] = field(default_factory=list)
+    # what repair does not fix, by kind — the history does not start with the user, roles do not
+    # alternate, a message is empty, a tool_use id is used twice: the Messages API would refuse
+    # the request, so the run stops with `replay_integrity_violation` instead of sending it
+    problems: list[str] = field(default_factory=list)
 
 
-def _tool_use_ids(message: dict[str, Any]) -> list[str]:
+def _tool_use_ids(message: dict[str, Any] | None) -> list[str]:
+    if message is None or message["role"] != "assistant":
+        return []
     return [b["id"] for b in message["content"] if b.get("type") == "tool_use"]
 
 
@@ -106,22 +115,53 @@ def _result_ids(message: dict[str, Any] | None) -> set[str]:
 
 
 def validate_replay(messages: list[dict[str, Any]]) -> ReplayCheck:
-    """Every assistant tool_use must be answered by a tool_result in the very next message."""
-    violations = []
+    """Every assistant tool_use must be answered by a tool_result in the very next message, and
+    every tool_result must answer one of the message before it (both repaired); the rest of
+    what the Messages API requires is checked as `problems`, which repair does not fix."""
+    violations, strays = [], []
     for i, message in enumerate(messages):
-        if message["role"] != "assistant":
-            continue
+        previous = messages[i - 1] if i else None
         following = messages[i + 1] if i + 1 < len(messages) else None
         answered = _result_ids(following)
         orphans = [tid for tid in _tool_use_ids(message) if tid not in answered]
         if orphans:
             violations.append(Violation(i, orphans))
-    return ReplayCheck(not violations, violations)
+        asked = set(_tool_use_ids(previous))
+        stray = sorted(_result_ids(message) - asked)
+        if stray:
+            strays.append(Violation(i, stray))
+    problems = _problems(messages)
+    return ReplayCheck(not (violations or strays or problems), violations, strays, problems)
+
+
+def _problems(messages: list[dict[str, Any]]) -> list[str]:
+    found: list[str] = []
+    if not messages or messages[0]["role"] != "user":
+        found.append("first_message_not_user")
+    seen: set[str] = set()
+    for i, message in enumerate(messages):
+        if i and messages[i - 1]["role"] == message["role"]:
+            found.append("roles_not_alternating")
+        if not message["content"]:
+            found.append("empty_message")
+        ids = _tool_use_ids(message)
+        if seen & set(ids) or len(set(ids)) != len(ids):
+            found.append("duplicate_tool_use_id")
+        seen.update(ids)
+    return list(dict.fromkeys(found))
 
 
 def repair_replay(messages: list[dict[str, Any]], check: ReplayCheck) -> list[dict[str, Any]]:
-    """Synthesize error tool_results for orphans, first in the next user turn (or a new one)."""
+    """Drop results that answer nothing, then synthesize error tool_results for orphans, first
+    in the next user turn (or a new one). Deterministic: a pure function of the messages."""
     repaired = list(messages)
+    for stray in check.stray_results:
+        drop = set(stray.orphaned_tool_use_ids)
+        content = repaired[stray.message_index]["content"]
+        kept = [
+            b for b in content if not (b.get("type") == "tool_result" and b["tool_use_id"] in drop)
+        ]
+        repaired[stray.message_index] = {"role": "user", "content": kept}
     # back to front, so earlier indexes stay valid as turns are inserted
     for violation in sorted(check.violations, key=lambda v: v.message_index, reverse=True):
         blocks = [

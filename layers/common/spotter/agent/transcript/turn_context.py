@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 TURN_CONTEXT_TAG = "<turn_context>"
+# A dashboard-seeded opener: the user's words, this line, then what the page tells Spotter.
+SEEDED_CONTEXT_MARKER = "--- context for Spotter ---"
 
 
 def is_turn_context(block: dict[str, Any]) -> bool:
@@ -24,6 +26,11 @@ def strip_turn_context(content: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def has_turn_context(content: list[dict[str, Any]]) -> bool:
     return any(is_turn_context(block) for block in content)
+
+
+def visible_user_text(text: str) -> str:
+    """What the user typed of a message: the text before a seeded opener's context marker."""
+    return text.partition(SEEDED_CONTEXT_MARKER)[0].strip()
 
 
 def visible_text(content: list[dict[str, Any]]) -> str:

@@ -9,8 +9,9 @@ from uuid import UUID
 from pydantic import Field, model_validator
 
 from spotter.domain import assignments as domain
+from spotter.domain import names
 from spotter.tools.args import Args
-from spotter.tools.cards import Confirmation
+from spotter.tools.cards import Confirmation, set_change
 from spotter.tools.context import ToolContext
 from spotter.tools.entities import entity_namer
 from spotter.tools.errors import ToolArgsError
@@ -248,22 +249,24 @@ async def _member_diff(ctx: ToolContext, args: SetMembersArgs) -> tuple[list[UUI
     return [m for m in wanted if m not in current], [m for m in current if m not in wanted]
 
 
+def _by_name(people: dict[str, str]) -> dict[str, str]:
+    """A group is a set: shown in name order."""
+    return dict(sorted(people.items(), key=lambda person: person[1].lower()))
+
+
 async def _set_members_preview(ctx: ToolContext, args: SetMembersArgs) -> Confirmation:
     await domain.get_group(ctx.scope, args.group_id)
     added, removed = await _member_diff(ctx, args)
     if added:
         await domain.require_active_members(ctx.scope, added)
     ending = await domain.derived_live_count(ctx.scope, args.group_id, removed)
+    current = await domain.group_member_ids(ctx.scope, args.group_id)
+    old = _by_name(await names.member_names_by_id(ctx.scope, current))
+    new = _by_name(await names.member_names_by_id(ctx.scope, list(dict.fromkeys(args.member_ids))))
     return Confirmation(
         affected_count=len(added) + len(removed),
         consequences=["replaces_group_members"] + (["ends_group_assignments"] if ending else []),
-        changes=[
-            {
-                "field": "members",
-                "old": await domain.member_names(ctx.scope, removed),
-                "new": await domain.member_names(ctx.scope, added),
-            }
-        ],
+        changes=[set_change("members", old, new)],
     )
 
 

@@ -14,7 +14,15 @@ from spotter.tools.context import ToolContext
 from spotter.tools.entities import entity_namer
 from spotter.tools.outbound import Body, Subject, outbound_card
 from spotter.tools.router import Router
-from spotter.tools.spec import MANAGERS, EntityTarget, Identified, Inverse, NameTarget, Output
+from spotter.tools.spec import (
+    MANAGERS,
+    Audit,
+    EntityTarget,
+    Identified,
+    Inverse,
+    NameTarget,
+    Output,
+)
 
 automations = Router(
     "automations",
@@ -185,6 +193,7 @@ async def _test_send_preview(ctx: ToolContext, args: AutomationArgs) -> Confirma
     "Email yourself a sample of the automation.",
     external_effects=True,
     preview=_test_send_preview,
+    audit=Audit("automation", "automation.test_sent"),
 )
 async def test_send(ctx: ToolContext, args: AutomationArgs) -> dict[str, Any]:
     return await domain.send_test(

@@ -109,7 +109,6 @@ async def book(ctx: ToolContext, args: SessionMember) -> Booking:
     "join_waitlist",
     "Waitlist a member on a full session.",
     preview=_preview(_waitlist_consequences),
-    audit=Audit("booking", "booking.waitlisted"),
     inverse=_CANCEL,
 )
 async def join_waitlist(ctx: ToolContext, args: SessionMember) -> Booking:
@@ -142,7 +141,6 @@ async def check_in(ctx: ToolContext, args: SessionMember) -> dict[str, Any]:
     "mark_no_show",
     "Mark a booked member absent (after start).",
     preview=_preview(_attendance_consequences),
-    audit=Audit("booking", "booking.no_show"),
 )
 async def mark_no_show(ctx: ToolContext, args: SessionMember) -> dict[str, Any]:
     return await domain.record_attendance(

@@ -9,12 +9,12 @@ from uuid import UUID
 from pydantic import Field
 
 from spotter.domain import bookings as booking_domain
-from spotter.domain import programming
+from spotter.domain import names, programming
 from spotter.domain import schedule as domain
 from spotter.domain.errors import DomainError
 from spotter.i18n.dates import format_local_date
 from spotter.tools.args import Args
-from spotter.tools.cards import Confirmation
+from spotter.tools.cards import Confirmation, set_change
 from spotter.tools.context import ToolContext
 from spotter.tools.router import Router
 from spotter.tools.schedule_args import (
@@ -27,7 +27,7 @@ from spotter.tools.schedule_args import (
     card,
     session_labels,
 )
-from spotter.tools.spec import MANAGERS, STAFF, Audit, Identified, Inverse, Output
+from spotter.tools.spec import MANAGERS, STAFF, Audit, EntityTarget, Identified, Inverse, Output
 
 class_sessions = Router(
     "class_sessions",
@@ -77,6 +77,9 @@ making_sessions = class_sessions.group(inverse=_undo_sessions("delete"))
 publishing = class_sessions.group(confirm="always", inverse=_undo_sessions("unpublish"))
 # Cancelling, deleting or moving sessions members may have booked.
 destructive = class_sessions.group(confirm="destructive")
+# Replacing a session's whole set of coaches or workouts: always confirmed (the spec's TKN-305),
+# on a card with the set before and after. Any staff, like the rest of coaching a session.
+replacing = staff.group(confirm="always", target=EntityTarget("class_session", "session_id"))
 
 
 # --- reads ------------------------------------------------------------------------------------
@@ -175,7 +178,7 @@ class CreateManyArgs(Details):
 @making_sessions.write(
     "create_many",
     "Create drafts on chosen weekdays of a range at each time; existing ones skipped.",
-    audit=Audit("class_session", "class_session.created_many"),
+    audit=Audit("class_session", "class_session.bulk_created"),
 )
 async def create_many(ctx: ToolContext, args: CreateManyArgs) -> ChangedSessions:
     domain.local_day_bounds(args.days.first, args.days.end, ctx.tz)  # refuses a bad range
@@ -447,9 +450,20 @@ class SetCoachesArgs(Args):
     coach_ids: list[UUID] = Field(max_length=5)
 
 
-@staff.write(
+async def _set_coaches_preview(ctx: ToolContext, args: SetCoachesArgs) -> Confirmation:
+    row = await domain.get_session(ctx.scope, args.session_id)
+    await domain.check_coaches(ctx.scope, row, args.coach_ids)
+    old = {str(c["id"]): str(c["name"]) for c in row["coaches"]}
+    new = await names.member_names_by_id(ctx.scope, list(dict.fromkeys(args.coach_ids)))
+    return Confirmation(
+        consequences=["session_coaches_replaced"], changes=[set_change("coaches", old, new)]
+    )
+
+
+@replacing.write(
     "set_coaches",
     "Replace a session's coaches ([] = none).",
+    preview=_set_coaches_preview,
     inverse=Inverse(
         "set_coaches",
         CoachesSet,
@@ -489,9 +503,28 @@ class SetWorkoutsArgs(Args):
     workout_ids: WorkoutIds
 
 
-@staff.write(
+def _titles(workouts: list[dict[str, Any]]) -> dict[str, str]:
+    return {str(w["id"]): str(w["title"]) for w in workouts}
+
+
+async def _running(ctx: ToolContext, session_id: UUID) -> dict[str, str]:
+    """What a session runs now (its own workouts, else its day's), by id."""
+    row = await domain.get_session(ctx.scope, session_id)
+    return _titles((await programming.effective_workouts(ctx.scope, row, ctx.tz))["workouts"])
+
+
+async def _set_workouts_preview(ctx: ToolContext, args: SetWorkoutsArgs) -> Confirmation:
+    old = await _running(ctx, args.session_id)
+    new = _titles(await programming.check_workouts(ctx.scope, args.workout_ids))
+    return Confirmation(
+        consequences=["session_workouts_replaced"], changes=[set_change("workouts", old, new)]
+    )
+
+
+@replacing.write(
     "set_workouts",
     "Give a session its own workouts, overriding daily programming ([] = none).",
+    preview=_set_workouts_preview,
 )
 async def set_workouts(ctx: ToolContext, args: SetWorkoutsArgs) -> dict[str, Any]:
     await domain.get_session(ctx.scope, args.session_id, lock=True)
@@ -500,7 +533,22 @@ async def set_workouts(ctx: ToolContext, args: SetWorkoutsArgs) -> dict[str, Any
     return await get_session(ctx, SessionArgs(session_id=args.session_id))
 
 
-@staff.write("clear_workouts", "Drop a session's override; it inherits daily programming again.")
+async def _clear_workouts_preview(ctx: ToolContext, args: SessionArgs) -> Confirmation:
+    row = await domain.get_session(ctx.scope, args.session_id)
+    old = await _running(ctx, args.session_id)
+    day = row["starts_at"].astimezone(ctx.tz).date()
+    new = _titles(await programming.day_workouts(ctx.scope, row["class_type_id"], day))
+    return Confirmation(
+        consequences=["session_inherits_daily_programming"],
+        changes=[set_change("workouts", old, new)],
+    )
+
+
+@replacing.write(
+    "clear_workouts",
+    "Drop a session's override; it inherits daily programming again.",
+    preview=_clear_workouts_preview,
+)
 async def clear_workouts(ctx: ToolContext, args: SessionArgs) -> dict[str, Any]:
     await domain.get_session(ctx.scope, args.session_id, lock=True)
     await programming.set_session_override(ctx.scope, args.session_id, None)
@@ -522,9 +570,14 @@ async def _day_sessions(ctx: ToolContext, args: SetDayWorkoutsArgs) -> list[dict
 
 async def _set_day_preview(ctx: ToolContext, args: SetDayWorkoutsArgs) -> Confirmation:
     rows = await _day_sessions(ctx, args)
+    new = _titles(await programming.check_workouts(ctx.scope, args.workout_ids))
+    changes = []
+    for row in rows:  # one line per session: each may run something else now
+        label = await names.session_label(ctx.scope, row["id"], ctx.tz, ctx.caller.locale)
+        changes.append(set_change(label, await _running(ctx, row["id"]), new))
     return card(
         format_local_date(args.day, ctx.caller.locale), len(rows), "session_workouts_replaced"
-    )
+    ).model_copy(update={"changes": changes})
 
 
 @staff.write(

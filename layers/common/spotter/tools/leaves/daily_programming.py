@@ -13,7 +13,7 @@ from spotter.domain import schedule
 from spotter.domain.names import simple_name
 from spotter.i18n.dates import format_local_date
 from spotter.tools.args import Args
-from spotter.tools.cards import Confirmation
+from spotter.tools.cards import Confirmation, set_change
 from spotter.tools.context import ToolContext
 from spotter.tools.router import Router
 from spotter.tools.schedule_args import Days, WorkoutIds
@@ -54,16 +54,33 @@ class SetArgs(DayArgs):
     workout_ids: WorkoutIds
 
 
-async def _set_preview(ctx: ToolContext, args: SetArgs) -> Confirmation:
-    name = await simple_name(ctx.scope, "class_type", args.class_type_id)
-    await domain.check_workouts(ctx.scope, args.workout_ids)
-    sessions = await domain.sessions_on_day(ctx.scope, ctx.tz, args.class_type_id, args.day)
+def _titles(workouts: list[dict[str, Any]]) -> dict[str, str]:
+    return {str(w["id"]): str(w["title"]) for w in workouts}
+
+
+async def _day_card(
+    ctx: ToolContext, class_type_id: UUID, day: date, workout_ids: list[UUID]
+) -> Confirmation:
+    """A day's whole set of workouts replaced: before and after, and the sessions inheriting."""
+    name = await simple_name(ctx.scope, "class_type", class_type_id)
+    new = _titles(await domain.check_workouts(ctx.scope, workout_ids))
+    old = _titles(await domain.day_workouts(ctx.scope, class_type_id, day))
+    sessions = await domain.sessions_on_day(ctx.scope, ctx.tz, class_type_id, day)
     inheriting = sum(1 for s in sessions if not s["workouts_override"])
     return Confirmation(
-        target=f"{name} · {format_local_date(args.day, ctx.caller.locale)}",
+        target=f"{name} · {format_local_date(day, ctx.caller.locale)}",
         affected_count=inheriting,
         consequences=["day_programming_replaced"],
+        changes=[set_change("workouts", old, new)],
     )
+
+
+async def _set_preview(ctx: ToolContext, args: SetArgs) -> Confirmation:
+    return await _day_card(ctx, args.class_type_id, args.day, args.workout_ids)
+
+
+async def _clear_preview(ctx: ToolContext, args: DayArgs) -> Confirmation:
+    return await _day_card(ctx, args.class_type_id, args.day, [])
 
 
 class ChangedDay(Output):
@@ -97,6 +114,8 @@ async def set_day(ctx: ToolContext, args: SetArgs) -> ChangedDay:
 @daily_programming.write(
     "clear",
     "Remove a class type's workouts on a date.",
+    confirm="always",
+    preview=_clear_preview,
     inverse=_RESTORE,
 )
 async def clear_day(ctx: ToolContext, args: DayArgs) -> ChangedDay:

@@ -13,7 +13,7 @@ from uuid import UUID
 from pydantic import Field
 
 from spotter.domain import forms as domain
-from spotter.domain.form_compliance import FormKind
+from spotter.domain.form_compliance import FormKind, may_read_answers
 from spotter.domain.form_fields import FieldType
 from spotter.tools.args import Args, Name
 from spotter.tools.cards import Confirmation
@@ -28,6 +28,7 @@ forms = Router(
     "Forms (waiver, intake, health) members sign in the member app. Edits go to the form's"
     " draft; members sign the published version.",
     roles=MANAGERS,
+    forms_only=True,
 )
 # Looking forms and submissions up: any staff (changing forms is owner/admin).
 staff = forms.group(roles=STAFF)
@@ -376,10 +377,15 @@ class SubmissionId(Args):
     submission_id: UUID
 
 
+HEALTH_ANSWERS_WITHHELD = "Health answers are shown to owners and admins only."
+
+
 @staff.read("submission", "One submission with its answers.")
 async def get_submission(ctx: ToolContext, args: SubmissionId) -> dict[str, Any]:
     row = await domain.get_submission(ctx.scope, args.submission_id)
-    return domain.submission_out(row, with_answers=True)
+    if may_read_answers(row["form_kind"], ctx.caller.role):
+        return domain.submission_out(row, with_answers=True)
+    return domain.submission_out(row) | {"answersWithheld": HEALTH_ANSWERS_WITHHELD}
 
 
 @staff.read("unsigned", "Active members who haven't signed the published version.")

@@ -15,7 +15,7 @@ from spotter.tools.context import ToolContext
 from spotter.tools.entities import entity_namer
 from spotter.tools.outbound import outbound_card
 from spotter.tools.router import Router
-from spotter.tools.spec import MANAGERS, STAFF, EntityTarget, Identified, Inverse, Output
+from spotter.tools.spec import MANAGERS, STAFF, Audit, EntityTarget, Identified, Inverse, Output
 
 memberships_router = Router(
     "memberships",
@@ -280,6 +280,7 @@ async def _credits_preview(ctx: ToolContext, args: CreditsArgs) -> Confirmation:
     "credits",
     "Set a member's class-credit balance.",
     preview=_credits_preview,
+    audit=Audit("membership", "membership.credits_set"),
     inverse=Inverse("credits", CreditsSet, _back_to_previous_balance),
 )
 async def credits(ctx: ToolContext, args: CreditsArgs) -> CreditsSet:

@@ -16,12 +16,16 @@ from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
 from spotter.domain import workouts as domain
+from spotter.domain.names import simple_name
 from spotter.domain.workout_parser import parse_workout
+from spotter.domain.workout_parser.render import render
+from spotter.i18n.dates import format_local_date
 from spotter.tools.args import Args, Title
+from spotter.tools.cards import Confirmation, set_change
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import ToolArgsError
 from spotter.tools.router import Router
-from spotter.tools.spec import EntityTarget, Identified, Inverse
+from spotter.tools.spec import Audit, EntityTarget, Identified, Inverse
 
 workouts = Router(
     "workouts",
@@ -116,6 +120,22 @@ async def _resolved_parts(ctx: ToolContext, parts: list[Part]) -> domain.Resolve
     return await domain.resolve_movements(ctx.scope, _parts_json(parts), fuzzy=False)
 
 
+def _part_texts(parts: list[dict[str, Any]]) -> dict[str, str]:
+    """Each part as a coach reads it (its name, window, sections and movements), keyed by that
+    text and its occurrence: a part kept as it was is neither removed nor added."""
+    texts: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    for part in parts:
+        text = render({"parts": [{"optional": False, **part}], "unread": []})
+        seen[text] = seen.get(text, 0) + 1  # a second identical part is a second member
+        texts[f"{seen[text]}:{text}"] = text
+    return texts
+
+
+def _parts_change(old: list[dict[str, Any]], new: list[Part]) -> dict[str, Any]:
+    return set_change("parts", _part_texts(old), _part_texts(_parts_json(new)))
+
+
 def _matching(resolved: domain.Resolved) -> dict[str, Any]:
     return {
         "unmatchedMovements": [m["name"] for m in resolved.unresolved],
@@ -203,8 +223,24 @@ class SetSectionsArgs(Args):
     scores: SkipJsonSchema[list[Any] | None] = None
 
 
+async def _set_sections_preview(ctx: ToolContext, args: SetSectionsArgs) -> Confirmation:
+    _refuse_hand_authored(ctx, args.source_text, args.scores, args.parts)
+    current = await domain.get_workout(ctx.scope, args.workout_id)
+    await _resolved_parts(ctx, args.parts)  # a foreign exercise id fails here, not on approval
+    return Confirmation(
+        consequences=["workout_parts_replaced"] if current["parts"] else [],
+        changes=[_parts_change(current["parts"] or [], args.parts)],
+    )
+
+
 @workouts.write(
-    "set_sections", "Replace a workout's parts.", idempotent=True, mcp_fields=MCP_FIELDS
+    "set_sections",
+    "Replace a workout's parts.",
+    confirm="always",
+    preview=_set_sections_preview,
+    target=EntityTarget("workout", "workout_id"),
+    idempotent=True,
+    mcp_fields=MCP_FIELDS,
 )
 async def set_sections(ctx: ToolContext, args: SetSectionsArgs) -> dict[str, Any]:
     _refuse_hand_authored(ctx, args.source_text, args.scores, args.parts)
@@ -323,11 +359,30 @@ class UpsertArgs(Args):
     scores: SkipJsonSchema[list[Any] | None] = None
 
 
+async def _upsert_preview(ctx: ToolContext, args: UpsertArgs) -> Confirmation:
+    _refuse_hand_authored(ctx, args.source_text, args.scores, args.parts)
+    existing = await domain.day_workout(ctx.scope, args.program_id, args.date)
+    await _resolved_parts(ctx, args.parts)
+    program = await simple_name(ctx.scope, "program", args.program_id)
+    old = (existing["parts"] or []) if existing else []
+    changes = [_parts_change(old, args.parts)]
+    if existing and existing["title"] != args.title:
+        changes.insert(0, {"field": "title", "old": existing["title"], "new": args.title})
+    return Confirmation(
+        target=f"{program} · {format_local_date(args.date, ctx.caller.locale)}",
+        consequences=["replaces_existing_workouts"] if existing else [],
+        changes=changes,
+    )
+
+
 @workouts.write(
     "upsert",
     "Build or replace a program's ONE workout for a date, without coach text.",
+    confirm="always",
+    preview=_upsert_preview,
     day_grain_only=True,
     idempotent=True,
+    audit=Audit("workout", "workout.saved"),
     mcp_fields=MCP_FIELDS,
     mcp_summary="Build or replace a program's ONE workout for a date (sourceText: the coach's"
     " verbatim words, when given; scores: score slots).",
