@@ -14,6 +14,7 @@ from spotter.agent.cost.model_policy import (
 from spotter.agent.cost.pricing import (
     DEAREST,
     MODEL_RATES,
+    OFFLINE_DEMO_MODEL,
     CallTokens,
     base_model_id,
     cost_usd_micros,
@@ -103,3 +104,27 @@ def test_a_turn_of_a_model_we_cannot_call_resumes_on_ours_with_thinking_off() ->
     resumed = loop_call(Settings(environment="test"), "growth", resumed_on="claude-3-opus")
     assert (resumed.model, resumed.max_tokens) == (LOOP_MODEL, LOOP_MAX_TOKENS)
     assert not resumed.thinks, "its signed thinking cannot go back to another model"
+
+
+def test_the_offline_demo_model_answers_every_role_and_costs_nothing() -> None:
+    policy = model_policy(Settings(environment="dev", spotter_fake_model=True))
+    assert {call.model for call in policy.values()} == {OFFLINE_DEMO_MODEL}
+    tokens = CallTokens(input_tokens=1_800, output_tokens=90, cache_read_tokens=6_000)
+    assert cost_usd_micros(OFFLINE_DEMO_MODEL, tokens) == 0
+
+
+def test_the_demo_model_is_the_loop_call_over_an_org_override_and_a_resumed_turn() -> None:
+    """The run's loop call (issue 26 item 10) is chosen per run: in the demo it is still the
+    demo, whatever the org pins or the suspended turn was written by, so the demo bills nothing."""
+    demo = Settings(environment="dev", spotter_fake_model=True)
+    assert loop_call(demo, "growth", "claude-opus-5").model == OFFLINE_DEMO_MODEL
+    resumed = loop_call(demo, "growth", resumed_on="claude-sonnet-4-5")
+    assert resumed.model == OFFLINE_DEMO_MODEL
+
+
+def test_a_real_provider_is_priced_at_its_rates_even_with_the_demo_asked_for() -> None:
+    policy = model_policy(
+        Settings(environment="dev", spotter_fake_model=True, anthropic_api_key="k")
+    )
+    assert OFFLINE_DEMO_MODEL not in {call.model for call in policy.values()}
+    assert cost_usd_micros(policy["spotterLoop"].model, CallTokens(output_tokens=1_000)) > 0

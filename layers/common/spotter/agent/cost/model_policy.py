@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from spotter.agent.cost.pricing import base_model_id
+from spotter.agent.cost.pricing import OFFLINE_DEMO_MODEL, base_model_id
 from spotter.config import Settings
 from spotter.tiers import tier
 
@@ -47,7 +47,11 @@ LOOP_CALLS: dict[str, tuple[int, dict[str, Any]]] = {
     "claude-sonnet-4-5": (8_192, {"type": "enabled", "budget_tokens": 4_096}),
 }
 # Input context windows by base model id; compaction stays 16k below it (context_size).
-CONTEXT_WINDOWS: dict[str, int] = {LOOP_MODEL: 200_000, "claude-haiku-4-5": 200_000}
+CONTEXT_WINDOWS: dict[str, int] = {
+    LOOP_MODEL: 200_000,
+    "claude-haiku-4-5": 200_000,
+    OFFLINE_DEMO_MODEL: 200_000,
+}
 DEFAULT_CONTEXT_WINDOW = 200_000
 
 
@@ -76,7 +80,10 @@ def _loop_call_on(model: str) -> ModelCall:
 def configured_loop_model(
     settings: Settings, tier_name: str | None = None, org_model: str | None = None
 ) -> str:
-    """The loop's model for a new turn: the org's override, the setting, the tier's, ours."""
+    """The loop's model for a new turn: the org's override, the setting, the tier's, ours (the
+    offline demo model, when it answers, answers every call)."""
+    if settings.uses_demo_model:
+        return OFFLINE_DEMO_MODEL
     tier_model = tier(tier_name).loop_model if tier_name is not None else None
     return org_model or settings.spotter_loop_model or tier_model or LOOP_MODEL
 
@@ -91,7 +98,11 @@ def loop_call(
     """The run's loop call, chosen once. `resumed_on`: the model that wrote the tool-use turn a
     resumed run continues (None for a new message)."""
     configured = _loop_call_on(configured_loop_model(settings, tier_name, org_model))
-    if resumed_on is None or base_model_id(resumed_on) == base_model_id(configured.model):
+    if (
+        resumed_on is None
+        or settings.uses_demo_model
+        or base_model_id(resumed_on) == base_model_id(configured.model)
+    ):
         return configured
     if base_model_id(resumed_on) in LOOP_CALLS:
         return _loop_call_on(resumed_on)  # the turn keeps its model and thinking
@@ -100,6 +111,9 @@ def loop_call(
 
 def model_policy(settings: Settings) -> dict[Role, ModelCall]:
     fast = settings.spotter_fast_model or FAST_MODEL
+    if settings.uses_demo_model:
+        # the offline demo answers every role, and bills nothing (pricing.OFFLINE_DEMO_MODEL)
+        fast = OFFLINE_DEMO_MODEL
     return {
         "spotterLoop": loop_call(settings),
         "spotterQuickRoute": ModelCall("spotterQuickRoute", fast, 1_024),
