@@ -194,6 +194,8 @@ class RunState:
     suspended: bool = False  # the run ended waiting for a person (an approval, a pick)
     compaction_tried: bool = False  # one compaction attempt per run (the gate or the kick)
     wrote_records: bool = False  # a write tool succeeded: embeddings may be stale after the run
+    # the replay starts at a compaction summary: earlier calls' ids are not in `messages`
+    compacted: bool = False
 
     def __post_init__(self) -> None:
         self.call = self.start.call
