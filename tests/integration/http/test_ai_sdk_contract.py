@@ -16,12 +16,16 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from spotter.providers.fake import Reply, ScriptedModel, Text, ToolUse, tool_reply
-from tests.support.chat import ChatClient
+from tests.integration.http.conftest import bearer
+from tests.support.agent import long_conversation
+from tests.support.chat import ChatClient, ui_chunks
 from tests.support.hitl import add_program, archive, ask
 from tests.support.node_packages import node, node_modules
+from tests.support.tokens import TokenFactory
 from tests.support.world import Org
 
 PARSER = Path(__file__).parents[2] / "support" / "ai_sdk_parse.mjs"
@@ -195,3 +199,28 @@ def _validated(script: Path) -> dict[str, Any]:
     done = subprocess.run([node(), str(script)], capture_output=True, text=True, timeout=60)
     result: dict[str, Any] = json.loads(done.stdout)
     return result
+
+
+async def test_a_turn_that_compacts_after_done_reads_as_its_message_with_the_compaction(
+    http: httpx.AsyncClient,
+    tokens: TokenFactory,
+    org: Org,
+    model: ScriptedModel,
+    clean_db: str,
+    ai_sdk: Path,
+    tmp_path: Path,
+) -> None:
+    """Issue 26 item 8: the compaction a settled turn runs after `done` rides the same stream
+    (data-compaction, transient: `onData`'s) and the AI SDK still reads one assistant message.
+    A conversation made elsewhere is reached with its own id as the chat id."""
+    conversation = long_conversation(clean_db, org, exchanges=11, usage=None)
+    chat = ChatClient(http, bearer(tokens, org), chat_id=str(conversation))
+    model.script.append(Reply([Text("Here is the plan.")]))
+    response = await chat.send("what next?")
+    assert response.status_code == 200 and response.text.endswith("data: [DONE]\n\n")
+    result = parse(ai_sdk, response.text, tmp_path)
+    assert result["errors"] == []
+    assert parts_of(result, "text")[-1]["text"] == "Here is the plan."
+    assert "data-compaction" in result["chunks"] and result["chunks"][-1] == "finish"
+    compaction = [c for c in ui_chunks(response.text) if c["type"] == "data-compaction"]
+    assert compaction[-1]["data"]["status"] == "finished" and compaction[-1]["data"]["compacted"]
