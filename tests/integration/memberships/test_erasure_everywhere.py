@@ -248,6 +248,7 @@ IDENTITY = {
     "organizations.name", "organizations.clerk_org_id",  # the gym's own
 }  # fmt: skip
 MACHINE = {
+    "ai_conversations.chat_id",  # the id an AI SDK app gave useChat (a CHECK keeps it one)
     "ai_messages.role", "ai_messages.model", "ai_messages.stop_reason", "ai_messages.usage",
     "ai_tool_executions.tool_use_id", "ai_tool_executions.router", "ai_tool_executions.action",
     "ai_tool_executions.status", "ai_tool_executions.confirm_policy", "ai_tool_executions.kind",
