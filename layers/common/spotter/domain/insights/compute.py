@@ -257,20 +257,24 @@ async def trials_not_converted(ask: _Ask) -> Insight:
 _LOW_FILL = """
 WITH sessions AS (
   SELECT s.id, s.class_type_id, s.capacity,
-         to_char(s.starts_at AT TIME ZONE %(tz)s, 'HH24:MI') AS local_time,
-         (SELECT count(*) FROM bookings b WHERE b.organization_id = %(org)s
-             AND b.session_id = s.id AND b.status IN ('booked', 'checked_in', 'no_show')) AS booked
+         to_char(s.starts_at AT TIME ZONE %(tz)s, 'HH24:MI') AS local_time
     FROM class_sessions s
    WHERE s.organization_id = %(org)s AND s.deleted_at IS NULL AND s.status = 'published'
      AND s.capacity IS NOT NULL AND s.starts_at >= %(start)s AND s.starts_at < %(end)s
+), booked AS (
+  SELECT b.session_id, count(*) AS n
+    FROM bookings b JOIN sessions x ON x.id = b.session_id
+   WHERE b.organization_id = %(org)s AND b.status IN ('booked', 'checked_in', 'no_show')
+   GROUP BY b.session_id
 )
 SELECT ct.id AS class_type_id, ct.name, x.local_time, count(*)::int AS sessions,
-       sum(x.booked)::int AS booked, sum(x.capacity)::int AS capacity
+       coalesce(sum(k.n), 0)::int AS booked, sum(x.capacity)::int AS capacity
   FROM sessions x
   JOIN class_types ct ON ct.id = x.class_type_id AND ct.organization_id = %(org)s
+  LEFT JOIN booked k ON k.session_id = x.id
  GROUP BY ct.id, ct.name, x.local_time
-HAVING sum(x.booked) < sum(x.capacity) * %(ratio)s
- ORDER BY sum(x.booked)::float / sum(x.capacity), ct.name, x.local_time
+HAVING coalesce(sum(k.n), 0) < sum(x.capacity) * %(ratio)s
+ ORDER BY coalesce(sum(k.n), 0)::float / sum(x.capacity), ct.name, x.local_time
 """
 
 
