@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
+from spotter.providers.demo_insights import SeenCall, asks_about_at_risk, at_risk_step
 from spotter.providers.fake import Block, FakeUsage, Reply, ScriptedModel, Text, ToolUse
 
 DEMO_MODEL_LABEL = "offline demo model"
@@ -375,7 +376,22 @@ def answer(body: dict[str, Any]) -> Reply:
     if not (isinstance(system, list) and len(system) == 2):
         return _side_call(body)
     turn = read_turn(body)
+    if asks_about_at_risk(turn.text, turn.context):
+        return _at_risk(turn, body)
     return flow_for(turn.text)(turn)
+
+
+def _at_risk(turn: Turn, body: dict[str, Any]) -> Reply:
+    """The dashboard's members-at-risk card (providers.demo_insights), with this model's replies."""
+
+    def call(lead: str | None, calls: list[tuple[str, str, dict[str, Any]]]) -> Reply:
+        reply = _calls(turn, None, *calls)
+        reply.blocks[:0] = [Text(lead)] if lead else []
+        return reply
+
+    seen = [SeenCall(c.router, c.action, c.args, c.ok, c.payload) for c in turn.calls]
+    tools = frozenset(str(t.get("name")) for t in body.get("tools") or [])
+    return at_risk_step(seen, turn.locale, tools, _text, call)
 
 
 def _side_call(body: dict[str, Any]) -> Reply:
