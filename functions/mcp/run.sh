@@ -1,5 +1,6 @@
 #!/bin/bash
-# MCP entry point (POST /mcp, stateless streamable HTTP, JSON responses; the OAuth metadata): the
+# MCP entry point (POST /mcp, stateless streamable HTTP: JSON, or a stream while a confirmation
+# is asked; the OAuth metadata): the
 # AWS Lambda Web Adapter (AWS_LAMBDA_EXEC_WRAPPER=/opt/bootstrap) runs this script, waits for
 # /healthz, then relays each Function URL request. Uvicorn runs the lifespan once per container,
 # which the SDK's session manager needs (its task group) and which opens the pool.

@@ -24,7 +24,7 @@ def staff_headers(tokens: TokenFactory, org: Org) -> dict[str, str]:
 async def test_healthz_answers_without_auth(client: httpx.AsyncClient) -> None:
     response = await client.get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok"}
+    assert response.json() == {"status": "ok", "database": "reachable"}
 
 
 @pytest.mark.parametrize(

@@ -36,8 +36,16 @@ class TokenFactory:
         claims.update(extra)
         return claims
 
-    def sign(self, claims: dict[str, Any], key: Any = None, algorithm: str = "RS256") -> str:
-        return jwt.encode(claims, key if key is not None else self.key, algorithm=algorithm)
+    def sign(
+        self,
+        claims: dict[str, Any],
+        key: Any = None,
+        algorithm: str = "RS256",
+        headers: dict[str, Any] | None = None,
+    ) -> str:
+        return jwt.encode(
+            claims, key if key is not None else self.key, algorithm=algorithm, headers=headers
+        )
 
     def token(self, clerk_user_id: str, clerk_org_id: str | None, **extra: Any) -> str:
         return self.sign(self.claims(clerk_user_id, clerk_org_id, **extra))

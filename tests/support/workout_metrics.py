@@ -33,6 +33,7 @@ from spotter.seed.training import EXERCISES
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 TUNED = FIXTURES / "workout_set"
 HELD_OUT = FIXTURES / "workout_heldout"
+BLIND = FIXTURES / "workout_blind1"
 QUANTITIES = ("load", "distance", "calories")
 CLOCK = ("rounds", "durationSeconds", "intervalSeconds", "timeCapSeconds")
 SCHEME_GIVEN = ("sets", "repScheme", "percent", "tempo")

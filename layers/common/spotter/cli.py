@@ -1,4 +1,4 @@
-"""`spotter <command>`: dev, migrate, seed-demo, dev-token, sweep, stop-db, tools-doc,
+"""`spotter <command>`: dev, migrate, seed-demo, dev-token, sweep, stop-db, tools-doc, mcp-doc,
 parse-workout."""
 
 from __future__ import annotations
@@ -84,6 +84,7 @@ def cmd_dev(settings: Settings, host: str, port: int) -> None:
     from spotter.seed.day_grain import DAY_GRAIN_CLERK_ORG_ID, DAY_GRAIN_STAFF
     from spotter.seed.demo import DEMO_CLERK_ORG_ID, DEMO_STAFF
 
+    base = f"http://{host}:{port}"
     url = owner_url(settings)
     _migrate(settings, url)
     _seed(url)
@@ -92,12 +93,15 @@ def cmd_dev(settings: Settings, host: str, port: int) -> None:
         # The dev server trusts the local dev key exactly as production trusts Clerk's.
         os.environ["CLERK_JWT_KEY"] = public_pem(ensure_dev_key(settings.data_dir))
         os.environ["CLERK_ISSUER"] = DEV_ISSUER
-    base = f"http://{host}:{port}"
+        # MCP clients sign in with OAuth at the dev server's own stand-in for Clerk
+        # (spotter.devconsole.oauth), whose access tokens the same key signs.
+        os.environ["CLERK_OAUTH_ISSUER"] = base
     # The MCP server's resource identifier (its OAuth metadata and 401 hint name it).
     os.environ.setdefault("MCP_RESOURCE_URL", f"{base}/mcp")
     print(f"\nSpotter dev server on {base}   (health: {base}/healthz, MCP: {base}/mcp)")
     print(f"Dev console: {base}/   (pick a demo user; no login)")
-    print("Or get a dev token for a demo user (owner, admin, coach, member):")
+    print(f"MCP clients: connect to {base}/mcp and sign in (OAuth; pick a demo user), or send")
+    print("  one of these tokens as `Authorization: Bearer ...` (run from this folder):")
     for person in DEMO_STAFF:
         print(f"  .venv/bin/spotter dev-token --user {person.clerk_user_id}   # {person.role}")
     print("Day-grain demo gym (workouts.parse reads a coach's pasted day):")
@@ -238,6 +242,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     switch.add_argument("--reason", default="", help="why (kept with the switch)")
     doc = sub.add_parser("tools-doc", help="regenerate docs/tools.md")
     doc.add_argument("--out", type=Path, default=Path("docs/tools.md"))
+    mcp_doc = sub.add_parser("mcp-doc", help="regenerate the toolsets table of docs/mcp.md")
+    mcp_doc.add_argument("--out", type=Path, default=Path("docs/mcp.md"))
     args = parser.parse_args(argv)
 
     settings = get_settings()
@@ -268,6 +274,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             from spotter.tools.report import render_tools_doc
 
             args.out.write_text(render_tools_doc(ROUTER_PROMPT))
+            print(f"wrote {args.out}")
+        case "mcp-doc":
+            from spotter.mcp.report import with_table
+
+            args.out.write_text(with_table(args.out.read_text()))
             print(f"wrote {args.out}")
         case _:  # pragma: no cover - argparse rejects unknown commands
             parser.error(f"unknown command {args.command}")

@@ -35,6 +35,12 @@ class Settings(BaseSettings):
     # Comma-separated origins; empty means "not checked".
     clerk_authorized_parties: str = ""
     clerk_leeway_seconds: int = Field(default=5, ge=0, le=60)
+    # OAuth access tokens (MCP clients): the issuer of Clerk's OAuth JWTs (default: CLERK_ISSUER),
+    # and for opaque tokens Clerk's verification endpoint, called with the secret key (opaque
+    # tokens are refused while CLERK_SECRET_KEY is unset).
+    clerk_oauth_issuer: str | None = None
+    clerk_secret_key: str | None = Field(default=None, repr=False)
+    clerk_oauth_verify_url: str = "https://api.clerk.com/oauth_applications/access_tokens/verify"
 
     # Ambient RAG: semantic search needs Voyage; without a key it runs lexical-only.
     voyage_api_key: str | None = None
@@ -47,6 +53,9 @@ class Settings(BaseSettings):
     # (>= 32 bytes, shared by every instance; unset outside production = a per-process key).
     mcp_resource_url: str | None = None
     mcp_state_key: str | None = Field(default=None, repr=False)
+    # The dashboard's approval page of a pending MCP call ({id}: its execution id); default: the
+    # MCP server's own origin + /approvals/{id} (the dev console serves it there).
+    mcp_approval_url: str | None = None
 
     # Sends per user (POST /agent/messages): at most AGENT_SEND_LIMIT in any
     # AGENT_SEND_WINDOW_SECONDS, counted in Postgres so every instance sees every send; one more
@@ -94,6 +103,8 @@ class Settings(BaseSettings):
     anthropic_secret_arn: str | None = None
     voyage_secret_arn: str | None = None
     mcp_state_secret_arn: str | None = None
+    # the Clerk secret key (sk_...) for opaque OAuth tokens: the MCP function only, if used
+    clerk_secret_arn: str | None = None
     # Which endpoint serves Anthropic models: the Anthropic API (key from ANTHROPIC_SECRET_ARN)
     # or Amazon Bedrock (the function role's IAM permission, no key).
     model_provider: Literal["anthropic", "bedrock"] = "anthropic"

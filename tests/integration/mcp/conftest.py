@@ -22,6 +22,7 @@ from spotter.db import Database
 from spotter.http.app import create_app
 from spotter.providers.fake import ScriptedModel
 from tests.support.agent import deps_for
+from tests.support.loopback import on_loopback
 from tests.support.tokens import TokenFactory
 from tests.support.world import Org
 
@@ -31,12 +32,20 @@ MCP_URL = f"{BASE}/mcp"
 Elicit = Callable[[Any, ElicitRequestParams], Awaitable[ElicitResult]]
 
 
-@pytest.fixture
-async def mcp_app(settings: Settings, db: Database) -> AsyncIterator[FastAPI]:
-    app = create_app(settings.model_copy(update={"mcp_resource_url": MCP_URL}), db=db)
+# Every instance of a deployment shares the key that seals request state and session ids.
+STATE_KEY = "test-mcp-state-key-" + "k" * 32
+
+
+@asynccontextmanager
+async def serving(settings: Settings, db: Database) -> AsyncIterator[FastAPI]:
+    """One instance of the app, its lifespan running. The lifespan (the SDK's session manager)
+    is entered and left by one task: anyio's cancel scopes refuse to be left from another, and
+    fixture setup and teardown are two."""
+    app = create_app(
+        settings.model_copy(update={"mcp_resource_url": MCP_URL, "mcp_state_key": STATE_KEY}),
+        db=db,
+    )
     app.state.agent_deps = deps_for(db, ScriptedModel(), settings=settings)  # the undo route
-    # The lifespan (the SDK's session manager) is entered and left by one task: anyio's cancel
-    # scopes refuse to be left from another, and fixture setup and teardown are two.
     started, stop = asyncio.Event(), asyncio.Event()
 
     async def serve() -> None:
@@ -46,9 +55,30 @@ async def mcp_app(settings: Settings, db: Database) -> AsyncIterator[FastAPI]:
 
     task = asyncio.create_task(serve())
     await started.wait()
-    yield app
-    stop.set()
-    await task
+    try:
+        yield app
+    finally:
+        stop.set()
+        await task
+
+
+@asynccontextmanager
+async def listening(settings: Settings, db: Database) -> AsyncIterator[str]:
+    """One instance on a loopback port (uvicorn), for what the in-process transport cannot do:
+    it buffers a response to its end, so a stream that waits for the client's answer would
+    never reach it. Yields the instance's MCP URL."""
+    app = create_app(
+        settings.model_copy(update={"mcp_resource_url": MCP_URL, "mcp_state_key": STATE_KEY}),
+        db=db,
+    )
+    async with on_loopback(app) as origin:
+        yield f"{origin}/mcp"
+
+
+@pytest.fixture
+async def mcp_app(settings: Settings, db: Database) -> AsyncIterator[FastAPI]:
+    async with serving(settings, db) as app:
+        yield app
 
 
 def http_client(app: FastAPI, token: str | None) -> httpx2.AsyncClient:
@@ -60,14 +90,22 @@ def http_client(app: FastAPI, token: str | None) -> httpx2.AsyncClient:
 
 @asynccontextmanager
 async def connect(
-    app: FastAPI, token: str, *, elicit: Elicit | None = None
+    app: FastAPI,
+    token: str,
+    *,
+    elicit: Elicit | None = None,
+    mode: str = "auto",
+    url: str = MCP_URL,
+    http: httpx2.AsyncClient | None = None,
 ) -> AsyncIterator[Client]:
+    """The SDK's client: `mode="legacy"` speaks 2025-11-25 (initialize), "auto" 2026-07-28."""
     async with (
-        http_client(app, token) as http,
+        http or http_client(app, token) as transport,
         Client(
-            streamable_http_client(MCP_URL, http_client=http),
+            streamable_http_client(url, http_client=transport),
             elicitation_callback=elicit,
             raise_exceptions=True,
+            mode=mode,
         ) as client,
     ):
         yield client

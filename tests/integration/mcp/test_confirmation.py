@@ -151,19 +151,6 @@ async def test_another_orgs_answer_runs_nothing(
     assert [r[0] for r in _pending(clean_db)] == ["pending"]
 
 
-async def test_client_without_elicitation_is_told_to_confirm_in_the_dashboard(
-    mcp_app: FastAPI, tokens: TokenFactory, org: Org, clean_db: str
-) -> None:
-    program = add_program(clean_db, org, "Barbell Club")
-    async with connect(mcp_app, token_for(tokens, org, "owner")) as client:
-        result = await client.call_tool("programs_archive", _archive(program))
-    body = payload(result)
-    assert result.is_error and body["code"] == "confirmation_required"
-    assert "Spotter dashboard" in body["message"]
-    assert program_status(clean_db, program) == "active"
-    assert _pending(clean_db) == []
-
-
 async def test_card_that_cannot_be_built_stores_nothing(
     mcp_app: FastAPI, tokens: TokenFactory, org: Org, other_org: Org, clean_db: str
 ) -> None:

@@ -7,7 +7,7 @@ from fastapi import FastAPI
 
 from spotter.mcp.catalog import UNDO_TOOL
 from spotter.tools.registry import registry_for
-from tests.integration.mcp.conftest import MCP_URL, connect, http_client, token_for
+from tests.integration.mcp.conftest import MCP_URL, connect, http_client, payload, token_for
 from tests.support.tokens import TokenFactory
 from tests.support.world import Org
 
@@ -131,3 +131,17 @@ async def test_description_is_the_mcp_summary_when_declared(
     spec = registry_for("coach", True, True).get("workouts", "upsert")
     assert spec is not None and spec.mcp_summary
     assert tools["workouts_upsert"].description == spec.mcp_summary != spec.summary
+
+
+async def test_a_toolset_url_serves_its_tools_and_an_unknown_one_is_404(
+    mcp_app: FastAPI, tokens: TokenFactory, org: Org
+) -> None:
+    token = token_for(tokens, org, "owner")
+    async with connect(mcp_app, token, url=f"{MCP_URL}/schedule") as client:
+        names = [t.name for t in (await client.list_tools()).tools]
+        refused = await client.call_tool("programs_create", {"name": "Elsewhere"})
+    assert "bookings_book" in names and "programs_create" not in names and len(names) <= 40
+    assert payload(refused)["code"] == "unknown_tool"  # a toolset serves only its own tools
+    async with http_client(mcp_app, token) as http:
+        missing = await http.post(f"{MCP_URL}/no-such-toolset", json={})
+    assert missing.status_code == 404

@@ -118,3 +118,18 @@ def test_mcp_state_key_comes_from_its_secret(aws: Any, monkeypatch: pytest.Monke
         assert get_settings().mcp_state_key == "k" * 64
     finally:
         os.environ.pop("MCP_STATE_KEY", None)
+
+
+def test_the_clerk_secret_key_comes_from_its_secret(
+    aws: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CLERK_SECRET_KEY", raising=False)
+    for arn in ("DATABASE_SECRET_ARN", "APP_DATABASE_SECRET_ARN", "ANTHROPIC_SECRET_ARN",
+                "VOYAGE_SECRET_ARN", "MCP_STATE_SECRET_ARN"):  # fmt: skip
+        monkeypatch.delenv(arn, raising=False)
+    monkeypatch.setenv("CLERK_SECRET_ARN", _secret(aws, "sk_live_abc\n"))
+    try:
+        assert load_secrets() == ["CLERK_SECRET_KEY"]
+        assert get_settings().clerk_secret_key == "sk_live_abc"
+    finally:
+        os.environ.pop("CLERK_SECRET_KEY", None)

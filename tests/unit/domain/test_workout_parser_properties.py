@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from spotter.domain.workout_parser import movements_of, parse_workout, read_workout
 from spotter.domain.workout_parser.lines import lines_of
-from tests.support.workout_metrics import HELD_OUT, TUNED, load_fixtures
+from tests.support.workout_metrics import BLIND, HELD_OUT, TUNED, load_fixtures
 
 WORDS = st.sampled_from(
     [
@@ -23,10 +23,16 @@ WORDS = st.sampled_from(
         "Fran", "—", "then", "max", "3x5", "1,000", "death by", "build to", "♀", "♂", "65 lb",
         "раундов", "на время", "подтягиваний", "кг", "E2:30", "tempo 3-1-1-0", "1RM", "of",
         "and", "&", "10/10", "each side", "x3", "Barbell:", "Five", "and then", "DU/SU", "▪️",
+        # forms of the second round: sentences and emoji between parts, Hebrew prefixes,
+        # marks lines, back-off sets, prose openers, trailing formats
+        ". ", "🔥", "!", "ft:", "ב-75%", "ומתח", "(1+2+1)", "x 5 sets", "Start with",
+        "Start @ 60%", "of today's single", "TC 12'", "x 4 rounds", "NFT", "(for time)",
+        "Max rounds of", "build", "in the remaining time", "גובלט סקוואט", "рывок в стойку",
+        "לחיצת כתפיים עם משקולות יד", "Murph (20# vest)", "5/3/1 @ 75/85/95%", "|",
     ]
 )  # fmt: skip
 TEXTS = st.lists(WORDS, max_size=30).map(" ".join) | st.text(max_size=200)
-FIXTURE_TEXTS = [f["text"] for f in load_fixtures(TUNED) + load_fixtures(HELD_OUT)]
+FIXTURE_TEXTS = [f["text"] for folder in (TUNED, HELD_OUT, BLIND) for f in load_fixtures(folder)]
 
 
 def _words(text: str) -> Counter[str]:

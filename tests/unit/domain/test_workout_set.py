@@ -7,6 +7,7 @@ from pathlib import Path
 
 from spotter.domain.workout_parser import movements_of, parse_workout
 from tests.support.workout_metrics import (
+    BLIND,
     HELD_OUT,
     Score,
     load_fixtures,
@@ -16,6 +17,7 @@ from tests.support.workout_metrics import (
 
 FIXTURES = load_fixtures()
 HELD_OUT_FIXTURES = load_fixtures(HELD_OUT)
+BLIND_FIXTURES = load_fixtures(BLIND)
 
 
 def test_the_set_holds_at_least_two_hundred_texts_of_every_kind() -> None:
@@ -141,15 +143,26 @@ def test_the_held_out_set_reads_at_the_aims() -> None:
     assert score.format_accuracy >= 0.95, misses
 
 
+def test_the_first_blind_set_reads_at_the_aims() -> None:
+    # 60 texts a judge wrote and scored blind before the second round (docs/workout_parser.md
+    # has that first reading); seen since, so a drop here is a regression, not a blind figure.
+    score = score_fixtures(BLIND_FIXTURES)
+    misses = "\n".join(score.misses)
+    assert len(BLIND_FIXTURES) == 60
+    assert score.recall >= 0.98, misses
+    assert score.format_accuracy >= 0.95, misses
+
+
 def test_the_parser_doc_quotes_the_current_figures() -> None:
     doc = (Path(__file__).resolve().parents[3] / "docs" / "workout_parser.md").read_text()
-    tuned, held = score_fixtures(FIXTURES), score_fixtures(HELD_OUT_FIXTURES)
+    sets = [score_fixtures(f) for f in (FIXTURES, HELD_OUT_FIXTURES, BLIND_FIXTURES)]
 
     def row(name: str, cell: Callable[[Score], str]) -> str:
-        return f"| {name} | {cell(tuned)} | {cell(held)} |"
+        return f"| {name} | " + " | ".join(cell(score) for score in sets) + " |"
 
     rows = [
-        f"| measure | tuned ({len(FIXTURES)} texts) | held-out ({len(HELD_OUT_FIXTURES)} texts) |",
+        f"| measure | tuned ({len(FIXTURES)} texts) | held-out ({len(HELD_OUT_FIXTURES)} texts)"
+        f" | blind set 1 ({len(BLIND_FIXTURES)} texts) |",
         row(
             "movements named: recall",
             lambda s: f"{s.recall:.1%} ({s.named}/{s.expected_movements})",

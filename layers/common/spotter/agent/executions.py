@@ -230,9 +230,11 @@ async def insert_mcp_call(
     *,
     outcome: ToolOutcome | None = None,
     card: Confirmation | None = None,
+    expires_in: timedelta | None = None,
 ) -> UUID:
     """An MCP call's row (channel `mcp`, owned by the caller): final with its `outcome` (in the
-    transaction of its effect and audit row), or pending with its card when there is none."""
+    transaction of its effect and audit row), or pending with its card when there is none, its
+    question lapsing after `expires_in` (then the sweep closes it `expired`)."""
     row_id = uuid4()
     ref = CallRef(f"mcp_{row_id.hex}", call.spec.router, call.spec.action, call.executable_input)
     if outcome is None:
@@ -242,6 +244,12 @@ async def insert_mcp_call(
     await _insert(
         conn, caller.org_id, _Owner("mcp", actor_user_id=caller.user_id), [replace(row, id=row_id)]
     )
+    if outcome is None and expires_in is not None:
+        await conn.execute(
+            "UPDATE ai_tool_executions SET expires_at = clock_timestamp() + %s"
+            " WHERE id = %s AND organization_id = %s",
+            (expires_in, row_id, caller.org_id),
+        )
     return row_id
 
 
@@ -469,7 +477,7 @@ async def message_calls(conn: Conn, org_id: UUID, message_id: UUID) -> list[Pend
 
 @dataclass(frozen=True)
 class McpPendingCall:
-    """The caller's own MCP call, as the retry that answers it reads it."""
+    """The caller's own MCP call, as the retry that answers it (or its approval page) reads it."""
 
     execution_id: UUID
     tool_use_id: str
@@ -479,27 +487,118 @@ class McpPendingCall:
     status: ExecutionStatus
     kind: ToolKind
     confirmation: dict[str, Any] | None
+    confirm_policy: ConfirmPolicy = "never"
+    output: Any = None
+    error: dict[str, Any] | None = None
+    expires_at: datetime | None = None
+    approved_at: datetime | None = None
+    reported_at: datetime | None = None
+    expired: bool = False  # pending past its `expires_at` (the sweep has not closed it yet)
 
     @property
     def link(self) -> CallLink:
         return CallLink(self.execution_id)
 
 
-async def load_mcp_call(conn: Conn, caller: Caller, execution_id: UUID) -> McpPendingCall | None:
-    """The caller's own MCP call by id; another org's or another user's is None."""
-    cur = await conn.execute(
-        "SELECT id, tool_use_id, router, action, input, status, kind, confirmation"
-        " FROM ai_tool_executions"
-        " WHERE organization_id = %s AND id = %s AND channel = 'mcp' AND actor_user_id = %s",
-        (caller.org_id, execution_id, caller.user_id),
-    )
-    row = await cur.fetchone()
+_MCP_COLUMNS = (
+    "id, tool_use_id, router, action, input, status, kind, confirmation, confirm_policy, output,"
+    " error, expires_at, approved_at, reported_at,"
+    " (status = 'pending' AND expires_at < clock_timestamp()) AS expired"
+)
+
+
+def _mcp_call(row: dict[str, Any] | None) -> McpPendingCall | None:
     if row is None:
         return None
     return McpPendingCall(
         row["id"], row["tool_use_id"], row["router"], row["action"], row["input"], row["status"],
-        row["kind"], row["confirmation"],
+        row["kind"], row["confirmation"], row["confirm_policy"], row["output"], row["error"],
+        row["expires_at"], row["approved_at"], row["reported_at"], bool(row["expired"]),
     )  # fmt: skip
+
+
+async def load_mcp_call(conn: Conn, caller: Caller, execution_id: UUID) -> McpPendingCall | None:
+    """The caller's own MCP call by id; another org's or another user's is None."""
+    cur = await conn.execute(
+        f"SELECT {_MCP_COLUMNS} FROM ai_tool_executions"
+        " WHERE organization_id = %s AND id = %s AND channel = 'mcp' AND actor_user_id = %s",
+        (caller.org_id, execution_id, caller.user_id),
+    )
+    return _mcp_call(await cur.fetchone())
+
+
+async def unreported_mcp_call(
+    conn: Conn, caller: Caller, router: str, action: str, call_input: dict[str, Any]
+) -> McpPendingCall | None:
+    """The caller's latest call of this tool with exactly this input that awaited a person and
+    whose end the client was not told yet: what a retry without request state answers from."""
+    cur = await conn.execute(
+        f"SELECT {_MCP_COLUMNS} FROM ai_tool_executions"
+        " WHERE organization_id = %s AND channel = 'mcp' AND actor_user_id = %s"
+        " AND router = %s AND action = %s AND input = %s AND expires_at IS NOT NULL"
+        " AND reported_at IS NULL ORDER BY created_at DESC, id DESC LIMIT 1",
+        (caller.org_id, caller.user_id, router, action, Jsonb(call_input)),
+    )
+    return _mcp_call(await cur.fetchone())
+
+
+async def mark_reported(conn: Conn, org_id: UUID, execution_id: UUID) -> None:
+    """The client was told how this call ended: a later identical call is a new one."""
+    await conn.execute(
+        "UPDATE ai_tool_executions SET reported_at = clock_timestamp()"
+        " WHERE id = %s AND organization_id = %s AND reported_at IS NULL",
+        (execution_id, org_id),
+    )
+
+
+async def approve_mcp_call(conn: Conn, caller: Caller, execution_id: UUID) -> bool:
+    """A person approved their own pending MCP call on the approval page: the client's retry
+    runs it. False: not theirs, not pending, or its question lapsed."""
+    cur = await conn.execute(
+        "UPDATE ai_tool_executions SET approved_at = clock_timestamp(), approved_by = %s"
+        " WHERE id = %s AND organization_id = %s AND channel = 'mcp' AND actor_user_id = %s"
+        " AND status = 'pending' AND expires_at > clock_timestamp()",
+        (caller.user_id, execution_id, caller.org_id, caller.user_id),
+    )
+    return cur.rowcount == 1
+
+
+EXPIRED = ToolError(
+    "expired",
+    "Nobody answered this confirmation in time; the call did not run and never will."
+    " Call the tool again to ask again.",
+)
+
+
+async def close_expired_mcp(conn: Conn, org_id: UUID, execution_id: UUID | None = None) -> int:
+    """Close pending MCP calls whose question lapsed (all of the org's, or one): failed
+    `expired`, never run. A claim taken meanwhile wins (the row is no longer pending)."""
+    cur = await conn.execute(
+        "UPDATE ai_tool_executions SET status = 'failed', error = %s,"
+        " finished_at = clock_timestamp()"
+        " WHERE organization_id = %s AND channel = 'mcp' AND status = 'pending'"
+        " AND expires_at < clock_timestamp() AND (%s::uuid IS NULL OR id = %s)",
+        (Jsonb(EXPIRED.as_json()), org_id, execution_id, execution_id),
+    )
+    return cur.rowcount
+
+
+async def expire_mcp_call(conn: Conn, org_id: UUID, execution_id: UUID) -> bool:
+    """Close one pending MCP call `expired` now: its question was given up (a tools/call stream
+    that waited for an answer in vain). False: it was claimed or closed meanwhile."""
+    cur = await conn.execute(
+        "UPDATE ai_tool_executions SET status = 'failed', error = %s,"
+        " finished_at = clock_timestamp()"
+        " WHERE id = %s AND organization_id = %s AND channel = 'mcp' AND status = 'pending'",
+        (Jsonb(EXPIRED.as_json()), execution_id, org_id),
+    )
+    return cur.rowcount == 1
+
+
+async def orgs_with_expired_mcp_calls(db: Database) -> list[UUID]:
+    async with db.system_tx() as conn:
+        cur = await conn.execute("SELECT spotter_orgs_with_expired_mcp_calls() AS org_id")
+        return [r["org_id"] for r in await cur.fetchall()]
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,20 @@ def read_claims(payload: dict[str, Any]) -> SessionClaims:
     )
 
 
+def is_oauth_access_token(token: str) -> bool:
+    """A JWT profiled as an OAuth access token (RFC 9068 `typ: at+jwt`, or a `client_id` claim
+    and no session id), read before any verification to pick the verifier."""
+    try:
+        header = jwt.get_unverified_header(token)
+        payload = jwt.decode(token, options={"verify_signature": False})
+    except jwt.PyJWTError:
+        return False
+    typ = str(header.get("typ", "")).lower()
+    return typ in ("at+jwt", "application/at+jwt") or (
+        "client_id" in payload and "sid" not in payload
+    )
+
+
 class TokenVerifier:
     """Verifies session tokens with the key source the settings name."""
 
@@ -67,15 +81,22 @@ class TokenVerifier:
         self._parties = settings.authorized_parties
         self._leeway = settings.clerk_leeway_seconds
 
+    async def signing_key(self, token: str) -> Any:
+        """The instance key that signed `token` (the PEM, or the JWKS key its `kid` names):
+        Clerk signs session tokens and OAuth JWT access tokens with the same keys."""
+        if self._jwks is None:
+            return self._pem
+        try:
+            signing_key = await asyncio.to_thread(self._jwks.get_signing_key_from_jwt, token)
+        except jwt.PyJWTError as exc:
+            raise AuthError("invalid_token", "No signing key matches the token.") from exc
+        return signing_key.key
+
     async def verify(self, token: str) -> SessionClaims:
-        key: Any = self._pem
-        if self._jwks is not None:
-            try:
-                signing_key = await asyncio.to_thread(self._jwks.get_signing_key_from_jwt, token)
-            except jwt.PyJWTError as exc:
-                raise AuthError("invalid_token", "No signing key matches the token.") from exc
-            key = signing_key.key
-        return self.verify_with_key(token, key)
+        if is_oauth_access_token(token):
+            # An OAuth client's token (an MCP client's) is never a dashboard session.
+            raise AuthError("invalid_token", "An OAuth access token is not a session token.")
+        return self.verify_with_key(token, await self.signing_key(token))
 
     def verify_with_key(self, token: str, key: Any) -> SessionClaims:
         try:

@@ -2,7 +2,8 @@
 streaming routes (so neither the model SDK nor the embedding SDK is imported).
 
 `functions/mcp/run.sh` starts uvicorn with this factory under the Lambda Web Adapter; the
-Function URL relays each request (the SDK answers JSON, nothing streams).
+Function URL streams each response (most are one JSON answer; a confirmation asked inside a
+tools/call is a stream that waits for the person: docs/mcp.md).
 """
 
 from __future__ import annotations

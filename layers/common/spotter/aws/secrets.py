@@ -47,8 +47,8 @@ def database_url_from_secret(secret: Mapping[str, Any], settings: Settings) -> s
 
 
 def load_secrets(settings: Settings | None = None) -> list[str]:
-    """Fill DATABASE_URL, APP_DATABASE_URL, ANTHROPIC_API_KEY, VOYAGE_API_KEY and MCP_STATE_KEY
-    from their secrets.
+    """Fill DATABASE_URL, APP_DATABASE_URL, ANTHROPIC_API_KEY, VOYAGE_API_KEY, MCP_STATE_KEY and
+    CLERK_SECRET_KEY from their secrets.
 
     A variable already set is left alone (an explicit value beats a secret), and a missing ARN
     means "not used here". Returns the names it set. Clears the settings cache, so the next
@@ -68,6 +68,7 @@ def load_secrets(settings: Settings | None = None) -> list[str]:
         else settings.anthropic_secret_arn,
         "VOYAGE_API_KEY": settings.voyage_secret_arn,
         "MCP_STATE_KEY": settings.mcp_state_secret_arn,
+        "CLERK_SECRET_KEY": settings.clerk_secret_arn,
     }
     for env_name, arn in keys.items():
         if arn and not os.environ.get(env_name):

@@ -2,8 +2,9 @@
 
 No login form: the console asks `POST /dev/token` for a session token of a demo user, minted
 with the local dev key (`.spotter/dev-jwt-key.pem`) that the dev server trusts as CLERK_JWT_KEY.
-Every API call then goes through the same verification as production. The app refuses to be
-built with ENVIRONMENT=production.
+Every API call then goes through the same verification as production. MCP clients sign in
+through `devconsole.oauth`, the dev stand-in for Clerk as their authorization server. The app
+refuses to be built with ENVIRONMENT=production.
 """
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
 from spotter.auth.devkeys import ensure_dev_key, mint_token
 from spotter.config import Settings, get_settings
 from spotter.db import Database
+from spotter.devconsole import oauth
 from spotter.http.app import create_app
 from spotter.http.deps import StaffCaller
 from spotter.providers.anthropic import provider_configured, uses_demo_model
@@ -95,12 +98,24 @@ async def leads_board(request: Request, caller: StaffCaller) -> dict[str, Any]:
     return {"ok": True, **pipelines.output, **leads.output}
 
 
+# The dashboard's approval page of a pending MCP call (the URL an MCP client without
+# elicitation is given): its own static page beside the console, the same login.
+approvals_page = APIRouter(include_in_schema=False)
+
+
+@approvals_page.get("/approvals/{execution_id}")
+async def approval_page(execution_id: str) -> FileResponse:
+    return FileResponse(STATIC_DIR / "approvals.html", media_type="text/html")
+
+
 def create_dev_app(settings: Settings | None = None, *, db: Database | None = None) -> FastAPI:
     settings = settings or get_settings()
     if settings.environment == "production":
         raise DevConsoleRefused("the dev console is refused when ENVIRONMENT=production")
     app = create_app(settings, db=db)
     app.include_router(router)
+    app.include_router(approvals_page)
+    app.include_router(oauth.router)  # MCP clients sign in here (stands in for Clerk)
     # last: a mount at "/" would shadow every route added after it
     app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="console")
     return app

@@ -18,6 +18,8 @@ from spotter.db import Database
 from spotter.db.errors import RETRY_AFTER_SECONDS, UNAVAILABLE_ERRORS
 from spotter.db.server import app_pool_url
 from spotter.errors import ErrorCode, SpotterError
+from spotter.http.approval_routes import router as approvals_router
+from spotter.http.health import database_reachable
 from spotter.http.locale import resolve_locale
 from spotter.http.middleware import BodyLimitMiddleware, NulPathMiddleware, TraceIdMiddleware
 from spotter.http.routes import router as reads_router
@@ -153,12 +155,24 @@ def create_app(
             settings, verifier, lambda: app.state.db, lambda: app.state.email_sender
         )
         app.router.routes.extend(mcp_app.metadata_routes)
-        app.router.routes.append(Route(MCP_PATH, mcp_app.app, methods=["GET", "POST", "DELETE"]))
+        for path in (MCP_PATH, MCP_PATH + "/{rest:path}"):  # toolsets, /mcp/o/{org}
+            app.router.routes.append(Route(path, mcp_app.app, methods=["GET", "POST", "DELETE"]))
         app.state.mcp = mcp_app
+    app.include_router(approvals_router)
 
     @app.get("/healthz")
-    async def healthz() -> dict[str, str]:
-        return {"status": "ok"}
+    async def healthz(request: Request) -> JSONResponse:
+        """Liveness (this process answers: always 200) and readiness beside it: whether the
+        database answers (`?ready=1` turns an unreachable one into 503 + Retry-After)."""
+        reachable = await database_reachable(request.app.state.db)
+        body = {"status": "ok", "database": "reachable" if reachable else "unreachable"}
+        if reachable or request.query_params.get("ready") != "1":
+            return JSONResponse(body)
+        return JSONResponse(
+            {**body, "status": "unavailable"},
+            status_code=503,
+            headers={"retry-after": str(RETRY_AFTER_SECONDS)},
+        )
 
     # Outermost first: the trace id exists before the body limit can refuse a request.
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)

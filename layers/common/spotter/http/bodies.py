@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Self
+from typing import Annotated, Any, Literal, Self
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -98,3 +98,10 @@ class ConfirmBatchBody(_Body):
 
 class PickBody(_Body):
     id: Annotated[str, Field(min_length=1, max_length=128)]
+
+
+class ApprovalDecisionBody(_Body):
+    """A person's decision on the approval page of a pending MCP call."""
+
+    decision: Literal["approve", "reject"]
+    reason: Annotated[str, Field(min_length=1, max_length=2000)] | None = None

@@ -16,6 +16,7 @@ from typing import Any
 from mcp_types import Tool, ToolAnnotations
 
 from spotter.auth.caller import Role
+from spotter.mcp.toolsets import TOOLSETS
 from spotter.tools.definitions import compact_schema, slim_json_schema
 from spotter.tools.registry import ToolRegistry, registry_for
 from spotter.tools.spec import ToolSpec
@@ -90,16 +91,27 @@ class McpCatalog:
     specs: dict[str, ToolSpec]
 
 
-def build_catalog(registry: ToolRegistry) -> McpCatalog:
-    specs = {mcp_name(spec): spec for spec in registry.specs}
+def build_catalog(
+    registry: ToolRegistry, toolset: str | None = None, *, writes: bool = True
+) -> McpCatalog:
+    """The tools of a registry, of one toolset (None: all), writes only when the token may."""
+    chosen = TOOLSETS[toolset] if toolset is not None else None
+    specs = {
+        mcp_name(spec): spec
+        for spec in registry.specs
+        if (chosen is None or chosen.holds(spec.router, spec.action))
+        and (writes or spec.side_effects == "read")
+    }
     tools = [_tool(spec) for spec in specs.values()]
     if any(spec.inverse is not None for spec in specs.values()):
         tools.append(_undo_tool())
     return McpCatalog(tuple(sorted(tools, key=lambda t: t.name)), specs)
 
 
-@lru_cache(maxsize=32)
-def catalog_for(role: Role, day_grain: bool, forms: bool) -> McpCatalog:
-    """Built once per surface (role × org flags: `tools.registry.surface_of`), like the registry
-    it comes from."""
-    return build_catalog(registry_for(role, day_grain, forms))
+@lru_cache(maxsize=256)
+def catalog_for(
+    role: Role, day_grain: bool, forms: bool, toolset: str | None = None, *, writes: bool = True
+) -> McpCatalog:
+    """Built once per surface (role × org flags: `tools.registry.surface_of`) × toolset × write
+    scope, like the registry it comes from, so `tools/list` is byte-stable."""
+    return build_catalog(registry_for(role, day_grain, forms), toolset, writes=writes)

@@ -25,8 +25,11 @@ def _error(body: dict[str, Any]) -> CallToolResult:
     )
 
 
-def error_result(code: McpResultCode, message: str) -> CallToolResult:
-    return _error({"code": code, "message": message})
+def error_result(
+    code: McpResultCode, message: str, body: dict[str, Any] | None = None
+) -> CallToolResult:
+    """An error result `{code, message}`, or `body` when it says more (it carries both)."""
+    return _error(body if body is not None else {"code": code, "message": message})
 
 
 def outcome_error(error: ToolError | None) -> CallToolResult:

@@ -48,6 +48,7 @@ FixedResultCode = Literal[
     "interrupted_not_applied",
     "interrupted_outcome_unknown",
     "superseded",
+    "expired",
     "rejected_by_user",
     "skipped_after_rejection",
     "output_truncated",

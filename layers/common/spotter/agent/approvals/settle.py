@@ -18,9 +18,11 @@ from psycopg.types.json import Jsonb
 from spotter.agent.executions import (
     StoredResult,
     close_abandoned,
+    close_expired_mcp,
     close_superseded,
     message_results,
     orgs_with_abandoned_claims,
+    orgs_with_expired_mcp_calls,
     settled_results,
 )
 from spotter.agent.transcript import INTERRUPTED, StoredMessage, append_message, tool_result_block
@@ -131,15 +133,21 @@ async def answer_for_new_message(
 class SweepReport:
     orgs: int
     messages_closed: int
+    mcp_expired: int = 0  # MCP calls whose question lapsed, closed `expired`
 
 
 async def sweep(db: Database) -> SweepReport:
     """Idempotent, and safe beside itself and live resolutions: every close is a conditional
-    update on a stale claim, every settle locks the message row first."""
+    update on a stale claim (or on a still-pending lapsed MCP question), every settle locks the
+    message row first."""
     orgs = await orgs_with_abandoned_claims(db)
     closed = 0
     for org_id in orgs:
         async with db.org_tx(org_id) as conn:
             closed += await close_and_settle(conn, org_id)
-    log_event("sweep.done", orgs=len(orgs), messages_closed=closed)
-    return SweepReport(orgs=len(orgs), messages_closed=closed)
+    expired = 0
+    for org_id in await orgs_with_expired_mcp_calls(db):
+        async with db.org_tx(org_id) as conn:
+            expired += await close_expired_mcp(conn, org_id)
+    log_event("sweep.done", orgs=len(orgs), messages_closed=closed, mcp_expired=expired)
+    return SweepReport(orgs=len(orgs), messages_closed=closed, mcp_expired=expired)

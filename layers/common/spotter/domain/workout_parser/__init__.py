@@ -7,14 +7,17 @@ them against the org's exercise library. Every movement carries a stable `key`
 exactly the movements the first one could not.
 
 The reading is split by what each step does:
-- `lines`: the text into lines (";" ends one too), bullets, labels, brackets;
+- `lines`: the text into lines (";" ends one too) and sentences, bullets, labels, brackets;
 - `lexicon`: the grammar's words per language (en, he, ru) — parts, units, format words;
 - `quantities`: loads per sex and unit, distances, calories, heights, holds, percent (of a named
   1RM), tempo, sets x reps, rep schemes, per-side counts;
 - `movements`: a line into its movement pieces and a piece into a movement, with the shared
   movement vocabulary (`spotter/domain/movement_vocabulary.toml`) where grammar cannot tell;
 - `formats`: For Time, rounds, AMRAP, EMOM and every-N clocks, Tabata, caps, rep schemes;
+- `lists`: a line of movements as a whole, and what it says after them (rounds, a cap, a format);
+- `marks`: a line of marks only (sets, counts, percent, tempo, back-off sets) for the lift above;
 - `notes`: what is about the workout rather than in it;
+- `titles`: part headers, a workout's name, the text's title;
 - `reader`: parts, titles, sections and movements, line by line, and loads stated once;
 - `render`: the compact text form `spotter parse-workout` prints.
 """

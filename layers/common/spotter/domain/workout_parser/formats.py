@@ -7,7 +7,9 @@ format stated at the start of a line ends and its movements begin ("5 RFT 800m r
 
 from __future__ import annotations
 
+import functools
 import re
+from dataclasses import replace
 
 from spotter.domain.workout_parser import lexicon, quantities
 from spotter.domain.workout_parser.lexicon import TIMES, words
@@ -21,16 +23,18 @@ _MIN = rf"(?:[\s-]*{_MINUTE_WORDS}(?!\w)|['’′])"
 _SEC_WORDS = words(lexicon.SECONDS)
 _END = r"(?!\w)"
 _AMRAP = re.compile(
-    rf"\b{words(lexicon.AMRAP)}\s*(?:in\s*|за\s*|ב-?\s*)?(\d+)(?:{_MIN})?"
+    rf"\b{words(lexicon.AMRAP)}\s*(?:in\s*|of\s*|за\s*|של\s*|ב-?\s*)?(\d+)(?:{_MIN})?"
     rf"|(\d+)(?:{_MIN})?\s*{words(lexicon.AMRAP)}{_END}"
-    rf"|{words(lexicon.AMRAP_PHRASES)}[\s-]*(\d+)",
+    rf"|{words(lexicon.AMRAP_PHRASES)}[\s-]*(\d+)"
+    rf"|(\d+)(?:{_MIN})\s*{words(lexicon.AMRAP_AFTER)}{_END}",
     re.I,
 )
 _REPEATS = re.compile(rf"\s*{TIMES}\s*(\d+)(?!\s*(?:{_MINUTE_WORDS}|['’]))", re.I)
 _EMOM_WORD = r"[EЕ](\d*)(?:MOM|MOTM|OTM|МОМ)"
+_FOR_DURATION = rf"(?:{words(lexicon.FOR_DURATION)}-?(?!\w)|ל-)"
 _EMOM = re.compile(
     rf"\b{_EMOM_WORD}\b\s*(?:{TIMES}\s*)?(\d+)?(?:{_MIN})?|(\d+)(?:{_MIN})?\s*{_EMOM_WORD}\b"
-    rf"|{words(lexicon.EVERY_MINUTE)}(?:\s*(?:for|на|,|x|×)?\s*(\d+)(?:{_MIN})?)?",
+    rf"|{words(lexicon.EVERY_MINUTE)}(?:\s*{_FOR_DURATION}?\s*(\d+)(?:{_MIN})?)?",
     re.I,
 )
 # "E2:30 x 5", "E90s x 8", "Every 2:00 for 10 min", "Каждые 2 минуты x 6 раундов", "כל 90 שניות".
@@ -38,25 +42,41 @@ _COUNT_UNIT = rf"(?:{_MINUTE_WORDS}|{words(lexicon.ROUNDS)}|{words(lexicon.SETS)
 _EVERY = re.compile(
     rf"(?:\b{words(lexicon.EVERY)}\s*|\b[EЕ](?=\d))(?P<size>\d+(?::\d{{2}})?)?\s*"
     rf"(?P<unit>{_MINUTE_WORDS}{_END}|{_SEC_WORDS}{_END}|['’′\"])?"
-    rf"(?:\s*[,:]?\s*(?P<sep>{TIMES}|for|на|в течение|ל-?|,)\s*(?P<count>\d+)\s*"
+    rf"(?:\s*[,:]?\s*(?P<sep>{TIMES}|{_FOR_DURATION})\s*(?P<count>\d+)\s*"
     rf"(?P<cunit>{_COUNT_UNIT})?)?",
     re.I,
 )
 # "1:00 on / 1:00 off x 8", "40s on, 20s off", "8 x (1:00 on / 1:00 off)": work and rest.
 _ON_OFF = re.compile(
-    rf"(?:(?P<before>\d+)\s*{TIMES}\s*\(?\s*)?(?P<on>\d+(?::\d{{2}})?)\s*(?P<u1>{_SEC_WORDS}|{_MINUTE_WORDS}|['’\"])?\s*(?:on|work)\b"
+    rf"(?:(?P<before>\d+)\s*{TIMES}\s*\(?\s*)?(?P<on>\d+(?::\d{{2}})?)\s*(?P<u1>{_SEC_WORDS}|{_MINUTE_WORDS}|['’\"])?\s*{words(lexicon.WORK)}(?!\w)"
     rf"\s*[/,]?\s*(?P<off>\d+(?::\d{{2}})?)\s*(?P<u2>{_SEC_WORDS}|{_MINUTE_WORDS}|['’\"])?\s*"
-    rf"(?:off|rest)\b(?:\s*[,]?\s*{TIMES}\s*(?P<count>\d+))?",
+    rf"{words(lexicon.OFF)}(?!\w)(?:\s*[,]?\s*{TIMES}\s*(?P<count>\d+))?",
     re.I,
 )
 TABATA = re.compile(rf"\b{words(lexicon.TABATA)}{_END}", re.I)
-FOR_TIME = re.compile(rf"(?<!\w){words(lexicon.FOR_TIME)}{_END}", re.I)
+FOR_TIME = re.compile(
+    rf"(?<!\w){words(lexicon.FOR_TIME)}{_END}|(?<=\d)RFT{_END}"  # "3RFT", "5RFT:"
+    rf"|^{words(lexicon.FOR_TIME_OPENING)}(?=\s*(?:[:\-–—]|$))",
+    re.I,
+)
 # "3 rounds NOT for time": rounds done for quality, not a race.
-NOT_FOR_TIME = re.compile(rf"(?<!\w)(?:not|не|לא)\s+{words(lexicon.FOR_TIME)}{_END}", re.I)
+NOT_FOR_TIME = re.compile(
+    rf"(?<!\w)(?:(?:not|не|לא)\s+{words(lexicon.FOR_TIME)}|{words(lexicon.NOT_FOR_TIME)}){_END}",
+    re.I,
+)
 _ROUNDS = re.compile(rf"(\d+)\s*-?\s*{words(lexicon.ROUNDS)}{_END}", re.I)
-_SETS_ONLY = re.compile(rf"^(\d+)\s*{words(lexicon.SETS)}$", re.I)
+_SETS_ONLY = re.compile(rf"^(?:{TIMES}\s*)?(\d+)\s*{words(lexicon.SETS)}$", re.I)
+_GROUP = re.compile(rf"(?<!\w){words(lexicon.GROUPS)}(?!\w)", re.I)
 # "x3", "3x", "3 x": the lines below, three times.
-_TIMES_ONLY = re.compile(rf"^(?:{TIMES}\s*(\d+)|(\d+)\s*{TIMES})$", re.I)
+_TIMES_ONLY = re.compile(
+    rf"^(?:{words(lexicon.REPEAT)}\s+(?:for\s+)?)?"
+    rf"(?:{TIMES}\s*(\d+)|(\d+)\s*(?:{TIMES}|{words(lexicon.TIMES_WORDS)}(?!\w)))$",
+    re.I,
+)
+# "Rounds: 5", "Sets - 4", "סבבים: 3": the count after the word.
+_ROUNDS_SAID = re.compile(
+    rf"^(?:{words(lexicon.ROUNDS)}|{words(lexicon.SETS)})\s*[:=–—-]\s*(\d+)\s*:?$", re.I
+)
 CAP = re.compile(
     rf"\b{words(lexicon.CAP)}\s*[:=]?\s*(?:of\s*)?(\d+)(?::(\d{{2}}))?(?:{_MIN})?"
     rf"|(\d+)\s*{_MINUTE_WORDS}\s*(?:time\s*)?{words(lexicon.CAP)}{_END}",
@@ -79,7 +99,47 @@ _NUMBER_WORD = re.compile(
     rf"|{_MINUTE_WORDS}){_END})",
     re.I,
 )
+_TEAMS = re.compile(
+    rf"(?<!\w)(?:{words(lexicon.TEAMS)}(?:\s+\d+)?|\d+\s*(?:person|people|-person)\s+teams?)(?!\w)",
+    re.I,
+)
+# "(3 min rest between)", "(מנוחה 2 דקות בין סבבים)": a rest said in brackets is a note.
+_BRACKETED_REST = re.compile(rf"\(([^()]*(?<!\w){words(lexicon.REST)}(?!\w)[^()]*)\)", re.I)
+_LADDER = re.compile(rf"(?<!\w){words(lexicon.LADDER)}(?!\w)", re.I)
+_RANGE = re.compile(r"(?<![\d.:/-])(\d+)\s*[-–—]\s*(\d+)(?![\d.:/%-])")
+
+
+def ladder_scheme(text: str) -> str:
+    """A ladder said as its range ("1-10 ladder", "Ladder 10-1") with every step written out
+    ("1-2-3-…-10"), as a rep scheme is read; a range without the word stays as written."""
+    if not _LADDER.search(text):
+        return text
+
+    def steps(m: re.Match[str]) -> str:
+        first, last = int(m[1]), int(m[2])
+        if first == last or abs(last - first) > 30:
+            return m.group(0)
+        step = 1 if last > first else -1
+        return "-".join(str(n) for n in range(first, last + step, step))
+
+    return _RANGE.sub(steps, text, count=1)
+
+
+_OF_ENDING = re.compile(r"(?<=\S)\s+(?:of|из|של)$", re.I)
+
+
+def of_ending(head: str) -> str:
+    """A header before its colon without the "of" it ends with ("3 sets of:", "4 סבבים של:"):
+    what follows is the list."""
+    return _OF_ENDING.sub("", head)
+
+
 COLON_TAIL = re.compile(r":\s*(?!\d{2}\b)\S|\s[-–—]\s+\S")
+
+
+def _plain(text: str) -> str:
+    """A header's count without the words around it ("3 sets NFT", "Superset x 4 sets")."""
+    return squeeze(_GROUP.sub(" ", NOT_FOR_TIME.sub(" ", text))).strip(" ,:-–—()")
 
 
 def digits_for_words(text: str) -> str:
@@ -183,10 +243,12 @@ def _format_of(text: str, section: Section) -> str | None:
     elif m := _TIMES_ONLY.match(text):
         section.format = "rounds"
         section.rounds = int(m.group(1) or m.group(2))
-    elif (_ROUNDS.search(text) and not quantities.SETS_REPS.search(text)) or _SETS_ONLY.match(text):
-        section.format = "rounds"
-    elif SCHEME.match(text):
-        # A bare descending scheme ("21-15-9", "9-7-5") is for time by convention.
+    elif (_ROUNDS.search(text) and not quantities.SETS_REPS.search(text)) or _SETS_ONLY.match(
+        _plain(text)
+    ):
+        section.format = "rounds"  # "3 sets NFT", "5 rounds (not for time)", "Superset x 4 sets"
+    elif SCHEME.match(text) or (_LADDER.search(text) and ANY_SCHEME.search(text)):
+        # A bare descending scheme ("21-15-9", "9-7-5") or a ladder is for time by convention.
         section.format = "for_time"
     else:
         return None
@@ -205,24 +267,70 @@ def _strip_all(text: str, patterns: tuple[re.Pattern[str], ...]) -> str:
     return squeeze(text)
 
 
+def _inside_brackets(text: str, index: int) -> bool:
+    return text[:index].count("(") > text[:index].count(")")
+
+
+def _without_asides(text: str, section: Section) -> str:
+    """A header without who does it ("Team of 2"), a rest in brackets ("(3 min rest between)")
+    or a rest after it: each a note of the section."""
+    for aside in (_BRACKETED_REST, _TEAMS):
+        m = aside.search(text)
+        if m is None or (aside is _TEAMS and _inside_brackets(text, m.start())):
+            continue  # "AMRAP 12 (partner style)": a bracket is read whole
+        if _format_of(_strip_all(text, (aside,)), Section()):
+            section.notes.append(m.group(0).strip("() "))
+            text = _strip_all(text, (aside,)).strip(" ,;")
+    if rest := REST.search(text):
+        section.notes.append(rest.group(0).strip())
+        text = text[: rest.start()].strip(" ,;")
+    return text
+
+
+def team_format(line: str) -> bool:
+    """ "Team of 2, 30 min AMRAP, one works one rests:": a line that opens with who does the
+    workout and says its format is the format's, not a note."""
+    text = line.strip()
+    if not _TEAMS.match(text):
+        return False
+    heads = (text, text.split(":", 1)[0]) if ":" in text else (text,)
+    return any(section_header(head, header_only=True) is not None for head in heads)
+
+
 def section_header(line: str, *, header_only: bool = False) -> Section | None:
     """A format line ("AMRAP 12", "E2MOM x 6", "3 rounds for time", "21-15-9") or None.
 
     `header_only`: the line ended with ":" — whatever else it says is a note on the section.
+    The reader asks this of the same text several times (a header? a title's format? a
+    sentence's?): it is read once, and each caller gets its own section to fill.
     """
+    read = _section_header(line, header_only)
+    if read is None:
+        return None
+    return replace(
+        read, shared=list(read.shared), halves=list(read.halves), notes=list(read.notes),
+        movements=[],
+    )  # fmt: skip
+
+
+@functools.lru_cache(maxsize=4096)
+def _section_header(line: str, header_only: bool) -> Section | None:
     text = digits_for_words(LABEL_PREFIX.sub("", line.strip()).rstrip(":").strip())
+    if line.rstrip().endswith(":"):
+        text = of_ending(text)
+    text = ladder_scheme(text)
+    if said := _ROUNDS_SAID.match(text):
+        return Section(format="rounds", rounds=int(said.group(1)), from_header=True)
     if not header_only and COLON_TAIL.search(text):
         return None  # "AMRAP 20: 5 pull-ups, …" is a format and its movements
     section = Section(from_header=True)
-    if rest := REST.search(text):
-        section.notes.append(rest.group(0).strip())
-        text = text[: rest.start()].strip(" ,;")
+    text = _without_asides(text, section)
     if (words_left := _format_of(text, section)) is None:
         return None
     text = words_left
     if section.rounds is None and (m := _ROUNDS.search(text)):
         section.rounds = int(m.group(1))
-    if section.rounds is None and (m := _SETS_ONLY.match(text)):
+    if section.rounds is None and (m := _SETS_ONLY.match(_plain(text))):
         section.rounds = int(m.group(1))
     scheme = SCHEME.match(text) or (ANY_SCHEME.search(text) if section.format != "rounds" else None)
     if scheme:
@@ -236,9 +344,13 @@ def section_header(line: str, *, header_only: bool = False) -> Section | None:
         (_AMRAP, _EMOM, _ON_OFF, _EVERY, TABATA, _ROUNDS, CAP, ANY_SCHEME, _TIMES_ONLY)
         + (() if NOT_FOR_TIME.search(text) else (FOR_TIME,)),
     )
-    leftover = _SETS_ONLY.sub("", leftover)
+    quality = NOT_FOR_TIME.search(leftover)
+    leftover = _SETS_ONLY.sub("", _plain(leftover))
+    if quality:
+        leftover = squeeze(f"{leftover} {quality.group(0)}")  # "NFT" stays the section's note
     found: dict[str, object] = {}
     shared_text = quantities.measures(leftover, found) if header_only else leftover
+    shared_text = NOT_FOR_TIME.sub(" ", shared_text)
     words_ = _FILLER.sub(" ", shared_text).strip(" :-–—,.()…")
     # "AMRAP 12: 10 burpees" carries a movement after the format, and so does "21-15-9
     # thrusters and pull-ups"; a word or two that names no movement is the section's name.
@@ -247,7 +359,7 @@ def section_header(line: str, *, header_only: bool = False) -> Section | None:
     if found:
         # "4 rounds (100/70 kg for all lifts):": a load stated once for the section's lifts
         section.shared.extend((k, None, str(v)) for k, v in found.items() if k != "seconds")
-    if LETTER.search(words_) or found:
+    if LETTER.search(words_) or found or quality:
         section.notes.insert(0, squeeze(leftover).strip(" :-–—,.…()"))
     return section
 
@@ -273,3 +385,16 @@ def format_prefix(text: str) -> tuple[Section, str] | None:
 def completes(current: Section, following: Section) -> bool:
     """Whether a format line adds to the one before it rather than starting a section."""
     return current.format in ("other", "rounds") or following.format in ("rounds", "for_time")
+
+
+def absorb(current: Section, following: Section) -> None:
+    """A format line that adds to the section before it ("All for time:" then "5 rounds of:")."""
+    if current.format in ("other", "rounds") and following.format != "other":
+        current.format = following.format
+    for name in ("rounds", "rep_scheme", "duration_seconds", "interval_seconds"):
+        if getattr(current, name) is None:
+            setattr(current, name, getattr(following, name))
+    current.time_cap_seconds = current.time_cap_seconds or following.time_cap_seconds
+    current.max_reps = current.max_reps or following.max_reps
+    current.notes.extend(following.notes)
+    current.shared.extend(following.shared)

@@ -49,25 +49,82 @@ NOTE_OPENERS = {
     ),
     "he": (
         "הערה", "הערות", "מנוחה", "דגש", "דגשים", "מטרה", "שימו", "נשים", "גברים", "מותאם",
-        "התאמות", "משקל", "מטרת", "תוצאה", "ניקוד",
+        "התאמות", "משקל", "מטרת", "תוצאה", "ניקוד", "מתחלפים", "מחליפים", "להחליף", "החלפה",
+        "לחלק", "מחלקים", "טיפ", "שימו לב",
     ),
     "ru": (
         "примечание", "заметка", "отдых", "масштабирование", "скейл", "цель", "стимул",
         "женщины", "мужчины", "новички", "совет", "внимание", "вес", "веса", "замена",
-        "замены", "акцент", "результат", "счёт",
+        "замены", "акцент", "результат", "счёт", "меняемся", "смена", "делим", "разбить",
     ),
 }  # fmt: skip
+# Where the scaled standard starts on an Rx line ("Rx 43/30 kg, scaled 30/20 kg").
+SCALED = {
+    "en": ("scaled", "scale", "scaling", "beginner", "beginners", "modified", "intermediate"),
+    "he": ("מותאם", "מתחילים", "סקייל"),
+    "ru": ("скейл", "новички", "облегчённый", "облегченный"),
+}
 THEN = {
     "en": ("then", "and then", "followed by"),
     "he": ("ואז", "אחר כך"),
     "ru": ("затем", "потом", "далее"),
 }
+# How an interval's clock is said: "(20 sec work, 10 rest)", "(20 שניות עבודה / 10 מנוחה)".
+WORK_REST = {
+    "en": ("work", "rest", "on", "off"),
+    "he": ("עבודה", "מנוחה"),
+    "ru": ("работа", "работы", "отдых", "отдыха"),
+}
 REST = {"en": ("rest",), "he": ("מנוחה",), "ru": ("отдых", "отдыха")}
+# "1-10 ladder", "Ladder 1-10", "лесенка 1-10", "סולם 1-10": one rep more each round.
+LADDER = {"en": ("ladder",), "he": ("סולם",), "ru": ("лесенка", "лестница")}
+# The two halves of an on/off interval ("40 on / 20 off", "20 שניות עבודה 10 מנוחה").
+WORK = {"en": ("on", "work"), "he": ("עבודה",), "ru": ("работа", "работы")}
+OFF = {"en": ("off", "rest"), "he": ("מנוחה",), "ru": ("отдых", "отдыха")}
+# Who does the workout, said beside its format ("Team of 2, 30 min AMRAP", "בזוגות, AMRAP 20",
+# "в парах, 20 мин АМРАП"): the section's note; a number after them counts people, not rounds.
+TEAMS = {
+    "en": (
+        "team of", "teams of", "in teams of", "in groups of", "in pairs", "in threes", "partner",
+        "partners", "with a partner", "in teams",
+    ),
+    "he": ("בזוגות", "בשלשות", "בקבוצות של", "בזוג", "זוגות"),
+    "ru": ("в парах", "парами", "командами по", "в командах по", "в паре", "в командах"),
+}  # fmt: skip
 FOR_TIME = {
     "en": ("for time", "rft", "f/t"),
     "he": ("לזמן", "על זמן"),
     "ru": ("на время", "на скорость"),
 }
+# "ft: 50 DU, …": for time, when it opens the line (elsewhere "ft" is feet).
+FOR_TIME_OPENING = ("ft", "f.t.", "fft")
+# Rounds done for quality, not a race: "3 rounds NFT", "3 sets, not for time", "לא לזמן".
+NOT_FOR_TIME = {
+    "en": ("nft", "not for time", "for quality", "quality"),
+    "he": ("לא לזמן", "לא על זמן", "לאיכות", "באיכות"),
+    "ru": ("не на время", "на качество", "не на скорость"),
+}
+# Words for a group of exercises done in turn ("Superset x 4 sets:", "Circuit, 3 rounds"):
+# around a count, they say rounds.
+GROUPS = (
+    "superset", "supersets", "super set", "circuit", "circuits", "tri-set", "triset",
+    "giant set", "סופרסט", "סבב כוח", "суперсет", "круговая", "трисет",
+)  # fmt: skip
+# What the time left in an interval is called: "max burpees in the remaining time",
+# "מקסימום ברפי בזמן שנותר", "максимум бёрпи до конца интервала".
+REMAINING_TIME = {
+    "en": (
+        "in the remaining time", "for the remaining time", "in remaining time",
+        "in the time remaining", "with the remaining time", "for the rest of the minute",
+        "for the rest of the interval", "until the end of the minute", "till the end of the minute",
+        "in the rest of the minute",
+    ),
+    "he": ("בזמן שנותר", "בשארית הזמן", "עד סוף הדקה", "בשאר הזמן", "עד סוף הזמן"),
+    "ru": (
+        "до конца интервала", "до конца минуты", "в оставшееся время", "оставшееся время",
+        "до конца раунда",
+    ),
+}  # fmt: skip
 AMRAP = {"en": ("amrap",), "he": ("אמרפ",), "ru": ("амрап",)}
 # "as many rounds as possible in 20 minutes", "כמה שיותר סבבים ב-12 דקות", "максимум раундов за 12".
 AMRAP_PHRASES = {
@@ -81,8 +138,14 @@ AMRAP_PHRASES = {
         "макс раундов за", "максимальное количество раундов за",
     ),
 }  # fmt: skip
+# The same after the minutes: "12 min as many rounds as possible", "12 דקות כמה שיותר סבבים".
+AMRAP_AFTER = {
+    "en": ("as many rounds as possible", "as many reps as possible", "max rounds"),
+    "he": ("כמה שיותר סבבים", "כמה שיותר חזרות", "מקסימום סבבים"),
+    "ru": ("максимум раундов", "максимум повторений", "как можно больше раундов"),
+}
 EVERY_MINUTE = {
-    "en": ("every minute on the minute", "every minute", "on the minute"),
+    "en": ("every minute on the minute", "every minute", "on the minute", "otm"),
     "he": ("כל דקה",),
     "ru": ("каждую минуту", "в начале каждой минуты"),
 }
@@ -98,6 +161,48 @@ BUILD_TO = {
     "en": ("build to", "build up to", "work up to", "work to", "find", "establish"),
     "he": ("לבנות ל", "עלייה ל"),
     "ru": ("выйти на", "дойти до", "набрать"),
+}
+# A line of a lift's marks that opens with one of these is more sets of it, after the ones
+# above: "then 3x5 @ 70% of today's single", "Back-off: 2x5 @ 80%".
+BACK_OFF = {
+    "en": (
+        "then", "and then", "followed by", "back off", "backoff", "back off sets",
+        "backoff sets", "back offs", "drop set", "drop sets", "down sets", "down set",
+    ),
+    "he": ("ואז", "אחר כך", "סטים יורדים", "ירידה"),
+    "ru": ("затем", "потом", "далее", "после этого", "откатка", "отработка"),
+}  # fmt: skip
+# The words around marks on a line of marks only ("Start @ 60% of snatch, build", "@ 65-70% of
+# today's heavy single", "(1+2+1) x 5 sets @ 75%"): a line with any other word names something.
+MARK_WORDS = {
+    "en": (
+        "of", "sets", "set", "reps", "rep", "x", "at", "each", "across", "every", "for", "the",
+        "and", "start", "starting", "begin", "beginning", "open", "opening", "build",
+        "building", "up", "work", "working", "from", "to", "today's", "todays", "today",
+        "day's", "top", "heavy", "heavier", "heaviest", "single", "double", "triple", "max",
+        "1rm", "rm", "pr", "your", "best", "weight", "load", "moderate", "light", "lighter",
+        "same", "all", "total", "tempo", "rpe", "kg", "lb", "lbs", "then", "back", "off",
+        "backoff", "drop", "down", "followed", "by", "per", "around", "about", "approx",
+        "that", "it", "this", "those", "weight", "add", "adding", "increase", "increasing",
+        "climb", "climbing", "go", "going", "weights",
+    ),
+    "he": (
+        "של", "סטים", "סט", "חזרות", "ב", "מ", "עד", "לעלות", "עולים", "כבד", "משקל", "היום",
+        "מקסימום", "מתחילים", "להתחיל", "ואז", "אחר", "כך", "טמפו", "מה", "כל", "עבודה",
+        "מוסיפים", "להוסיף", "מעלים", "להעלות",
+    ),
+    "ru": (
+        "по", "от", "подхода", "подходов", "подход", "повторений", "повтора", "раз", "с", "до",
+        "начиная", "начать", "пм", "рм", "веса", "вес", "сегодняшнего", "максимума",
+        "максимум", "тяжелого", "тяжёлого", "наращивая", "темп", "затем", "потом", "на", "в",
+        "рабочий", "рабочего", "рабочим", "добавляя", "прибавляя", "каждый", "каждом",
+    ),
+}  # fmt: skip
+# The heavy set a lift is built up to, by its reps: "a heavy single", "тяжёлая тройка".
+HEAVY_SETS = {
+    1: ("single", "singles", "одиночное", "одиночный", "сингл", "סינגל", "חזרה אחת"),
+    2: ("double", "doubles", "двойка", "двойку", "дабл", "דאבל"),
+    3: ("triple", "triples", "тройка", "тройку", "трипл", "טריפל", "3 חזרות"),
 }
 ALTERNATING = {
     "en": ("alternating", "alt"),
@@ -115,6 +220,25 @@ EVEN = {
     "ru": ("чётные", "четные", "чёт", "чет", "чётная минута"),
 }
 MINUTE = {"en": ("minute", "min"), "he": ("דקה",), "ru": ("минута", "мин")}
+
+# Words a full stop follows without ending a sentence ("approx. 50", "19-cal. row", "Mr.
+# Joshua", a rank in a hero's name).
+ABBREVIATIONS = (
+    "approx", "ca", "min", "mins", "sec", "secs", "max", "wk", "pt", "ex", "eg", "e.g", "ie",
+    "i.e", "vs", "no", "rd", "rds", "mi", "cal", "cals", "etc", "incl", "alt", "mod", "mr", "mrs",
+    "ms", "st", "dr", "jr", "sr", "lt", "sgt", "ssgt", "capt", "cpt", "cpl", "pvt", "pfc", "spc",
+    "maj", "col", "gen", "adm", "cmdr", "mt", "ft",
+)  # fmt: skip
+# A percentage written as a word: "70 אחוז", "80 процентов", "75 percent".
+PERCENT_WORDS = ("percent", "pct", "אחוז", "אחוזים", "процентов", "процента", "процент")
+# "at" before a percentage ("at 75%", "на 75%"; Hebrew writes it on the number: "ב-75%").
+AT = {"en": ("at",), "he": (), "ru": ("на", "при")}
+# Words a movement's name never ends with: what is left of "… ב-75%", "… at 80%", "… на 70%".
+DANGLING = {
+    "en": ("at", "of", "for", "to", "on", "in", "with", "@"),
+    "he": ("ב", "ל", "מ", "ו", "ה", "של", "עם", "על"),
+    "ru": ("на", "в", "с", "по", "до", "от", "за", "при"),
+}
 
 # Units. The first word of each entry's tuple is how the unit is written out ("kg").
 LOAD_UNITS = {
@@ -209,6 +333,15 @@ ROUNDS = (
     "круга",
     "кругов",
 )
+# "Repeat 4x", "3 times", "3 פעמים", "3 раза": the lines below, that many times.
+REPEAT = {"en": ("repeat", "do"), "he": ("חזרו", "לחזור"), "ru": ("повторить", "повторяем")}
+TIMES_WORDS = ("times", "x", "rounds", "פעמים", "раза", "раз")
+# How long a clock runs: "every minute for 12 minutes", "כל דקה במשך 12 דקות", "в течение".
+FOR_DURATION = {
+    "en": ("for", "x", "×", ","),
+    "he": ("במשך", "למשך", "ל"),
+    "ru": ("на", "в течение", "в течении"),
+}
 # "x" in "5x3": Latin, the multiplication sign, Cyrillic "х", "*".
 TIMES = "[xX×хХ*]"
 # Who a load is for: "♀ 65 lb ♂ 95 lb", "M 22.5 kg / W 15 kg", "мужчины 60 кг".
@@ -221,8 +354,51 @@ PER_SIDE = (
     "לכל צד", "לכל רגל", "לכל יד", "כל צד", "לצד",
     "на каждую сторону", "на каждую ногу", "на каждую руку", "на сторону", "на ногу", "на руку",
 )  # fmt: skip
+# A sentence that opens with these names one movement, then says how it goes on: "Start with 5
+# burpees and do 5 burpees at the top of every minute", "Finish with a 1 mile run".
+OPENS_WITH = {
+    "en": (
+        "start with", "starting with", "begin with", "beginning with", "open with",
+        "opening with", "finish with", "finishing with", "end with", "ending with",
+        "cash out with", "buy in with",
+    ),
+    "he": ("מתחילים עם", "מתחילים ב", "להתחיל עם", "מסיימים עם", "מסיימים ב", "לסיים עם"),
+    "ru": ("начинаем с", "начать с", "начните с", "заканчиваем", "закончить", "в конце"),
+}  # fmt: skip
+# Before a list of movements, for as many rounds as the time left allows ("Max rounds of 1
+# power clean, 2 front squats, 3 push jerks" in a slot of an every-3-minutes clock).
+MAX_OF = {
+    "en": (
+        "max rounds of", "max reps of", "max rounds", "amrap of",
+        "as many rounds as possible of", "as many reps as possible of",
+        "in the remaining time", "with the remaining time", "in remaining time",
+        "rest of the time", "remaining time",
+    ),
+    "he": ("מקסימום סבבים של", "מקסימום סבבים", "בזמן שנותר", "בשארית הזמן"),
+    "ru": ("максимум раундов", "в оставшееся время", "оставшееся время"),
+}  # fmt: skip
+# Words that say how a lift goes, not what it is ("build each set", "heavy", "smooth"): a piece
+# of a list with no count that names no movement but says one of these is advice, a note.
+ADVICE = {
+    "en": (
+        "build", "building", "build up", "increase", "increasing", "heavy", "heavier",
+        "heaviest", "light", "lighter", "moderate", "easy", "hard", "fast", "smooth", "steady",
+        "pace", "quality", "technique", "focus", "across", "each set", "every set", "same weight",
+        "add weight", "climb", "climbing", "unbroken", "touch and go", "controlled",
+    ),
+    "he": ("לעלות", "לבנות", "כבד", "קל", "בינוני", "טכניקה", "קצב", "איכות", "בשליטה"),
+    "ru": ("наращивая", "наращивать", "тяжело", "легко", "средне", "техника", "качество"),
+}  # fmt: skip
+# Nouns a count may be said in, after the name: "24 walking lunge steps", "10 jumps".
+COUNT_NOUNS = (
+    "steps", "step", "reps", "rep", "times", "repetitions", "צעדים", "חזרות", "шагов", "шага",
+    "повторений", "раз",
+)  # fmt: skip
 # Words that say how a movement is counted, not what it is ("Accumulate 2 min L-sit").
-COUNTING = ("accumulate", "accumulated", "perform", "накопить", "суммарно", "לצבור", "מצטבר")
+COUNTING = (
+    "accumulate", "accumulated", "perform", "approx", "approximately", "about", "around",
+    "накопить", "суммарно", "примерно", "около", "לצבור", "מצטבר", "בערך",
+)  # fmt: skip
 # Counts written as words, for format lines ("Five rounds for time of:").
 NUMBERS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -277,6 +453,12 @@ IMPLEMENTS = {
     "plate": ("plate", "plates", "צלחת", "блин", "блином"),
     "sandbag": ("sandbag", "sand bag", "שק חול", "мешок", "мешком"),
 }  # fmt: skip
+# Implements a movement has a variant for ("lunges with dumbbells" is the DB lunge): a name
+# keeps "with …" when one of these follows.
+VARIANT_IMPLEMENTS = (
+    "dumbbell", "dumbbells", "db", "dbs", "kettlebell", "kettlebells", "kb", "kbs", "barbell",
+    "med ball", "medicine ball", "sandbag",
+)  # fmt: skip
 # What a standards line opens with ("Barbell: 155/105 lb", "KB: 24/16", "Вес: 60/40 кг").
 LOAD_LABELS = {
     "en": (

@@ -29,19 +29,31 @@ from spotter.domain.workout_parser.lines import (
 from spotter.domain.workout_parser.quantities import take
 
 _MIN_WORD = r"(?:[\s-]*(?:min(?:ute)?s?|'|דקות|דק׳|דק|мин(?:ут[аы]?)?)\b|')"
-REST = re.compile(rf"(?:^|\b){words(lexicon.REST)}\s+\d+(?::\d{{2}})?(?:{_MIN_WORD})?.*$", re.I)
+# "Rest 2 min", "rest 1:00 b/w rounds", "1 min rest", ":90 rest", "מנוחה 2 דקות".
+REST = re.compile(
+    rf"(?:^|\b){words(lexicon.REST)}\s+\d+(?::\d{{2}})?(?:{_MIN_WORD})?.*$"
+    rf"|^:?\d+(?::\d{{2}})?\s*(?:{_MIN_WORD}|[\s-]*{words(lexicon.SECONDS)}\b)?\s*{words(lexicon.REST)}\b.*$",
+    re.I,
+)
+# A piece that opens as a note ("sub 3 goal", "scale to 65 lb") is not the quantity of the
+# movement before it.
+_NOTE_PIECE = re.compile(rf"^{words(lexicon.NOTE_OPENERS)}(?![\w+])", re.I)
+_REMAINING = re.compile(rf"\s*(?<!\w){words(lexicon.REMAINING_TIME)}(?!\w)", re.I)
 # "Min 1:", "Odd:", "דקה זוגית:", "Partner A:": which minute or partner a movement is for.
 SLOT = re.compile(
     rf"^(?:min(?:ute)?\s*\d+|m\d+|\d+(?:st|nd|rd|th)\s*min(?:ute)?|{words(lexicon.ODD)}"
     rf"|{words(lexicon.EVEN)}|partner\s*[ab12]|p[12]|דקה\s*\d+|минута\s*\d+|\d+\s*-?я\s*минута)"
-    r"(?:\s*[:\-–—)]\s*|\s+(?=\d))",
+    r"(?:\s*[:\-–—)]\s*|\s+(?=\d))"
+    # "min 1 strict pull-ups x 6": a numbered minute before a name, with nothing between
+    r"|^(?:min(?:ute)?\s*\d+|דקה\s*\d+|минута\s*\d+)\s+(?=[^\W\d])",
     re.I,
 )
 THEN = re.compile(rf"^{words(lexicon.THEN)}\b\s*[:,]?\s*", re.I)
-MAX = re.compile(r"\b(?:max(?:\s+reps?)?|макс(?:имум)?)(?!\w)", re.I)
+MAX = re.compile(r"(?<!\w)(?:max(?:\s+reps?)?|макс(?:имум)?|מקסימום)(?!\w)", re.I)
 _MAX_CAL = re.compile(r"\bmax\s+cals?\b", re.I)
 _LEADING_REPS = re.compile(rf"^(\d+)\s*(?:{words(lexicon.REPS)}(?!\w))?\s*", re.I)
 _TRAILING_REPS = re.compile(rf"\s{TIMES}\s*(\d+)\s*$", re.I)
+_DASHED_REPS = re.compile(r"(?<=[^\W\d_])\s*[-–—:=]\s*(\d+)(?=\s*(?:\([^()]*\))?\s*$)")
 _TRAILING_REP_COUNT = re.compile(rf"[,\s]\s*(\d+)\s*{words(lexicon.REPS)}\s*$", re.I)
 _SETS_COMPLEX = re.compile(
     rf"^(\d+)\s*{TIMES}\s*\((.*)\)(.*)$|^(\d+)\s*sets?\s*(?:of|:)\s*(.*)$|^\((.*)\)\s*{TIMES}\s*(\d+)(.*)$",
@@ -49,16 +61,30 @@ _SETS_COMPLEX = re.compile(
 )
 # "Snatch pull + snatch 3x(2+1)", "power clean + front squat (1+2)": names, then their counts.
 _COUNTS = re.compile(
-    rf"\s*(?:(\d+)\s*{TIMES}\s*)?\(?\s*(\d+(?:\s*\+\s*\d+)+)\s*\)?(?:\s*{TIMES}\s*(\d+))?\s*$"
+    rf"[\s,]*(?:(\d+)\s*(?:{TIMES}|{words(lexicon.SETS)}\s*(?:of|по|של|{TIMES})?)\s*)?"
+    rf"\(?\s*(\d+(?:\s*\+\s*\d+)+)\s*\)?(?:\s*{TIMES}\s*(\d+)(?:\s*{words(lexicon.SETS)})?)?\s*$",
+    re.I,
 )
 _NAMED = re.compile(r"^([^\d:]{2,40}):\s*(.+)$")
+# The marks after a complex's last lift, for all of its lifts: "… @ 70%", "…, 65-70%", "… ב-70%",
+# "… at 75%", "… RPE 8".
+_COMPLEX_TAIL = re.compile(
+    rf"(?:\s*@|\s*,\s*(?=\d[\d.,\s–-]*%|RPE|tempo)|\s+(?={quantities.AT_MARK}\s*\d[\d.,\s–-]*%))[^+]*$",
+    re.I,
+)
 # Separators of one line's movements; "clean and jerk" is one movement, not two.
 _SPLIT = re.compile(
     r"\s*;\s*|(?<!\d),\s*|,(?!\d)\s*|\s+[/|]\s+|\s+[–—]\s+|\s+\+\s+"
-    r"|\s+(?:and|&|и|ו-?)\s+(?=\d)|\s+(?:and|&|и)\s+",
+    r"|\s+(?:and|&|и|ו-?)\s+(?=\d)|\s+(?:and|&|и)\s+|\s+ו-?(?=\d)|\s*\x02",
     re.I,
 )
+# Hebrew writes "and" as a letter on the next word: "תראסטרים ומתח" (thrusters and pull-ups).
+_VAV = re.compile(r"\s(?=ו[\u05d0-\u05ea])")
 _EQUIPMENT = frozenset(lexicon.EQUIPMENT_NAMES)
+_LEADING = re.compile(r"^(?:(?:on|at|in)\s+)?(?:the|a|an)\s+(?=\S)|^(?:on|at)\s+(?=\S)", re.I)
+_DANGLING = re.compile(
+    rf"(?:\s+(?:{words(lexicon.DANGLING)}-?|{words(lexicon.COUNT_NOUNS)}))+$", re.I
+)
 
 
 def _joined_names() -> re.Pattern[str]:
@@ -75,29 +101,31 @@ def _joined_names() -> re.Pattern[str]:
 _JOINED = _joined_names()
 
 
+# "run with a 45 lb plate", "2x5 of today's top set", "max burpees in the remaining time": how,
+# not what. "… with dumbbells" stays: the vocabulary reads it as the DB variant.
+_HOW_TAIL = re.compile(
+    rf"(?:^|\s)(?:(?:with|w/)(?!\s+(?:an?\s+|two\s+)?{words(lexicon.VARIANT_IMPLEMENTS)}(?!\w))"
+    r"|wearing|of\s+(?:today'?s|the|your)|(?:in|for)\s+(?:the\s+)?(?:remaining|rest\s+of))\s.*$",
+    re.I,
+)
+_SIDE_TAIL = re.compile(r"\s*/\s*(?:each\s+|per\s+)?(?:side|arm|leg)\b", re.I)
+_NOT_THE_NAME = re.compile(
+    rf"\b(?:rx|each(?: side| arm| leg)?|e/s|per side|per arm|alt(?:ernating)? arms?|@|of"
+    rf"|unbroken|total|touch[\s-]and[\s-]go|TNG|{words(lexicon.COUNTING)})\b",
+    re.I,
+)
+
+
 def _name_of(text: str) -> str:
     text = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", text)  # what is left in brackets is a comment
-    text = re.sub(r"\s*/\s*(?:each\s+|per\s+)?(?:side|arm|leg)\b", " ", text, flags=re.I)
-    # "run with a 45 lb plate", "2x5 of today's top set", "max burpees in the remaining time":
-    # how, not what
-    text = re.sub(
-        r"(?:^|\s)(?:with|w/|wearing|of\s+(?:today'?s|the|your)"
-        r"|(?:in|for)\s+(?:the\s+)?(?:remaining|rest\s+of))\s.*$",
-        " ",
-        text,
-        flags=re.I,
-    )
+    text = _SIDE_TAIL.sub(" ", text)
+    text = _HOW_TAIL.sub(" ", text)
     # "25 box jumps, 30 inch box": the name is before the comma, the rest describes it
     text = next((seg for seg in text.split(",") if LETTER.search(seg)), "")
-    text = re.sub(
-        rf"\b(?:rx|each(?: side| arm| leg)?|e/s|per side|per arm|alt(?:ernating)? arms?|@|of"
-        rf"|unbroken|total|touch[\s-]and[\s-]go|TNG|{words(lexicon.COUNTING)})\b",
-        " ",
-        text,
-        flags=re.I,
-    )
+    text = _NOT_THE_NAME.sub(" ", text)
     text = re.sub(r"[,;@()\[\]/+:=]", " ", text)
-    return squeeze(text).strip(" -–—:.")
+    text = _DANGLING.sub("", squeeze(text).strip(" -–—:."))
+    return _LEADING.sub("", text).strip(" -–—:.")  # "3 minutes on the rower"
 
 
 def _alternatives(text: str, found: dict[str, Any]) -> str:
@@ -132,7 +160,8 @@ def _read_movement(text: str) -> dict[str, Any] | None:
         rest = rest[m.end() :]
     rest = quantities.per_side(rest, found)
     rest = quantities.sets(rest.strip(), found)
-    rest = quantities.measures(rest, found).strip()
+    rest = quantities.measures(rest, found)
+    rest = re.sub(r"\(\s*\)|\[\s*\]", " ", rest).strip()  # brackets whose load was read
     if "reps" not in found and (m := _LEADING_REPS.match(rest)):
         found["reps"] = int(m.group(1))
         rest = rest[m.end() :]
@@ -140,6 +169,9 @@ def _read_movement(text: str) -> dict[str, Any] | None:
         found["reps"] = int(m.group(1))
         rest = rest[: m.start()]
     measured = any(k in found for k in ("distance", "calories", "seconds"))
+    if "reps" not in found and not measured and (m := _DASHED_REPS.search(rest)):
+        found["reps"] = int(m.group(1))  # "HSPU – 5", "Thrusters: 21", "Pistols – 10 (alt)"
+        rest = rest[: m.start()] + " " + rest[m.end() :]
     if "reps" not in found and not measured and (m := _TRAILING_REPS.search(rest)):
         found["reps"] = int(m.group(1))
         rest = rest[: m.start()]
@@ -147,11 +179,16 @@ def _read_movement(text: str) -> dict[str, Any] | None:
         # "10 push-ups x 3", "Run 400m x 6": that many sets of it
         found["sets"] = int(m.group(1))
         rest = rest[: m.start()]
+    if m := _REMAINING.search(rest):
+        found["max"] = True  # "… in the remaining time", "… до конца интервала"
+        rest = take(rest, m)
     if MAX.search(rest):
         found["max"] = True
         rest = MAX.sub(" ", rest)
     rest = _alternatives(rest, found)
     name = _name_of(rest)
+    if name.startswith("ו") and not vocabulary.lookup(name) and vocabulary.lookup(name[1:]):
+        name = name[1:]  # "ומתח": "and" written on the name
     # T2B and C2B carry digits; a name needs letters, and never starts with a number.
     if not LETTER.search(name) or re.search(r"(?<!\w)\d+(?!\w)", name):
         return None
@@ -160,6 +197,7 @@ def _read_movement(text: str) -> dict[str, Any] | None:
     return {"mention": mention, "name": name, **found}
 
 
+@functools.lru_cache(maxsize=4096)
 def names_a_movement(text: str) -> bool:
     """Whether any run of the text's words is a known movement's name."""
     words_ = re.findall(r"[^\W\d_][\w'-]*", text)
@@ -201,15 +239,22 @@ def complex_of(text: str) -> tuple[int | None, list[str], str] | None:
     """ "1 power clean + 2 front squats" / "5 x (1 clean + 1 jerk) @ 70%": sets, pieces, tail.
 
     Pieces carry their counts; "power clean + front squat (1+2)" gives "1 power clean" and
-    "2 front squat".
+    "2 front squat". None unless every piece reads as a movement.
     """
+    found = _complex_of(text)
+    if found is None or any(movement(piece) is None for piece in found[1]):
+        return None
+    return found
+
+
+def _complex_of(text: str) -> tuple[int | None, list[str], str] | None:
     if "+" not in text:
         return None
     sets = None
     if named := _NAMED.match(text):
         text = named.group(2)
     body, tail = text, ""
-    if at := re.search(r"\s@\s*[^+]*$", text):
+    if at := _COMPLEX_TAIL.search(text):
         body, tail = text[: at.start()], text[at.start() :]
     if m := _SETS_COMPLEX.match(body):
         if m.group(1):
@@ -219,8 +264,10 @@ def complex_of(text: str) -> tuple[int | None, list[str], str] | None:
         else:
             body, sets, tail = m.group(6), int(m.group(7)), m.group(8) or tail
     pieces = [p.strip() for p in re.split(r"\s\+\s|\+(?=\s*\d)", body) if p.strip()]
-    if len(pieces) >= 2 and all(re.match(r"^\d", p) for p in pieces):
-        return sets, pieces, tail
+    if len(pieces) >= 2 and all(re.match(r"^\d", p) and LETTER.search(p) for p in pieces):
+        return sets, pieces, tail  # "1 power clean + 2 front squats"; "(1+2+1) x 4" names none
+    if (named_sets := _complex_with_sets(pieces)) is not None:
+        return named_sets[0], named_sets[1], named_sets[2] or tail
     counts = _COUNTS.search(body)
     if counts and not re.match(r"^\d", body):
         named_pieces = [p.strip() for p in body[: counts.start()].split("+") if p.strip()]
@@ -232,9 +279,46 @@ def complex_of(text: str) -> tuple[int | None, list[str], str] | None:
     return None
 
 
+# "… + jerk x 5 sets, build to heavy", "… + jerk, 5 sets": the last lift, then the sets.
+_LAST_WITH_SETS = re.compile(
+    rf"^(?P<name>[^\d]+?)\s*(?:{TIMES}\s*(?P<n>\d+)(?:\s*{words(lexicon.SETS)})?|,?\s*(?P<n2>\d+)"
+    rf"\s*{words(lexicon.SETS)})(?!\w)\s*(?P<tail>[,;].*)?$",
+    re.I,
+)
+
+
+def _complex_with_sets(parts: list[str]) -> tuple[int, list[str], str] | None:
+    """ "power clean + hang clean + jerk x 5 sets": lifts named without counts, one rep each,
+    and the sets of the whole (None when a piece is not a known lift)."""
+    if len(parts) < 2 or (m := _LAST_WITH_SETS.match(parts[-1])) is None:
+        return None
+    names = [*parts[:-1], m.group("name")]
+    if any(re.search(r"\d", n) or not vocabulary.lookup(n) for n in names):
+        return None
+    return int(m.group("n") or m.group("n2")), [f"1 {n}" for n in names], m.group("tail") or ""
+
+
 def _masked(text: str) -> str:
-    """The text with the separators inside known names ("clean and jerk") hidden."""
-    return _JOINED.sub(lambda m: re.sub(r"[\s&+]", "\1", m.group(0)), text)
+    """The text with the separators inside known names ("clean and jerk") hidden, and a Hebrew
+    "and" on a movement's name ("ומתח") marked: the space before it is a separator ("\\x02"),
+    and the piece keeps its "ו" (the name drops it)."""
+    text = _JOINED.sub(lambda m: re.sub(r"[\s&+]", "\1", m.group(0)), text)
+    for m in reversed(list(_VAV.finditer(text))):
+        joined = text[m.end() :].split()
+        after = [joined[0][1:], *joined[1:]]
+        if vocabulary.known_words(after) and not vocabulary.known_words(joined):
+            text = text[: m.start()] + "\x02" + text[m.end() :]
+    return text
+
+
+def first_piece(text: str) -> str:
+    """What a line says before its first separator ("5 burpees" of "5 burpees and do 5 …")."""
+    masked = _masked(text)
+    spans = outside_brackets(masked, _SPLIT)
+    if not spans:
+        return ""
+    start = masked.index(spans[0])
+    return text[start : start + len(spans[0])].strip()
 
 
 def pieces(text: str) -> list[str]:
@@ -244,6 +328,11 @@ def pieces(text: str) -> list[str]:
     a piece that holds several movements written without separators is split before each
     count that a known movement follows ("5 pull-ups 10 push-ups").
     """
+    return list(_pieces(text))  # the caller's own list
+
+
+@functools.lru_cache(maxsize=4096)
+def _pieces(text: str) -> tuple[str, ...]:
     masked = _masked(text)
     spans = outside_brackets(masked, _SPLIT)
     merged: list[str] = []
@@ -261,7 +350,7 @@ def pieces(text: str) -> list[str]:
         read = movement(piece)
         runs = _runs(piece) if read is None else []
         bare = (read is None and not runs) or (read is not None and equipment_only(read))
-        if merged and bare and not REST.match(piece):
+        if merged and bare and not REST.match(piece) and not _NOTE_PIECE.match(piece):
             # the quantity piece rejoins its movement as the coach wrote it
             begin = text.index(merged[-1])
             merged[-1] = text[begin : text.index(piece, begin + len(merged[-1])) + len(piece)]
@@ -271,7 +360,7 @@ def pieces(text: str) -> list[str]:
             merged.append(piece)
     if label is not None:
         merged.append(text[label:].strip())
-    return merged
+    return tuple(merged)
 
 
 _RUN_START = re.compile(
@@ -280,14 +369,15 @@ _RUN_START = re.compile(
 )
 
 
+_UNIT_FIRST = re.compile(rf"^(?:{quantities.DIST_UNIT}|{words(lexicon.CALORIES)})\s+", re.I)
+
+
 def _runs(piece: str) -> list[str]:
     """ "5 pull-ups 10 push-ups 15 squats" as three pieces; [] when it is not such a run."""
     cuts = [0]
     for m in _RUN_START.finditer(piece):
         after = re.sub(r"^[\d.,/]+\s*-?\s*", "", piece[m.end() :])
-        after_unit = re.sub(
-            rf"^(?:{quantities.DIST_UNIT}|{words(lexicon.CALORIES)})\s+", "", after, flags=re.I
-        )
+        after_unit = _UNIT_FIRST.sub("", after)
         for candidate in (after, after_unit):
             if vocabulary.known_words(candidate.split()):
                 cuts.append(m.end())

@@ -6,8 +6,9 @@ import re
 
 from spotter.domain import movement_vocabulary as vocabulary
 from spotter.domain.workout_parser import lexicon
+from spotter.domain.workout_parser.formats import team_format
 from spotter.domain.workout_parser.lexicon import words
-from spotter.domain.workout_parser.lines import QUANTITY
+from spotter.domain.workout_parser.lines import QUANTITY, unabbreviated
 from spotter.domain.workout_parser.movements import SLOT, THEN
 
 NOTE_START = re.compile(
@@ -25,8 +26,18 @@ def is_prose(text: str) -> bool:
     return bool(_PROSE.search(text))
 
 
+def opens_note(text: str) -> bool:
+    """Whether a line opens as a note ("Rest 2 min", "Barbell: 155/105 lb", "Scaled: …"); not
+    when its opening word starts a movement's name ("Barbell row 3x10"), nor when who does the
+    workout opens its format ("Team of 2, 30 min AMRAP: …")."""
+    if (m := NOTE_START.match(text)) is None or team_format(text):
+        return False
+    opener = len(m.group(0).split())
+    return vocabulary.known_words(re.findall(r"[\w'’-]+", text)[: opener + 4]) <= opener
+
+
 def is_note_start(text: str) -> bool:
-    return bool(NOTE_START.match(text)) and not THEN.match(text)
+    return opens_note(text) and not THEN.match(text)
 
 
 def _all_known(text: str) -> bool:
@@ -42,12 +53,13 @@ def _starts_with_movement(text: str) -> bool:
 
 def is_note(text: str) -> bool:
     text = SLOT.sub("", text)
-    if NOTE_START.match(text) or is_prose(text):
+    if opens_note(text) or is_prose(text):
         return True
     words_ = text.split()
     has_quantity = bool(QUANTITY.search(text))
-    # Without a number, a sentence ("Steady pace, no stopping.") is advice, not a movement.
-    sentence = bool(re.search(r"[.!?]", text)) or ("," in text and len(words_) > 3)
+    # Without a number, a sentence ("Steady pace, no stopping.") is advice, not a movement;
+    # "Mr. Joshua" and "approx. 500m" hold no sentence's full stop.
+    sentence = bool(re.search(r"[.!?]", unabbreviated(text))) or ("," in text and len(words_) > 3)
     if text.endswith(".") and len(words_) >= 5:
         return True
     if sentence and not has_quantity and _all_known(text):

@@ -11,6 +11,7 @@ from typing import Any
 from spotter.domain import movement_vocabulary as vocabulary
 from spotter.domain.workout_parser import lexicon
 from spotter.domain.workout_parser.lexicon import TIMES, words
+from spotter.domain.workout_parser.lines import squeeze
 
 NUM = r"\d+(?:[.,]\d+)?"
 _LOAD_UNIT, LOAD_SPELLING = lexicon.units(lexicon.LOAD_UNITS)
@@ -51,7 +52,13 @@ BODYWEIGHT = re.compile(
     rf"{words(lexicon.BODYWEIGHT)}{_END}",
     re.I,
 )
-PERCENT = re.compile(r"@?\s*(\d+(?:\.\d+)?)(?:\s*[-–]\s*(\d+(?:\.\d+)?))?\s*%")
+# "@ 75%", "at 75%", "ב-75%", "на 75%": the "at" is part of the mark, not of the name.
+AT_MARK = rf"(?:@|(?<!\w){words(lexicon.AT)}(?:\s+|-)|(?<!\S)ב-?)"
+PERCENT = re.compile(
+    rf"{AT_MARK}?\s*(\d+(?:\.\d+)?)(?:\s*[-–]\s*(\d+(?:\.\d+)?))?\s*(?:%|{words(lexicon.PERCENT_WORDS)}(?!\w))",
+    re.I,
+)
+_PERCENT_WAVE = re.compile(rf"{AT_MARK}?\s*(\d+(?:\.\d+)?)(?:\s*/\s*\d+(?:\.\d+)?)+\s*%", re.I)
 # "… of back squat 1RM", "… of 1RM", "… от ПМ": whose maximum a percentage is of.
 _PERCENT_OF = re.compile(
     r"\s*(?:of|от)\s+(?:(?:your|the|a)\s+)?(?P<of>[^\d,;@()+]*?)\s*"
@@ -60,9 +67,12 @@ _PERCENT_OF = re.compile(
 )
 _OWN_MAX = re.compile(r"\s*(?:1\s*-?\s*RM|ПМ)\b", re.I)
 RPE = re.compile(r"@?\s*\bRPE\s*(\d+(?:\.\d+)?)", re.I)
+# "tempo 3-1-1-0", "@ 32X1", "(33X1)": a tempo in brackets is written with a capital X (or as
+# four digits) — "(3x10)" is sets.
 TEMPO = re.compile(
     r"@?\s*\b(?:tempo|темп|טמפו)\s*:?\s*@?\s*([\dxX](?:[-.\s]?[\dxX]){3})(?![\d])"
-    r"|@\s*(?=[\dxX]{4}(?![\w.]))(\d*[xX]\d*)",
+    r"|@\s*(?=[\dxX]{4}(?![\w.]))(\d*[xX]\d*)"
+    r"|\(\s*(\d{2}(?-i:X)\d|\d(?-i:X)\d{2}|\d{4})\s*\)",
     re.I,
 )
 # "3RM", "1-RM", "5 rep max": a rep max worked up to.
@@ -129,7 +139,7 @@ class Sexed:
 _MALE = {w.lower() for w in lexicon.MALE}
 # A sex's mark, right before its number: "♀ 65 lb", "M: 22.5 kg", "(W) 15", "мужчины 60 кг".
 _MARK = re.compile(
-    rf"(?:(?<![\w.])|(?<=[♂♀]))\(?(?P<mark>[♂♀]|"
+    rf"(?:(?<![\w.])|(?<=[♂♀]))(?<!\u200d)\(?(?P<mark>[♂♀]\ufe0f?|"
     rf"{words(tuple({*lexicon.MALE, *lexicon.FEMALE} - {'♂', '♀'}))}(?!\w))\)?"
     r"(?=\s*[:=]?\s*\(?\s*\d)",
     re.I,
@@ -175,7 +185,7 @@ def sexed(text: str) -> tuple[list[Sexed], str]:
     items: list[Sexed] = []
     end = 0
     for index, mark in enumerate(marks):
-        sex = "m" if mark.group("mark").lower() in _MALE else "f"
+        sex = "m" if mark.group("mark").lower().rstrip("\ufe0f") in _MALE else "f"
         stop = marks[index + 1].start() if index + 1 < len(marks) else len(text)
         previous: Sexed | None = None
         for count, m in enumerate(_QTY.finditer(text, mark.end(), stop)):
@@ -187,6 +197,35 @@ def sexed(text: str) -> tuple[list[Sexed], str]:
     if not items:
         return [], text
     return items, text[: marks[0].start()] + " " + text[end:]
+
+
+_STATED = re.compile(
+    rf"(?P<num>{NUM}(?:\s*/\s*{NUM})?)\s*-?\s*(?P<unit>{_LOAD_UNIT}|{_HEIGHT_UNIT}|{_FEET_UNIT})?"
+    rf"{_END}(?:[\s-]*(?P<impl>{_IMPLEMENT}){_END})?",
+    re.I,
+)
+_AROUND_STATED = re.compile(
+    rf"(?<!\w)(?:to|for|all|lifts?|the|a|an|on|rx|{words(lexicon.AT['en'])})(?!\w)|[@(),;:/|+&]",
+    re.I,
+)
+
+
+def stated(text: str) -> list[tuple[str, str | None, str]]:
+    """A line of loads and heights only, for no sex ("(155/105 lb)", "20/14 lb ball, 10/9 ft
+    target", "95/65"): (kind, implement or None, value) each; [] when the line says more."""
+    items: list[tuple[str, str | None, str]] = []
+    for m in _STATED.finditer(text):
+        number, unit = clean_number(m.group("num")), m.group("unit") or ""
+        implement = IMPLEMENT_OF.get(re.sub(r"[\s-]+", " ", (m.group("impl") or "").lower()))
+        if not unit and "/" not in number:
+            return []  # a lone number with no unit is not a load
+        kind = _kind(unit, implement)
+        if kind not in ("load", "height"):
+            return []
+        short = "ft" if re.fullmatch(_FEET_UNIT, unit, re.I) else unit_of(unit) if unit else ""
+        items.append((kind, implement, number + short))
+    left = _AROUND_STATED.sub(" ", _STATED.sub(" ", text))
+    return items if items and not re.search(r"[^\W_]", left) else []
 
 
 def paired(items: list[Sexed]) -> dict[tuple[str, str | None], str]:
@@ -262,7 +301,7 @@ def sets(rest: str, found: dict[str, Any]) -> str:
     if m := MOVEMENT_SCHEME.search(rest):
         found["repScheme"] = (m.group(1) or m.group(2)).replace("/", "-")
         rest = take(rest, m)
-    if m := SETS_WORD.match(rest):
+    if (m := SETS_WORD.match(rest)) and not SETS_OF.match(rest):
         found["sets"] = int(m.group(1))
         rest = rest[m.end() :]
     if m := SETS_OF_QUANTITY.search(rest):
@@ -285,13 +324,18 @@ def sets(rest: str, found: dict[str, Any]) -> str:
 def strength_marks(rest: str, found: dict[str, Any], notes: list[str]) -> str:
     """Percent (of a named lift's 1RM), RPE, tempo and rep maxes: into `found` and `notes`."""
     if m := TEMPO.search(rest):
-        digits = re.sub(r"[-.\s]", "", m.group(1) or m.group(2)).upper()
+        digits = re.sub(r"[-.\s]", "", m.group(1) or m.group(2) or m.group(3)).upper()
         found["tempo"] = "-".join(digits)
         rest = take(rest, m)
     if m := RPE.search(rest):
         notes.append(f"RPE {m.group(1)}")
         rest = take(rest, m)
-    if m := PERCENT.search(rest):
+    if m := _PERCENT_WAVE.search(rest):
+        # "5/3/1 @ 75/85/95%": a percent per set; the first is the lift's, all are its note
+        found["percent"] = float(m.group(1))
+        notes.append(squeeze(m.group(0).lstrip("@ ")))
+        rest = take(rest, m)
+    elif m := PERCENT.search(rest):
         found["percent"] = float(m.group(1))
         if m.group(2):
             notes.append(f"{m.group(1)}-{m.group(2)}%")

@@ -19,27 +19,43 @@ from spotter.domain.workout_parser.formats import (
     FOR_TIME,
     SCHEME,
     TABATA,
+    absorb,
     cap_seconds,
     completes,
     format_prefix,
+    of_ending,
     section_header,
 )
 from spotter.domain.workout_parser.lexicon import words
 from spotter.domain.workout_parser.lines import (
     LABEL_PREFIX,
-    LETTER,
     QUANTITY,
+    hyphened,
     lines_of,
+    numbered,
+    sentences,
     squeeze,
     unbulleted,
+    undecorated,
 )
+from spotter.domain.workout_parser.lists import (
+    between,
+    format_piece,
+    heading,
+    names_known,
+    reads_as_movements,
+    trailing_format,
+)
+from spotter.domain.workout_parser.marks import heavy_reps, marks_only
 from spotter.domain.workout_parser.model import Part, Section, movements_of, part_out
 from spotter.domain.workout_parser.movements import (
     REST,
     SLOT,
     THEN,
     complex_of,
+    counted,
     equipment_only,
+    first_piece,
     implement,
     is_lift,
     loadable,
@@ -48,27 +64,27 @@ from spotter.domain.workout_parser.movements import (
     pieces,
 )
 from spotter.domain.workout_parser.notes import is_note, is_note_start, is_prose
+from spotter.domain.workout_parser.titles import (
+    ASIDE,
+    BOOKEND,
+    CAPPED_TITLE,
+    NAME_FORMAT_SEP,
+    TITLE_SEP,
+    format_said,
+    header,
+    is_name,
+    is_title,
+    unquoted,
+)
 
-_PART_WORDS = words(lexicon.PARTS)
-# "אימון" (training) alone heads a part; "אימון יום שלישי" is the day's title.
-_HEADER = re.compile(
-    rf"^(?:(?:(?:partner|team|hero)\s+)?{_PART_WORDS}(?!\w)[\s\w'&/-]{{0,30}}|אימון)$", re.I
-)
-_OPTIONAL = re.compile(rf"(?<!\w){words(lexicon.OPTIONAL)}(?!\w)", re.I)
-_WINDOW = re.compile(
-    r"\(?\s*(\d{1,2}(?::\d{2})?)\s*[-–—]\s*(\d{1,2}(?::\d{2})?)\s*(?:'|min(?:utes)?|דק(?:ות)?|мин)?\s*\)?"
-)
-_LENGTH = re.compile(r"\(\s*(\d+\s*(?:min\w*|мин\w*|דק\w*|'))\s*\)", re.I)
 _HEADER_SEP = re.compile(
     r"^(?P<head>[^:]{1,40}?)(?:\s*:\s*|\s+[-–—]\s+|\s+(?=[xX×]\s*\d|\d+\s*[xX×]$|\d+\s+\w+:$))(?P<tail>.+)$"
 )
-# "Buy-in: 50 DU" / "Cash-out: 800m run": a section of its own inside the part.
-_BOOKEND = re.compile(r"^(buy[\s-]?in|cash[\s-]?out)\b\s*:?\s*(.*)$", re.I)
-_TITLE_SEP = re.compile(r"^(?P<head>[^:]{1,40}?)(?:\s+[-–—]\s+|\s*:\s+)(?P<tail>.+)$")
 _FORMAT_SEP = re.compile(
-    r"^(?P<head>.+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*|\s+[-–—]\s+|\s+(?:of|из)\s+)(?P<tail>.+)$",
+    r"^(?P<head>.+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*|\s+[-–—|]\s+|\s+(?:of|из)\s+)(?P<tail>.+)$",
     re.I,
 )
+_COLON_SEP = re.compile(r"^(?P<head>[^:]+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*)(?P<tail>.+)$")
 # "JT 21-15-9 …", "Grace 30 C&J for time …", "The Chief 5 x 3 min AMRAP …": a name before
 # what the line says; which words are the name is tried shortest first.
 _SAYS_WHAT = re.compile(r"\d|for\s+time|amrap|e\d*mom|emotm|tabata", re.I)
@@ -82,16 +98,23 @@ _BUILD_TO = re.compile(
     r"(?:\s*\(\s*\d+\s*(?:min\w*|мин\w*|')\s*\)|\s+in\s+\d+.*|\s+over\s+.*|\s+за\s+\d+.*)?$",
     re.I,
 )
+_BUILD_START = re.compile(rf"^{words(lexicon.BUILD_TO)}(?!\w)", re.I)
+# "Snatch: build to a heavy single", "Snatch – 15 minutes to find a heavy single".
 _NAMED_BUILD = re.compile(
-    rf"^(?P<lift>[^:–—]{{2,40}}?)(?:\s*:\s*|\s+[-–—]\s+)(?={words(lexicon.BUILD_TO)}\s)", re.I
+    rf"^(?P<lift>[^:–—]{{2,40}}?)(?:\s*:\s*|\s+[-–—]\s+)(?:\d+\s*(?:min\w*|мин\w*|דק\w*|')\s*"
+    rf"(?:to\s+|на\s+|כדי\s+)?)?(?={words(lexicon.BUILD_TO)}(?:\s|-|\d))",
+    re.I,
 )
 # "Build to a heavy triple across the sets" is about the lift above, not a lift of its own.
 _NOT_A_LIFT = re.compile(r"\b(?:across|the|sets?|today|each|every)\b", re.I)
+_OPENS_WITH = re.compile(rf"^{words(lexicon.OPENS_WITH)}(?!\w)\s*", re.I)
+_MAX_OF = re.compile(rf"^{words(lexicon.MAX_OF)}(?!\w)\s*:?", re.I)
+_ADVICE = re.compile(rf"(?<!\w){words(lexicon.ADVICE)}(?!\w)", re.I)
+_ARTICLE = re.compile(r"^\s*(?:an?|the)\s+(?=\d)", re.I)
+_SCALED_APART = re.compile(rf"[,;|/]\s*(?={words(lexicon.SCALED)}(?!\w))", re.I)
 _LOAD_LABEL = re.compile(rf"^{words(lexicon.LOAD_LABELS)}(?!\w)\s*:?", re.I)
 _QUOTED = re.compile(r"^[\"“'][^\d\"“”']{2,40}[\"”']:?$")
 _LEADING_SCHEME = re.compile(r"^(\d+(?:-\d+){2,})\s+(?=[^\W\d])")
-_OPEN_TITLE = re.compile(r"^(?:(?:the\s+)?open\s+)?\d{2}\.\d(?:[AB])?\b", re.I)
-_MARKS = ("sets", "reps", "percent", "percentOf", "repScheme", "tempo", "load", "note")
 # Implements a load stated once can belong to, in the order a plain load goes to them.
 _LOADED = ("barbell", "dumbbell", "kettlebell", "medicine ball", "sandbag", "plate")
 
@@ -112,7 +135,13 @@ class Reader:
         self.unread: list[str] = []
         self.warnings: list[dict[str, Any]] = []
         self.trace: list[list[tuple[str, str]]] = []
+        self.raw = ""  # the line being read, as written
         self.last_line: list[dict[str, Any]] = []  # the movements the last line gave
+        # The movements of the nearest line above that gave any, and whether only "+" joined
+        # them ("Power clean + front squat + split jerk": a complex whose counts may follow).
+        self.line_above: list[dict[str, Any]] = []
+        self.joined_above = False
+        self.joined = False
 
     # -- where things go ---------------------------------------------------------------------
 
@@ -151,29 +180,54 @@ class Reader:
         current = part.sections[-1] if part.sections else None
         empty = current is not None and current.from_header and not current.movements
         if current is not None and empty and completes(current, section):
-            if current.format in ("other", "rounds"):
-                current.format = section.format
-            for name in ("rounds", "rep_scheme", "duration_seconds", "interval_seconds"):
-                if getattr(current, name) is None:
-                    setattr(current, name, getattr(section, name))
-            current.time_cap_seconds = current.time_cap_seconds or section.time_cap_seconds
-            current.max_reps = current.max_reps or section.max_reps
-            current.notes.extend(section.notes)
-            current.shared.extend(section.shared)
+            absorb(current, section)
             return
         part.sections.append(section)
 
     # -- a line ------------------------------------------------------------------------------
 
-    def line(self, raw: str) -> None:
+    def line(self, raw: str, *, numbered: bool = False) -> None:
+        self.raw = raw
         self.trace.append([])
-        self.last_line = []
-        text = unbulleted(raw)
+        if self.last_line:
+            self.line_above, self.joined_above = self.last_line, self.joined
+        self.last_line, self.joined = [], False
+        text = unbulleted(raw, numbered=numbered)
         if not text:
             return
         if raw.strip() != text:
             self.took("bullet", raw.strip()[: len(raw.strip()) - len(text)])
+        text = hyphened(text)
+        said = sentences(text)
+        if len(said) > 1 and _reads_apart(text, said):
+            for index, (sentence, separator) in enumerate(said):
+                self.sentence(sentence, first=index == 0)
+                if separator.strip():
+                    self.took("separator", separator)
+            return
         self.read(text)
+
+    def sentence(self, text: str, *, first: bool) -> None:
+        """One sentence of a line read as its own line; a format said after the line's
+        movements ("… ומתח. לזמן!", "10 burpees, 15 KBS. 5 rounds.") is theirs."""
+        bare = text.rstrip(".!? ")
+        trailing = section_header(bare, header_only=True) if bare and not first else None
+        current = self.section() if self.last_line else None
+        if (
+            trailing is not None
+            and current is not None
+            and not THEN.match(bare)
+            and not header(bare)
+            and (current.format == "other" or completes(current, trailing))
+        ):
+            self.took("format", text)
+            absorb(current, trailing)
+            return
+        if not first and not (counted(text) or names_a_movement(text)) and is_note(text):
+            self.seen_content = True
+            self.note(text)
+            return
+        self.read(bare if bare and not is_note(text) else text)
 
     def read(self, text: str) -> None:
         if part := header(text):
@@ -187,7 +241,7 @@ class Reader:
                 self.parts.append(part)
                 self.read(tail)
                 return
-        if bookend := _BOOKEND.match(text):
+        if bookend := BOOKEND.match(text):
             self.took("format", bookend.group(1))
             self.part().sections.append(Section(notes=[bookend.group(1)]))
             self.seen_content = True
@@ -196,6 +250,13 @@ class Reader:
             return
         if self.standards(text) or self.marks(text):
             return
+        if (split := _then_inside(text)) is not None:
+            # "5 min row, then 2 rounds: …", "Rest 2 minutes, then for max reps in 2 minutes:":
+            # two lines written as one
+            self.read(text[: split.start()].strip())
+            self.took("then", split.group(0))
+            self.read(text[split.end() :].strip())
+            return
         if is_note_start(text):
             self.seen_content = True
             self.note(text)
@@ -203,12 +264,6 @@ class Reader:
         if then := THEN.match(text):
             self.took("then", then.group(0))
             text = text[then.end() :] or text
-        if (split := _then_inside(text)) is not None:
-            # "5 min row, then 2 rounds: …": two lines written as one
-            self.read(text[: split.start()].strip())
-            self.took("then", split.group(0))
-            self.read(text[split.end() :].strip())
-            return
         if self.titled(text):
             return
         self.body(text)
@@ -224,9 +279,17 @@ class Reader:
             self.seen_content = True
             self.note(text)
             return True
-        if labelled and not names_a_movement(text[labelled.end() :]):
+        listed = bool(self.parts and self.parts[-1].sections and self.section().movements)
+        if listed and (items := quantities.stated(text)):
+            # "(155/105 lb)", "20/14 lb ball, 10/9 ft target" under the list: for all of it
+            self.section().shared.extend(items)
+            self.seen_content = True
+            self.note(text)
+            return True
+        said = _SCALED_APART.split(text, maxsplit=1)[0]  # "Rx 43/30 kg, scaled 30/20 kg"
+        if labelled and not names_a_movement(said[labelled.end() :]):
             found: dict[str, Any] = {}
-            leftover = quantities.measures(text[labelled.end() :], found)
+            leftover = quantities.measures(said[labelled.end() :], found)
             if "load" in found and not QUANTITY.search(leftover):
                 kind = labelled.group(0).strip(" :").lower()
                 implement_ = quantities.IMPLEMENT_OF.get(kind)
@@ -237,33 +300,60 @@ class Reader:
         return False
 
     def marks(self, text: str) -> bool:
-        """A line of sets, percent or tempo only ("5 x 3 @ 70%", "@ 60-65%", "Tempo 3-1-1-0"):
-        the marks of the movements on the line above."""
-        if not self.last_movements():
+        """A line of marks only ("5 x 3 @ 70%", "Tempo 3-1-1-0", "(1+2+1) x 5 sets @ 75%",
+        "then 3x5 @ 70% of today's single"): the marks of the lift or complex above. Marks that
+        the lift already carries otherwise, or a back-off line, are more sets of it: a strength
+        section of their own."""
+        lifts = self.lifts_above()
+        marks = marks_only(text) if lifts else None
+        if marks is None:
             return False
-        found = marks_only(text)
-        if found is None:
-            return False
-        targets = self.last_movements()
-        for move in targets:
+        if marks.counts:
+            if len(marks.counts) != len(lifts):
+                return False  # counts for another complex: kept as a note, and unread
+            for lift, reps in zip(lifts, marks.counts, strict=True):
+                lift["reps"] = reps
+        section = self.section()
+        found = marks.found
+        again = marks.back_off or any(
+            key in lift and lift[key] != value
+            for lift in lifts
+            for key, value in found.items()
+            if key in ("sets", "reps", "percent", "repScheme")
+        )
+        if again:
+            section = Section(format="strength", complex=section.complex)
+            self.part().sections.append(section)
+            lifts = [{"mention": lift["mention"], "name": lift["name"]} for lift in lifts]
+            for lift in lifts:
+                self.add_movement(lift, section)
+        for lift in lifts:
             for key, value in found.items():
                 if key == "note":
-                    move["note"] = "; ".join(filter(None, (move.get("note"), value)))
+                    lift["note"] = "; ".join(filter(None, (lift.get("note"), value)))
                 else:
-                    move.setdefault(key, value)
-        section = self.section()
+                    lift.setdefault(key, value)
+        if len(lifts) > 1:
+            section.complex = True
+            if "sets" in found and not marks.counts:
+                for lift in lifts:
+                    lift.setdefault("reps", 1)  # "A + B + C" then "5 sets": one of each
         if section.format == "other" and ("sets" in found or "repScheme" in found):
             section.format = "strength"
         self.took("marks", text)
         return True
 
-    def last_movements(self) -> list[dict[str, Any]]:
-        """The movements of the nearest line above that gave any, in the current section."""
+    def lifts_above(self) -> list[dict[str, Any]]:
+        """What a marks line is for: the complex or the last movement of the line above, in
+        the current section."""
         if not self.parts or not self.parts[-1].sections:
             return []
         section = self.parts[-1].sections[-1]
         if not section.movements:
             return []
+        line = [m for m in self.line_above if any(m is own for own in section.movements)]
+        if len(line) > 1 and (section.complex or self.joined_above):
+            return line
         last = section.movements[-1]
         group = [m for m in section.movements if m["mention"] == last["mention"]]
         return group if section.complex else [last]
@@ -276,9 +366,11 @@ class Reader:
         """
         first = not (self.seen_content or self.title is not None or self.parts)
         name, rest = None, ""
-        if (m := _TITLE_SEP.match(text)) and is_name(m.group("head")):
+        if (m := TITLE_SEP.match(text)) and is_name(m.group("head")):
             name, rest = m.group("head").strip(), m.group("tail")
-        elif m := _LEADING_WORDS.match(text):
+        elif self.named_format(text):
+            return True
+        if name is None and (m := _LEADING_WORDS.match(text)):
             # "JT 21-15-9 …", "Grace 30 C&J for time …": a name of one to three words
             names = [g for g in m.groups() if g]
             for count in range(1, len(names) + 1):
@@ -297,8 +389,8 @@ class Reader:
             section_header(rest, header_only=rest.endswith(":"))
             or self.format_and_movements(rest, dry=True)
         )
-        if first and (names_a_format or _TITLE_SEP.match(text)):
-            self.title = name
+        if first and (names_a_format or TITLE_SEP.match(text)):
+            self.title = unquoted(name)
             self.took("title", text[: len(text) - len(rest)])
             self.read(rest)
             return True
@@ -308,6 +400,24 @@ class Reader:
             self.section().notes.insert(0, name)
             return True
         return False
+
+    def named_format(self, text: str) -> bool:
+        """ "DT (5 RFT @ 155/105): 12 DL, 9 HPC, 6 PJ": a name, its format in brackets (a load
+        there is for all the lifts), then the movements."""
+        m = NAME_FORMAT_SEP.match(text)
+        if m is None or not is_name(m["name"]):
+            return False
+        said = section_header(m["said"], header_only=True)
+        if said is None or (said.notes and not said.shared) or not reads_as_movements(m["tail"]):
+            return False
+        if not (self.seen_content or self.title is not None or self.parts):
+            self.title = m["name"].strip()
+        else:
+            said.notes.insert(0, m["name"].strip())
+        self.took("title", m["name"])
+        self.add_section(said, text[m.start("said") - 1 : m.start("tail")])
+        self.content(m["tail"], listed=True)
+        return True
 
     def body(self, text: str) -> None:
         if m := _DEATH_BY.match(text):
@@ -320,16 +430,29 @@ class Reader:
         if self.build_to(text):
             return
         tabata = TABATA.match(text)
-        after = text[tabata.end() :] if tabata else ""
-        if tabata and re.match(r"\s*[:\-–—]?\s*[^\W\d]", after) and not text.endswith(":"):
-            # "Tabata air squats": the format, then the movements it is done with.
+        spec = _TABATA_SPEC.match(text, tabata.end()) if tabata else None
+        after = text[spec.end() :] if spec else ""
+        if spec and re.match(r"[^\W\d]", after) and not text.endswith(":"):
+            # "Tabata air squats", "Табата (8 раундов 20/10): приседания": the format (its
+            # rounds and work/rest said or not), then the movements it is done with.
+            said = text[: spec.end()]
+            rounds = _N_ROUNDS.search(said)
+            work_rest = re.search(r"(\d+)\s*(?:\w+\s*)?/\s*(\d+)", said)
+            interval = int(work_rest[1]) + int(work_rest[2]) if work_rest else 30
+            rounds_ = int(rounds[1]) if rounds else 8
             self.add_section(
-                Section(format="tabata", rounds=8, interval_seconds=30, from_header=True),
-                text[: tabata.end()],
+                Section("tabata", rounds_, interval_seconds=interval, from_header=True), said
             )
-            self.content(after.strip(" :-–—"), listed=True)
+            if clock := _WORK_REST.search(after):
+                self.took("format", clock.group(0))  # "… (20 сек работа, 10 отдых)"
+                after = after[: clock.start()].strip()
+            self.content(after, listed=True)
             return
         if section := section_header(text, header_only=text.endswith(":")):
+            first = not (self.seen_content or self.title is not None or self.parts)
+            name = section.notes[0] if section.notes else ""
+            if first and name and text.startswith(name) and is_name(name):
+                self.title = section.notes.pop(0)  # "Angie (for time)", "Cindy (AMRAP 20)"
             self.add_section(section, text)
             return
         if self.format_and_movements(text):
@@ -342,36 +465,53 @@ class Reader:
 
     def build_to(self, text: str) -> bool:
         """ "Build to a heavy 3-rep back squat in 15 min", "Snatch: build to a heavy single":
-        a lift worked up to, not a set."""
+        a lift worked up to; its reps are the heavy set's (a single is one)."""
         lift_text, mention = None, text
         if (named := _NAMED_BUILD.match(text)) and vocabulary.lookup(named.group("lift")):
             lift_text = named.group("lift")
         elif (m := _BUILD_TO.match(text)) and not _NOT_A_LIFT.search(m.group("lift")):
             lift_text = m.group("lift")
-        if lift_text is None:
-            return False
-        read = movement(lift_text)
-        if read is None:
-            return False
+        read = movement(lift_text) if lift_text is not None else None
+        if read is None or not vocabulary.lookup(read["name"]):
+            # "Strict press" then "Work to a heavy 3 (10 min)": the lift above is built up
+            if _BUILD_START.match(text) and self.built_above(text):
+                return True
+            if read is None:
+                return False
         for key in ("seconds", "reps"):
-            read.pop(key, None)  # "(12 min)", "3-rep": how long and how heavy, not a set
+            read.pop(key, None)  # "(12 min)": how long, not a set
+        if reps := heavy_reps(text):
+            read["reps"] = reps
         self.part().sections.append(Section(format="strength", notes=[text]))
         self.seen_content = True
         read["mention"] = mention
         self.add_movement(read)
         return True
 
+    def built_above(self, text: str) -> bool:
+        lifts = self.lifts_above()
+        if len(lifts) != 1 or lifts[0].keys() & {"reps", "sets", "repScheme"}:
+            return False
+        if reps := heavy_reps(text):
+            lifts[0]["reps"] = reps
+        section = self.section()
+        section.notes.append(text)
+        if section.format == "other":
+            section.format = "strength"
+        self.took("marks", text)
+        return True
+
     def format_and_movements(self, text: str, *, dry: bool = False) -> bool:
         """ "AMRAP 20: 5 pull-ups, …", "3 rounds - 10 …", "5 RFT 800m run, …", "75 power
         snatches for time @ …"."""
         m = _FORMAT_SEP.match(text)
+        if m and section_header(m.group("head")) is None:
+            # "Team of 2, 30 min AMRAP: …": the format is all before the colon
+            m = _COLON_SEP.match(text) or m
         # "3 sets of max strict pull-ups" is one lift; "3 sets: 12 DB rows, 20 sec L-sit" rounds.
-        lift = (
-            m is not None
-            and m.group("sep").strip() in ("of", "из")
-            and re.match(rf"^\d+\s*{words(lexicon.SETS)}$", m["head"], re.I)
-        )
-        if m and not lift and (section := section_header(m.group("head"))):
+        lift = m is not None and m.group("sep").strip() in ("of", "из") and _N_SETS.match(m["head"])
+        head = of_ending(m["head"]) if m and ":" in m["sep"] else m and m["head"]
+        if m and head and not lift and (section := section_header(head)):
             if not dry:
                 tail = m.group("tail").strip()
                 self.add_section(section, text[: m.start("tail")])
@@ -381,7 +521,7 @@ class Reader:
                     return True
                 self.content(tail, listed=True)
             return True
-        if (prefix := format_prefix(text)) and _reads_as_movements(prefix[1]):
+        if (prefix := format_prefix(text)) and reads_as_movements(prefix[1]):
             if not dry:
                 section, tail = prefix
                 self.add_section(section, text[: len(text) - len(tail)])
@@ -391,7 +531,7 @@ class Reader:
         if found and found.start() > 0:
             # "30 snatches for time (135/95 lb)": the format inside the movement's line.
             rest = (text[: found.start()] + text[found.end() :]).strip(" ,")
-            if _reads_as_movements(rest):
+            if reads_as_movements(rest):
                 if not dry:
                     self.add_section(Section(format="for_time", from_header=True), found.group(0))
                     self.content(rest)
@@ -409,41 +549,129 @@ class Reader:
         so it is a list of movements even without numbers and however long.
         """
         if not self.seen_content and not self.parts and self.title is None and is_title(text):
-            title = text.rstrip(":").strip()
-            quoted = len(title) > 2 and title[0] in "\"'“" and title[-1] in "\"'”"
-            self.title = title[1:-1] if quoted else title
-            self.took("title", text)
+            self.titled_line(text)
             return
         self.seen_content = True
         if _QUOTED.match(text):
             self.note(text)  # '"Nasty Girls"' inside a part: the name of what follows
             return
-        if listed and (scheme := _LEADING_SCHEME.match(text)):
-            section = self.section()
-            if section.from_header and not section.movements and section.rep_scheme is None:
-                # "For time: 30-20-10 KBS and push-ups": the scheme is the section's
-                section.rep_scheme = scheme.group(1)
-                self.took("format", scheme.group(0))
-                text = text[scheme.end() :]
-        notey = is_note_start(SLOT.sub("", text)) or is_prose(text)
+        lead = self.lead_in(text, listed)
+        if lead is None:
+            return
+        text, listed = lead
+        whole = text
+        text, trailing = trailing_format(text)
         complex_ = complex_of(LABEL_PREFIX.sub("", text))
         split = pieces(text) if complex_ is None else [text]
+        if trailing is None and (last := format_piece(split)) is not None:
+            trailing, split = last, split[:-1]  # "…, for time", "…, на время"
+            text = text[: text.rindex(last[1])].rstrip(" ,;–—-")
         # A long line of counted movements ("20 pull-ups, 30 push-ups, …") is a list, not prose.
         counted = len(split) > 1 and all(
             QUANTITY.search(p) and (movement(p) or REST.match(p)) for p in split
         )
+        # "… | 50 air squats | 3 min rest between rounds": the advice is the last piece's
+        known = counted and all(REST.match(p) or names_known(p) for p in split)
+        notey = is_note_start(SLOT.sub("", text)) or (is_prose(text) and not known)
         if notey or (not listed and not counted and is_note(text)):
-            self.note(text)
+            self.note(whole)
             return
-        self.took("separators", _between(text, split))
+        self.listed_pieces(text, split)
+        if trailing is not None:
+            self.trailing(*trailing)
+
+    def titled_line(self, text: str) -> None:
+        """The text's first line as its title: "Helen", "MURPH 🇺🇸", "Chipper (cap 25 min)"."""
+        title = undecorated(text.rstrip(":").strip()) or text
+        capped = CAPPED_TITLE.match(title)
+        if capped and (said := format_said(capped["cap"] or capped["tail"])):
+            # "Chipper (cap 25 min)", "Lumberjack 20 (for time)", "Partner WOD, 30 min cap":
+            # the name, and its format
+            title = capped["name"]
+            self.part().sections.append(said)
+        elif (aside := ASIDE.match(title)) and not QUANTITY.search(aside["name"]):
+            # "Linda (aka 3 bars of death)", "Murph (20# vest)": the name, and a note
+            title = aside["name"]
+            self.part().notes.append(aside["aside"])
+        self.title = unquoted(title)
+        self.took("title", text)
+
+    def lead_in(self, text: str, listed: bool) -> tuple[str, bool] | None:
+        """What opens a line of content: a scheme after a format ("For time: 30-20-10 KBS and
+        push-ups"), "Start with 5 burpees …", "Max rounds of …"; None when that was the line."""
+        if listed and (scheme := _LEADING_SCHEME.match(text)):
+            section = self.section()
+            if section.from_header and not section.movements and section.rep_scheme is None:
+                section.rep_scheme = scheme.group(1)
+                self.took("format", scheme.group(0))
+                text = text[scheme.end() :]
+        if (opens := _OPENS_WITH.match(text)) and self.opens_with(text, opens.end()):
+            return None
+        while max_of := _MAX_OF.match(text):
+            # "Max rounds of 1 power clean, 2 front squats, …": a list for the time left
+            self.note(max_of.group(0))
+            text, listed = text[max_of.end() :].strip(" :,"), True
+            self.section().max_reps = True
+        if not QUANTITY.search(text) and _ADVICE.search(text) and not names_a_movement(text):
+            self.note(text)  # "Touch and go", "Smooth and steady": how, not what
+            return None
+        return text, listed
+
+    def listed_pieces(self, text: str, split: list[str]) -> None:
+        separators = between(text, split)
+        self.took("separators", separators)
+        self.joined = len(split) > 1 and set(separators.split()) == {"+"}
         lift = movement(split[0]) if len(split) > 1 else None
         for piece in split:
-            advice = not QUANTITY.search(piece) and not vocabulary.lookup(piece)
-            if lift is not None and is_lift(lift) and piece is not split[0] and advice:
-                self.note(piece)  # "Back squat: 5 sets of 5, build across"
+            unknown = not QUANTITY.search(piece) and not vocabulary.lookup(piece)
+            if unknown and (
+                (lift is not None and is_lift(lift) and piece is not split[0])
+                or (len(split) > 1 and _ADVICE.search(piece))
+            ):
+                self.note(piece)  # "Back squat: 5 sets of 5, build across", "…, build each set"
+                continue
+            if piece is not split[0] and self.percent_of_the_lift(piece):
                 continue
             self.piece(piece)
         self.share_trailing_load(split)
+
+    def percent_of_the_lift(self, piece: str) -> bool:
+        """ "Жим стоя 5х5, рабочий вес 70% от ПМ", "Back squat 5x5, working weight 75%": a piece
+        of marks only after a lift says its percent (or tempo)."""
+        if not self.last_line or not is_lift(self.last_line[-1]):
+            return False
+        marks = marks_only(piece)
+        if marks is None or marks.counts or not {"percent", "tempo"} & set(marks.found):
+            return False
+        for key, value in marks.found.items():
+            self.last_line[-1].setdefault(key, value)
+        self.took("marks", piece)
+        return True
+
+    def trailing(self, said: Section, text: str) -> None:
+        """A format said after a list's movements ("… x 4 rounds", "…, for time", "(TC 18)"):
+        the format of their section, when it has none yet or the two agree."""
+        self.took("format", text)
+        current = self.section()
+        if current.format == "other" or said.format == "other" or completes(current, said):
+            absorb(current, said)
+        else:
+            current.notes.append(text)
+
+    def opens_with(self, text: str, end: int) -> bool:
+        """ "Start with 5 burpees and do 5 burpees at the top of every minute": the movement it
+        opens with, and the rest of the sentence as a note."""
+        rest = _ARTICLE.sub("", text[end:])
+        first = first_piece(rest)
+        read = movement(first) if first else None
+        if read is None or not vocabulary.lookup(read["name"]):
+            return False
+        self.took("note", text[:end])
+        self.piece(first)
+        after = rest[rest.index(first) + len(first) :].strip()
+        if after:
+            self.note(after)
+        return True
 
     def share_trailing_load(self, split: list[str]) -> None:
         """ "12 deadlifts, 9 hang power cleans, 6 push jerks, 155/105 lb": a load written once,
@@ -462,8 +690,8 @@ class Reader:
                 move["load"] = last["load"]
 
     def piece(self, text: str) -> None:
-        if is_note_start(text) or REST.match(text):
-            self.note(text)
+        if is_note_start(text) or REST.match(text) or heading(text):
+            self.note(text)  # "Rest 2 min", "האימון של היום:", "Сегодня:"
             return
         if complex_ := complex_of(LABEL_PREFIX.sub("", text)):
             self.add_complex(text, *complex_)
@@ -472,9 +700,16 @@ class Reader:
         if read is not None and equipment_only(read):
             self.note(text)  # "Vest 20/14 lb": what it is done with
             return
+        if read is not None and self.loads_named(read):
+            self.note(text)  # "Thrusters @ 115/75 lb" under the list: the thrusters' load
+            return
+        if read is not None and self.aside(read):
+            self.note(text)  # "מתחלפים כרצונכם" under counted movements: how, not what
+            return
         if read is None:
             if QUANTITY.search(text):
-                self.unread.append(text)
+                # verbatim: the line itself when "for time" was read out of the piece's middle
+                self.unread.append(text if text in self.raw else self.raw.strip())
                 self.took("unread", text)
             self.note(text)
             return
@@ -489,6 +724,39 @@ class Reader:
             read["max"] = True
         self.add_movement(read)
 
+    def aside(self, read: dict[str, Any]) -> bool:
+        """A line of words with no count and no movement's word in it, under movements that
+        are all counted (or by the section's scheme), says how the list goes or signs off
+        ("Switch as you like", "מתחלפים כרצונכם", "בהצלחה 💪")."""
+        if read.keys() - {"mention", "name", "note"}:
+            return False
+        part = self.part()
+        section = part.sections[-1] if part.sections else None
+        if section is None or not section.movements or names_a_movement(read["name"]):
+            return False
+        counts = {"reps", "distance", "calories", "seconds", "sets", "repScheme"}
+        return section.rep_scheme is not None or all(m.keys() & counts for m in section.movements)
+
+    def loads_named(self, read: dict[str, Any]) -> bool:
+        """A load (or height) for movements named above in the section ("21 thrusters … 9
+        thrusters" then "Thrusters @ 115/75 lb"): given to those of them that carry none."""
+        given = {k for k in read if k not in ("mention", "name", "note")}
+        if not given or not given <= {"load", "height"}:
+            return False
+        part = self.part()
+        if not part.sections:
+            return False
+        known = vocabulary.lookup(read["name"])
+        same = [
+            m
+            for m in part.sections[-1].movements
+            if (vocabulary.lookup(m["name"]) == known if known else m["name"] == read["name"])
+        ]
+        open_ = [m for m in same if not given & m.keys()]
+        for move in open_:
+            move.update({k: read[k] for k in given})
+        return bool(open_)
+
     def add_complex(self, text: str, sets: int | None, parts: list[str], tail: str) -> None:
         if label := LABEL_PREFIX.match(text):
             self.took("label", label.group(0))
@@ -500,6 +768,9 @@ class Reader:
             current = Section(format="strength" if sets else "other")
             part.sections.append(current)
         current.complex = True
+        if sets is None and current.format == "rounds" and current.rounds and not current.movements:
+            # "Толчковый комплекс — 5 подходов:" then the complex: its sets
+            sets, current.format, current.rounds = current.rounds, "strength", None
         marks: dict[str, Any] = {}
         quantities.strength_marks(tail, marks, [])
         load = quantities.LOAD.search(tail)
@@ -528,6 +799,8 @@ class Reader:
         for part in self.parts:
             for section in part.sections:
                 self.place_shared(section)
+                if section.time_cap_seconds and section.format in ("other", "rounds"):
+                    section.format = "for_time"  # a cap is a race's: "Partner WOD, 30 min cap"
                 if (
                     section.format == "other"
                     and section.movements
@@ -550,6 +823,29 @@ class Reader:
                 self.warnings.append({"code": f"{kind}_not_placed", "text": value})
 
 
+# What may follow "Tabata" before its movements: rounds, work/rest, in brackets or not.
+_TABATA_SPEC = re.compile(
+    rf"(?:\s*\([^()]*\)|\s+\d+\s*{words(lexicon.ROUNDS)}(?!\w)|\s+\d+\s*/\s*\d+)*\s*[:\-–—]?\s*",
+    re.I,
+)
+_WORK_REST = re.compile(rf"\s*\([^()]*{words(lexicon.WORK_REST)}[^()]*\)\s*$", re.I)
+_N_ROUNDS = re.compile(rf"(\d+)\s*{words(lexicon.ROUNDS)}(?!\w)", re.I)
+_N_SETS = re.compile(rf"^\d+\s*{words(lexicon.SETS)}$", re.I)
+
+
+def _reads_apart(text: str, said: list[tuple[str, str]]) -> bool:
+    """Whether a line's sentences are read one by one: not when it opens as a note or advice
+    ("Scale: … . 10 reps should feel light.") or none of them holds a number, a movement or a
+    format ("Steady pace. Keep moving.")."""
+    first = said[0][0]
+    if is_note_start(first) or is_prose(first):
+        return False
+    return any(
+        counted(sentence) or names_a_movement(sentence) or section_header(sentence.rstrip(".!? "))
+        for sentence, _separator in said
+    )
+
+
 def _targets(moves: list[dict[str, Any]], kind: str, wanted: str | None) -> list[dict[str, Any]]:
     """The movements a shared load (or box height) belongs to."""
     open_ = [m for m in moves if kind not in m]
@@ -569,116 +865,26 @@ _THEN_INSIDE = re.compile(rf"[,;.]?\s+{words(lexicon.THEN)}\s*:?\s+(?=\S)", re.I
 
 
 def _then_inside(text: str) -> re.Match[str] | None:
-    """Where "then" starts a format in the middle of a line ("…, then 2 rounds: …")."""
+    """Where "then" starts a format in the middle of a line ("…, then 2 rounds: …"), or the
+    back-off sets of the lift before it ("Deadlift 5x3 @ 80% then 3x5 @ 70%")."""
     for m in _THEN_INSIDE.finditer(text):
         rest = text[m.end() :]
         if m.start() > 0 and (
             section_header(rest, header_only=rest.endswith(":"))
+            or marks_only(rest) is not None
             or (_FORMAT_SEP.match(rest) and section_header(_FORMAT_SEP.match(rest)["head"]))  # type: ignore[index]
         ):
             return m
     return None
 
 
-def _between(text: str, split: list[str]) -> str:
-    """What lies between a line's pieces: the separators ("and", "и", "+", ",")."""
-    gaps, cursor = [], 0
-    for piece in split:
-        start = text.find(piece, cursor)
-        if start < 0:
-            continue
-        gaps.append(text[cursor:start])
-        cursor = start + len(piece)
-    gaps.append(text[cursor:])
-    return " ".join(gaps)
-
-
-def _reads_as_movements(text: str) -> bool:
-    split = pieces(text)
-    return bool(split) and all(movement(p) is not None or complex_of(p) for p in split)
-
-
-def marks_only(text: str) -> dict[str, Any] | None:
-    """The sets, reps, percent, tempo or load of a line that names no movement, else None."""
-    bare = re.sub(r"(?i)\b(?:tempo|темп|RPE|\d*\s*-?RM|of|sets?|reps?|x|kg|lb|@)\b", "", text)
-    if LETTER.search(bare) and not re.match(r"(?i)^\s*(?:tempo|темп)\b", text):
-        return None
-    found: dict[str, Any] = {}
-    notes: list[str] = []
-    rest = quantities.strength_marks(text, found, notes)
-    rest = quantities.sets(rest.strip(), found)
-    rest = quantities.measures(rest, found)
-    if notes:
-        found["note"] = "; ".join(notes)
-    if re.search(r"[^\W_]", rest) or not found:
-        return None
-    return {k: v for k, v in found.items() if k in _MARKS}
-
-
-def header(line: str) -> Part | None:
-    """A part header ("B) Lift (10:00-25:00)", "Optional Successory:", "חימום") or None."""
-    text = LABEL_PREFIX.sub("", line).strip().rstrip(":").strip()
-    window = None
-    found = _WINDOW.search(text)
-    if found:
-        window = {
-            "start": quantities.clock(found.group(1)),
-            "end": quantities.clock(found.group(2)),
-        }
-        text = (text[: found.start()] + text[found.end() :]).strip(" -–—:")
-    notes = []
-    if length := _LENGTH.search(text):
-        notes.append(length.group(1))  # "Skill (10 min)": how long the part is
-        text = (text[: length.start()] + text[length.end() :]).strip(" -–—:")
-    if not text or not _HEADER.match(text) or QUANTITY.search(text):
-        return None
-    return Part(name=text, window=window, optional=bool(_OPTIONAL.search(text)), notes=notes)
-
-
-def is_name(text: str) -> bool:
-    """A workout's name before "-" or ":" ("Kelly", "Open 21.1"), not a format, a part or a
-    movement."""
-    text = text.strip()
-    if not text or len(text.split()) > 4 or not LETTER.search(text):
-        return False
-    if header(text) or section_header(text) or is_note_start(text) or SLOT.match(text + ":"):
-        return False
-    if _BOOKEND.match(text) or re.match(r"^\d", text) or vocabulary.lookup(text):
-        return False
-    return _OPEN_TITLE.match(text) is not None or not QUANTITY.search(text)
-
-
-def is_title(text: str) -> bool:
-    if _OPEN_TITLE.match(text):
-        return True
-    if header(text) or section_header(text) or is_note(text):
-        return False
-    if re.match(r"^\d", text) or quantities.SETS_REPS.search(text):
-        return False
-    read = movement(text)
-    if vocabulary.lookup(text.strip(" :\"'“”")) or (read and vocabulary.lookup(read["name"])):
-        return False  # "Thrusters", "Deadlift 1RM" first are movements, not names
-    # "Deadlift 5-5-5-3-3-3", "Deadlift, 1.5 x BW": a lift, even first; "Monday 3/2" a title
-    measured: dict[str, Any] = {}
-    quantities.measures(CAP.sub(" ", text), measured)  # "Chipper (cap 25 min)" is still a name
-    if quantities.MOVEMENT_SCHEME.search(text) or "%" in text or "@" in text:
-        return False
-    if measured.keys() - {"load"}:
-        return False
-    if "load" in measured and not quantities.BARE_LOAD.search(text):
-        return False
-    return len(text.split()) <= 8 and (
-        bool(re.search(r"[\"'“”״׳]", text)) or bool(re.search(r"\d", text)) or text.isupper()
-        or text.endswith(":") or (len(text.split()) <= 5 and text[:1].isupper())
-        or (len(text.split()) <= 5 and not text.isascii())
-    )  # fmt: skip
-
-
 def read_workout(text: str) -> Reading:
     """The reading of a coach's text, with what was taken from each line."""
     reader = Reader()
-    for line in lines_of(text):
-        reader.line(line)
+    lines = lines_of(text)
+    listed = numbered(lines)
+    for index, line in enumerate(lines):
+        reader.line(line, numbered=index in listed)
     reader.finish()
     parts = [p for p in reader.parts if p.sections or p.notes]
     parsed = {

@@ -1,0 +1,144 @@
+"""Which line names what: a part header ("B) Lift (10:00-25:00)", "חימום"), a workout's name
+("Kelly", "Open 21.1", "Lumberjack 20") and the text's title, with what a title carries around
+it (its emoji, an aside, a format or cap in brackets)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from spotter.domain import movement_vocabulary as vocabulary
+from spotter.domain.workout_parser import lexicon, quantities
+from spotter.domain.workout_parser.formats import CAP, cap_seconds, section_header
+from spotter.domain.workout_parser.lexicon import words
+from spotter.domain.workout_parser.lines import LABEL_PREFIX, LETTER, QUANTITY
+from spotter.domain.workout_parser.model import Part, Section
+from spotter.domain.workout_parser.movements import SLOT, movement, names_a_movement
+from spotter.domain.workout_parser.notes import is_note, is_note_start
+
+_PART_WORDS = words(lexicon.PARTS)
+
+# "אימון" (training) alone heads a part; "אימון יום שלישי" is the day's title.
+_HEADER = re.compile(
+    rf"^(?:(?:(?:partner|team|hero)\s+)?{_PART_WORDS}(?!\w)[\s\w'&/-]{{0,30}}|אימון)$", re.I
+)
+
+_OPTIONAL = re.compile(rf"(?<!\w){words(lexicon.OPTIONAL)}(?!\w)", re.I)
+
+_WINDOW = re.compile(
+    r"\(?\s*(\d{1,2}(?::\d{2})?)\s*[-–—]\s*(\d{1,2}(?::\d{2})?)\s*(?:'|min(?:utes)?|דק(?:ות)?|мин)?\s*\)?"
+)
+
+# "Skill (10 min)", "Warm-up 10 min", "Разминка - 10 минут", "חימום 10 דקות": how long it is.
+_LENGTH = re.compile(
+    r"\(\s*(\d+\s*(?:min\w*|мин\w*|דק\w*|'))\s*\)"
+    r"|(?<=[^\W\d])[\s,:–—-]+(\d+\s*(?:min\w*|мин\w*|דק\w*|'))\s*$",
+    re.I,
+)
+
+# "Buy-in: 50 DU" / "Cash-out: 800m run": a section of its own inside the part.
+BOOKEND = re.compile(r"^(buy[\s-]?in|cash[\s-]?out)\b\s*:?\s*(.*)$", re.I)
+
+TITLE_SEP = re.compile(r"^(?P<head>[^:|=]{1,40}?)(?:\s+[-–—|=]\s+|\s*:\s+)(?P<tail>.+)$")
+
+_COUNT_WORD = re.compile(
+    rf"{words(lexicon.ROUNDS)}|{words(lexicon.SETS)}|{words(lexicon.REPS)}", re.I
+)
+
+OPEN_TITLE = re.compile(r"^(?:(?:the\s+)?open\s+)?\d{2}\.\d(?:[AB])?\b", re.I)
+
+ASIDE = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<aside>[^()]+)\)$")
+
+NAME_FORMAT_SEP = re.compile(
+    r"^(?P<name>[^():]{1,40}?)\s*\((?P<said>[^()]+)\)\s*[:\-–—]\s*(?P<tail>.+)$"
+)
+
+CAPPED_TITLE = re.compile(r"^(?P<name>.+?)\s*(?:\((?P<cap>[^()]+)\)|,\s*(?P<tail>[^,()]+))$")
+
+
+def unquoted(title: str) -> str:
+    quoted = len(title) > 2 and title[0] in "\"'“" and title[-1] in "\"'”"
+    return title[1:-1] if quoted else title
+
+
+def format_said(text: str | None) -> Section | None:
+    """A format said alone ("for time", "AMRAP 20") or a cap ("cap 25 min", "30 min cap", "TC
+    20'"), as a section to fill; None when the text says something else."""
+    if not text:
+        return None
+    if said := section_header(text, header_only=True):
+        return said if not said.notes else None
+    if not (m := CAP.search(text)):
+        return None
+    left = (text[: m.start()] + text[m.end() :]).strip(" ,:-–—")
+    if LETTER.search(re.sub(r"(?i)\btime\b", "", left)):
+        return None
+    return Section(from_header=True, time_cap_seconds=cap_seconds(m))
+
+
+def header(line: str) -> Part | None:
+    """A part header ("B) Lift (10:00-25:00)", "Optional Successory:", "חימום") or None."""
+    text = LABEL_PREFIX.sub("", line).strip().rstrip(":").strip()
+    window = None
+    found = _WINDOW.search(text)
+    if found:
+        window = {
+            "start": quantities.clock(found.group(1)),
+            "end": quantities.clock(found.group(2)),
+        }
+        text = (text[: found.start()] + text[found.end() :]).strip(" -–—:")
+    notes = []
+    if length := _LENGTH.search(text):
+        notes.append(length.group(1) or length.group(2))  # how long the part is
+        text = (text[: length.start()] + text[length.end() :]).strip(" -–—:")
+    if not text or not _HEADER.match(text) or QUANTITY.search(text):
+        return None
+    return Part(name=text, window=window, optional=bool(_OPTIONAL.search(text)), notes=notes)
+
+
+def is_name(text: str) -> bool:
+    """A workout's name before "-" or ":" ("Kelly", "Open 21.1", "Lumberjack 20", '"Nasty
+    Girls"'), not a format, a part or a movement."""
+    text = text.strip().strip("\"'“”")
+    if not text or len(text.split()) > 4 or not LETTER.search(text):
+        return False
+    if header(text) or section_header(text) or is_note_start(text) or SLOT.match(text + ":"):
+        return False
+    if BOOKEND.match(text) or re.match(r"^\d", text) or vocabulary.lookup(text):
+        return False
+    if _COUNT_WORD.fullmatch(text):
+        return False  # "Rounds: 5" counts, it names nothing
+    if OPEN_TITLE.match(text) or not QUANTITY.search(text):
+        return True
+    # a name ending in its number ("Lumberjack 20", "Open 24.3"), when the words name no movement
+    named = re.fullmatch(r"(?P<words>[^\d]+?)\s+\d+(?:\.\d+)?", text)
+    return named is not None and not names_a_movement(named["words"])
+
+
+def is_title(text: str) -> bool:
+    if OPEN_TITLE.match(text):
+        return True
+    aside = ASIDE.match(text)
+    if aside and not QUANTITY.search(aside["name"]) and is_title(aside["name"]):
+        return True  # "Murph (20# vest)": the name decides
+    if header(text) or section_header(text) or is_note(text):
+        return False
+    if re.match(r"^\d", text) or quantities.SETS_REPS.search(text):
+        return False
+    read = movement(text)
+    if vocabulary.lookup(text.strip(" :\"'“”")) or (read and vocabulary.lookup(read["name"])):
+        return False  # "Thrusters", "Deadlift 1RM" first are movements, not names
+    # "Deadlift 5-5-5-3-3-3", "Deadlift, 1.5 x BW": a lift, even first; "Monday 3/2" a title
+    measured: dict[str, Any] = {}
+    quantities.measures(CAP.sub(" ", text), measured)  # "Chipper (cap 25 min)" is still a name
+    if quantities.MOVEMENT_SCHEME.search(text) or "%" in text or "@" in text:
+        return False
+    if measured.keys() - {"load"}:
+        return False
+    if "load" in measured and not quantities.BARE_LOAD.search(text):
+        return False
+    return len(text.split()) <= 8 and (
+        bool(re.search(r"[\"'“”״׳]", text)) or bool(re.search(r"\d", text)) or text.isupper()
+        or text.endswith(":") or (len(text.split()) <= 5 and text[:1].isupper())
+        or (len(text.split()) <= 5 and not text.isascii())
+    )  # fmt: skip
