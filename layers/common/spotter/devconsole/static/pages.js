@@ -2,6 +2,7 @@
 // every message (pageContext), its suggested prompts (keys of prompt.* in i18n/*.json) and,
 // optionally, the router it needs: a page whose router is not in GET /dev/info's `routers` is
 // not shown (the leads board appears once a `leads` router exists).
+import { DASHBOARD } from "./insights.js";
 
 function isoDay(date) {
   const pad = (n) => String(n).padStart(2, "0");
@@ -123,6 +124,7 @@ export const PAGES = [
       el.append(tabs, columns, Object.assign(document.createElement("p"), { className: "hint", textContent: t("page.leads.hint") }));
     },
   },
+  DASHBOARD,
 ];
 
 export function visiblePages(routers) {
