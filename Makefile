@@ -14,7 +14,7 @@ TOOLS := .venv-tools
 TOOLS_STAMP := $(TOOLS)/.installed
 export SAM_CLI_TELEMETRY := 0
 
-.PHONY: install tools dev test test-slow lint lint-imports lint-template typecheck build unit \
+.PHONY: install tools dev reset-demo test test-slow lint lint-imports lint-template typecheck build unit \
 	stop-db clean chromium pgbouncer build-CommonLayer build-ModelLayer build-EmbeddingLayer build-McpLayer
 
 $(STAMP): pyproject.toml layers/common/requirements.txt layers/model/requirements.txt layers/embedding/requirements.txt layers/mcp/requirements.txt
@@ -35,6 +35,11 @@ tools: $(TOOLS_STAMP)
 
 dev: install
 	$(BIN)/spotter dev --port $(PORT)
+
+# The demo gyms back as a first seed leaves them today (whatever a demo cancelled, booked or said
+# is gone); `make dev` may keep running.
+reset-demo: install
+	$(BIN)/spotter seed-demo --reset
 
 lint: install
 	$(BIN)/ruff check .
@@ -73,8 +78,11 @@ unit: install
 	$(BIN)/pytest tests/unit -q
 
 # `sam build` without a container needs python3.12 on PATH: the interpreter find-python found.
+# Its cache is keyed on each layer's folder, not on layers/build.py: a newer script drops it.
 build: tools
+	@if [ layers/build.py -nt .aws-sam/cache/.layer-script ]; then rm -rf .aws-sam/cache; fi
 	PATH="$(dir $(PYTHON)):$$PATH" $(TOOLS)/bin/sam build
+	@touch .aws-sam/cache/.layer-script
 
 # The layers' BuildMethod is makefile: `sam build` runs these in a copy of the layer's folder
 # (ContentUri), with ARTIFACTS_DIR the layer's build output. layers/build.py says what they do.

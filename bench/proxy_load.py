@@ -274,8 +274,9 @@ class CpuMeter:
 def postmaster_pid(owner_url: str) -> int:
     with psycopg.connect(owner_url) as conn:
         row = conn.execute("SELECT pg_backend_pid()").fetchone()
-    assert row is not None
-    return psutil.Process(int(row[0])).ppid()
+        assert row is not None
+        # asked while the backend lives: once the connection closes it exits, and psutil fails
+        return psutil.Process(int(row[0])).ppid()
 
 
 # ---- the instances -------------------------------------------------------------------------

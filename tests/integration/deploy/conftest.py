@@ -11,6 +11,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -122,10 +123,16 @@ def built() -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)
         fingerprint = _fingerprint()
         if not stamp.is_file() or stamp.read_text() != fingerprint:
+            # SAM's cache is keyed on each layer's folder, not on the script that builds them
+            script = ROOT / "layers" / "build.py"
+            marker = ROOT / ".aws-sam" / "cache" / ".layer-script"
+            if not marker.is_file() or script.stat().st_mtime > marker.stat().st_mtime:
+                shutil.rmtree(ROOT / ".aws-sam" / "cache", ignore_errors=True)
             result = subprocess.run(
                 [str(SAM), "build"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900
             )
             assert result.returncode == 0, result.stdout + result.stderr
+            marker.touch()
             stamp.write_text(fingerprint)
     return build_dir
 

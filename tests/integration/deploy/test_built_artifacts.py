@@ -128,11 +128,16 @@ def test_a_functions_layers_never_ship_the_same_path(
     # Lambda extracts every layer into /opt: a path in two layers would silently overwrite.
     seen: dict[str, str] = {}
     for layer, python in functions[name].layers.items():
-        for entry in python.iterdir():
-            if entry.name == "bin":  # console scripts, never on sys.path
+        # the top-level modules' bytecode shares one __pycache__ folder: its files must differ
+        entries = [
+            *(e.name for e in python.iterdir() if e.name != "__pycache__"),
+            *(f"__pycache__/{e.name}" for e in python.glob("__pycache__/*")),
+        ]
+        for entry in entries:
+            if entry == "bin":  # console scripts, never on sys.path
                 continue
-            assert entry.name not in seen, (entry.name, seen.get(entry.name), layer)
-            seen[entry.name] = layer
+            assert entry not in seen, (entry, seen.get(entry), layer)
+            seen[entry] = layer
 
 
 @pytest.mark.parametrize("name", ["SendFunction", "ReadsFunction", MCP])
@@ -170,7 +175,7 @@ def test_excluded_distributions_are_left_out_of_every_layer(
 ) -> None:
     send = functions["SendFunction"]
     excluded = _excluded(send)
-    assert {"tokenizers", "hf-xet", "langsmith", "zstandard"} <= excluded
+    assert {"tokenizers", "pillow", "huggingface-hub", "langchain-text-splitters"} <= excluded
     assert not excluded & set(_distributions(send))
 
 
@@ -422,3 +427,61 @@ def test_mcp_function_lists_tools_on_its_built_artifacts_without_the_model_sdks(
     # The MCP layer alone over the common layer: no model SDK to import, so none was.
     assert not (mcp.layers["McpLayer"] / "anthropic").exists()
     assert "ModelLayer" not in mcp.layers and "EmbeddingLayer" not in mcp.layers
+
+
+@pytest.mark.parametrize("what", ["PIL.Image.open", "huggingface_hub.hf_hub_download"])
+def test_the_embedding_layers_stand_ins_refuse_to_be_used(
+    functions: dict[str, BuiltFunction], what: str
+) -> None:
+    module, name = what.rsplit(".", 1)
+    code = (
+        f"import importlib\n"
+        f"try:\n"
+        f"    getattr(importlib.import_module({module!r}), {name!r})('x')\n"
+        f"except RuntimeError as error:\n"
+        f"    print(type(error).__name__, 'embeds text only' in str(error))\n"
+    )
+    assert _probe(functions["SendFunction"], code) == "StandInError True"
+
+
+def test_every_module_of_every_layer_ships_its_python312_bytecode(
+    functions: dict[str, BuiltFunction],
+) -> None:
+    # Lambda cannot write __pycache__ into /opt: a module without its .pyc compiles on every
+    # cold start. The probe imports with bytecode writing off, as Lambda does.
+    missing = []
+    for python in functions["SendFunction"].layers.values():
+        for source in python.rglob("*.py"):
+            if "bin" in source.relative_to(python).parts[:1]:
+                continue
+            cached = source.parent / "__pycache__" / f"{source.stem}.cpython-312.pyc"
+            if not cached.is_file():
+                missing.append(str(source.relative_to(python)))
+    assert not missing, missing[:20]
+
+
+def test_the_streaming_app_builds_no_tool_schema_on_its_first_request(
+    functions: dict[str, BuiltFunction],
+) -> None:
+    # The layer carries every surface's definitions as built by its own code: equal to what
+    # the registry builds, and read instead of built (building is made to fail here).
+    code = (
+        "from spotter.tools import prebuilt, registry\n"
+        "from spotter.tools.catalog import load_catalog\n"
+        "built = {}\n"
+        "for role, grain, forms in prebuilt.surfaces():\n"
+        "    fresh = registry.ToolRegistry(\n"
+        "        load_catalog(), role, day_grain=grain, forms=forms, prebuilt=False\n"
+        "    )\n"
+        "    built[role, grain, forms] = fresh.definitions_json, fresh.quick_definitions_json\n"
+        "def refuse(*args, **kwargs):\n"
+        "    raise AssertionError('schema generation on the request path')\n"
+        "registry.build_definitions = refuse\n"
+        "same = all(\n"
+        "    (registry.registry_for(*surface).definitions_json,\n"
+        "     registry.registry_for(*surface).quick_definitions_json) == built[surface]\n"
+        "    for surface in prebuilt.surfaces()\n"
+        ")\n"
+        "print(len(built), same)\n"
+    )
+    assert _probe(functions["SendFunction"], code) == "16 True"

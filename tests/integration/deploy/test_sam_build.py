@@ -47,7 +47,12 @@ def test_common_layer_carries_the_spotter_package_with_its_data(built: Path) -> 
     expected = sorted(p.name for p in (ROOT / "layers/common/spotter/db/migrations").glob("*.sql"))
     assert migrations == expected
     assert {"en.json", "he.json", "ru.json"} <= {p.name for p in (package / "i18n").iterdir()}
-    assert not list(package.rglob("__pycache__")), "a dev run's bytecode leaked into the layer"
+    # Bytecode is the build's own: python3.12's, hash-based and never checked against the
+    # source (PEP 552 flags = 1), not a dev run's timestamped files copied along.
+    pycs = list(package.rglob("*.pyc"))
+    assert pycs
+    assert all(p.name.endswith(".cpython-312.pyc") for p in pycs)
+    assert {int.from_bytes(p.read_bytes()[4:8], "little") for p in pycs} == {1}
 
 
 @pytest.mark.parametrize(("layer", "packages"), LAYER_CONTENTS.items())

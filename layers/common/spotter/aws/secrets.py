@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 from urllib.parse import quote
 
@@ -46,20 +46,23 @@ def database_url_from_secret(secret: Mapping[str, Any], settings: Settings) -> s
     return f"postgresql://{user}:{password}@{host}:{port}/{name}?sslmode=require"
 
 
-def load_secrets(settings: Settings | None = None) -> list[str]:
+def load_secrets(
+    settings: Settings | None = None, *, only: Collection[str] | None = None
+) -> list[str]:
     """Fill DATABASE_URL, APP_DATABASE_URL, ANTHROPIC_API_KEY, VOYAGE_API_KEY, MCP_STATE_KEY and
-    CLERK_SECRET_KEY from their secrets.
+    CLERK_SECRET_KEY from their secrets (or only the variables named in `only`).
 
-    A variable already set is left alone (an explicit value beats a secret), and a missing ARN
-    means "not used here". Returns the names it set. Clears the settings cache, so the next
-    `get_settings()` sees the values.
+    A variable already set is left alone (an explicit value beats a secret, and a second call
+    reads nothing twice), and a missing ARN means "not used here". Returns the names it set.
+    Clears the settings cache, so the next `get_settings()` sees the values.
     """
     settings = settings or Settings()
     filled: dict[str, str] = {}
+    wanted = set(only) if only is not None else None
     urls = {"DATABASE_URL": settings.database_secret_arn,
             "APP_DATABASE_URL": settings.app_database_secret_arn}  # fmt: skip
     for env_name, arn in urls.items():
-        if arn and not os.environ.get(env_name):
+        if arn and not os.environ.get(env_name) and (wanted is None or env_name in wanted):
             filled[env_name] = database_url_from_secret(json.loads(_fetch(arn)), settings)
     keys = {
         # Bedrock authenticates with the function's role; no Anthropic key is read.
@@ -71,7 +74,7 @@ def load_secrets(settings: Settings | None = None) -> list[str]:
         "CLERK_SECRET_KEY": settings.clerk_secret_arn,
     }
     for env_name, arn in keys.items():
-        if arn and not os.environ.get(env_name):
+        if arn and not os.environ.get(env_name) and (wanted is None or env_name in wanted):
             filled[env_name] = _fetch(arn).strip()
     os.environ.update(filled)
     get_settings.cache_clear()

@@ -110,10 +110,17 @@ class Database:
 
     @classmethod
     async def open(
-        cls, url: str, *, max_size: int = 10, wait_seconds: float = POOL_WAIT_SECONDS
+        cls,
+        url: str,
+        *,
+        max_size: int = 10,
+        wait_seconds: float = POOL_WAIT_SECONDS,
+        open_seconds: float | None = None,
     ) -> Database:
         """A pool of `url`'s login, which must be the app role (`check_login`, on every
-        connection the pool makes): a refused login raises `UnsafeLogin` here, at once."""
+        connection the pool makes): a refused login raises `UnsafeLogin` here, at once. The
+        first connection is waited for up to `open_seconds` (default twice `wait_seconds`);
+        past that the pool is closed and `PoolTimeout` raised."""
         refused: asyncio.Future[UnsafeLogin] = asyncio.get_running_loop().create_future()
 
         async def configure(conn: Conn) -> None:
@@ -149,7 +156,7 @@ class Database:
             reconnect_timeout=wait_seconds * 2,
         )
         await pool.open(wait=False)
-        ready = asyncio.ensure_future(pool.wait(timeout=wait_seconds * 2))
+        ready = asyncio.ensure_future(pool.wait(timeout=open_seconds or wait_seconds * 2))
         either: set[asyncio.Future[Any]] = {ready, refused}
         await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
         if refused.done():

@@ -22,6 +22,7 @@ from spotter.http.approval_routes import router as approvals_router
 from spotter.http.health import database_reachable
 from spotter.http.locale import resolve_locale
 from spotter.http.middleware import BodyLimitMiddleware, NulPathMiddleware, TraceIdMiddleware
+from spotter.http.routes import gym as gym_router
 from spotter.http.routes import router as reads_router
 from spotter.i18n import error_message
 from spotter.observability import current_trace_id, log_event
@@ -96,10 +97,13 @@ def create_app(
     db: Database | None = None,
     streaming: bool = True,
     mcp: bool = True,
+    open_pool: bool = True,
 ) -> FastAPI:
     """Build the app. Pass `db` to share a pool (tests); otherwise the lifespan opens one.
     `streaming=False` leaves out the SSE routes and with them the model SDK (the reads Lambda);
-    `mcp=False` leaves out the MCP server (`/mcp` and its OAuth metadata)."""
+    `mcp=False` leaves out the MCP server (`/mcp` and its OAuth metadata); `open_pool=False`
+    leaves `app.state.db` to the caller (SnapStart opens it after restore, spotter.aws) and the
+    lifespan only closes it."""
     settings = settings or get_settings()
     verifier = TokenVerifier(settings)
     mcp_app: McpApp | None = None
@@ -112,6 +116,13 @@ def create_app(
             if db is not None:
                 app.state.db = db
                 yield
+                return
+            if not open_pool:
+                try:
+                    yield
+                finally:
+                    if getattr(app.state, "db", None) is not None:
+                        await app.state.db.close()
                 return
             app.state.db = await Database.open(
                 app_pool_url(settings), max_size=settings.db_pool_max_size
@@ -141,6 +152,7 @@ def create_app(
     for unavailable in UNAVAILABLE_ERRORS:
         app.add_exception_handler(unavailable, _database_unavailable)
     app.include_router(reads_router)
+    app.include_router(gym_router)
     if streaming:
         from spotter.http.agent_routes import router as agent_router
 

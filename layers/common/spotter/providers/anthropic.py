@@ -1,13 +1,20 @@
 """The one way to build the model client: the Anthropic API, Bedrock, or (dev only) the offline
-demo model. A configured provider always wins over the demo model."""
+demo model. A configured provider always wins over the demo model.
+
+The SDK is imported where the client is built, not with this module: `import anthropic` is most
+of a second of CPU (its types), and what only asks whether a model is configured (the routes,
+the dev console, the CLI) should not pay for it (docs/deploy.md, "Cold start")."""
 
 from __future__ import annotations
 
-from anthropic import AsyncAnthropic, AsyncAnthropicBedrock
+from typing import TYPE_CHECKING, TypeAlias
 
 from spotter.config import Settings
 
-ModelClient = AsyncAnthropic | AsyncAnthropicBedrock
+if TYPE_CHECKING:
+    from anthropic import AsyncAnthropic, AsyncAnthropicBedrock
+
+    ModelClient: TypeAlias = AsyncAnthropic | AsyncAnthropicBedrock
 
 
 class ProviderNotConfigured(RuntimeError):
@@ -15,20 +22,16 @@ class ProviderNotConfigured(RuntimeError):
 
 
 def provider_configured(settings: Settings) -> bool:
-    """A real model is reachable: an API key, or Bedrock (credentials from the AWS chain)."""
-    return bool(settings.anthropic_api_key) or settings.model_provider == "bedrock"
+    return settings.provider_configured
 
 
 def uses_demo_model(settings: Settings) -> bool:
-    """The offline demo model answers: asked for, outside production, and no real provider."""
-    return (
-        settings.spotter_fake_model
-        and settings.environment != "production"
-        and not provider_configured(settings)
-    )
+    return settings.uses_demo_model
 
 
 def build_client(settings: Settings) -> ModelClient:
+    from anthropic import AsyncAnthropic, AsyncAnthropicBedrock
+
     if settings.spotter_fake_model and settings.environment == "production":
         raise ProviderNotConfigured("SPOTTER_FAKE_MODEL is refused in production")
     if uses_demo_model(settings):

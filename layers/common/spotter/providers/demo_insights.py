@@ -110,11 +110,12 @@ def asks_about_at_risk(text: str, context: str) -> bool:
 def at_risk_step(
     calls: Sequence[SeenCall],
     locale: str,
-    tool_names: frozenset[str],
+    can_send: bool,
     text: Callable[[str], Reply],
     call: Callable[[str | None, list[ToolCall]], Reply],
 ) -> Reply:
-    """The flow's next step from what this run has seen so far."""
+    """The flow's next step from what this run has seen so far; `can_send`: the caller's role
+    has `messages.send` (the request lists it), else the members are named and nothing drafted."""
     strings = _STRINGS.get(locale, _STRINGS["en"])
     reads = [c for c in calls if (c.router, c.action) == ("analytics", "insight")]
     read = reads[-1] if reads else None
@@ -133,7 +134,7 @@ def at_risk_step(
     listed = ", ".join(
         strings["member"].format(name=m["name"], days=m["daysSinceLastVisit"]) for m in members
     )
-    if "messages" not in tool_names:
+    if not can_send:
         return text(strings["no_messages"].format(count=len(members), list=listed))
     drafts: list[ToolCall] = [
         (

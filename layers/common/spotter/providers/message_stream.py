@@ -16,11 +16,14 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
-from anthropic import AsyncAnthropicBedrock, AsyncStream
-
-from spotter.providers.anthropic import ModelClient
 from spotter.providers.wire_request import WireRequest
+
+if TYPE_CHECKING:
+    from anthropic import AsyncStream
+
+    from spotter.providers.anthropic import ModelClient
 
 
 @asynccontextmanager
@@ -29,6 +32,9 @@ async def open_stream(
 ) -> AsyncIterator[AsyncStream[object]]:
     """The response's events as raw dicts; the response is closed on exit, however it ends
     (closing early is how a client disconnect stops the model)."""
+    # The SDK is loaded by the client that was built (providers.anthropic): no cost here.
+    from anthropic import AsyncAnthropicBedrock, AsyncStream
+
     if isinstance(client, AsyncAnthropicBedrock):
         stream = await client.post(
             "/v1/messages",

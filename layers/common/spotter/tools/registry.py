@@ -8,10 +8,12 @@ definitions are serialized once.
 from __future__ import annotations
 
 from functools import cached_property, lru_cache
+from pathlib import Path
 from typing import Any
 
 from spotter.auth.caller import Caller, Role
 from spotter.domain.form_compliance import keeps_forms
+from spotter.tools import prebuilt
 from spotter.tools.asking import needs_user
 from spotter.tools.catalog import ToolCatalog, load_catalog
 from spotter.tools.definitions import build_definitions, canonical_json
@@ -21,11 +23,19 @@ from spotter.tools.spec import ToolSpec
 
 class ToolRegistry:
     def __init__(
-        self, catalog: ToolCatalog, role: Role, *, day_grain: bool, forms: bool = True
+        self,
+        catalog: ToolCatalog,
+        role: Role,
+        *,
+        day_grain: bool,
+        forms: bool = True,
+        prebuilt: bool = True,
     ) -> None:
         self.role = role
         self.day_grain = day_grain
         self.forms = forms
+        # Read the layer's prebuilt bytes (spotter.tools.prebuilt) instead of building them.
+        self._prebuilt = prebuilt
         self._catalog = catalog
         self._specs = {
             name: spec
@@ -40,6 +50,10 @@ class ToolRegistry:
         if spec.forms_only and not self.forms:
             return "forms"
         return None
+
+    @property
+    def surface(self) -> prebuilt.Surface:
+        return self.role, self.day_grain, self.forms
 
     @property
     def specs(self) -> list[ToolSpec]:
@@ -75,11 +89,13 @@ class ToolRegistry:
 
     @cached_property
     def definitions_json(self) -> str:
-        return canonical_json(self.definitions)
+        built = prebuilt.read(self.surface, "full") if self._prebuilt else None
+        return built if built is not None else canonical_json(self.definitions)
 
     @cached_property
     def quick_definitions_json(self) -> str:
-        return canonical_json(self.quick_definitions)
+        built = prebuilt.read(self.surface, "quick") if self._prebuilt else None
+        return built if built is not None else canonical_json(self.quick_definitions)
 
 
 @lru_cache(maxsize=32)
@@ -95,3 +111,23 @@ def surface_of(caller: Caller) -> tuple[Role, bool, bool]:
 
 def registry_for_caller(caller: Caller) -> ToolRegistry:
     return registry_for(*surface_of(caller))
+
+
+def write_prebuilt(directory: Path = prebuilt.DIRECTORY) -> list[Path]:
+    """Build every surface's definitions (reading no prebuilt file) and write them as bytes
+    for `prebuilt.read` (layers/build.py, on the layer it built)."""
+    directory.mkdir(exist_ok=True)
+    written = []
+    for role, day_grain, forms in prebuilt.surfaces():
+        registry = ToolRegistry(
+            load_catalog(), role, day_grain=day_grain, forms=forms, prebuilt=False
+        )
+        texts: dict[prebuilt.Kind, str] = {
+            "full": registry.definitions_json,
+            "quick": registry.quick_definitions_json,
+        }
+        for kind, text in texts.items():
+            path = prebuilt.path_for((role, day_grain, forms), kind, directory)
+            path.write_bytes(text.encode())
+            written.append(path)
+    return written

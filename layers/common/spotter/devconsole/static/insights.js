@@ -26,7 +26,7 @@ function detail(subject, t) {
   return subject.plan || subject.stage || "";
 }
 
-function card(insight, state, t, ask) {
+function card(insight, state, t, tn, ask) {
   const selected = state.insight === insight.kind;
   const el = node("button", { class: `insight${selected ? " selected" : ""}${insight.count ? "" : " clear"}`, testid: "insight-card", kind: insight.kind });
   el.type = "button";
@@ -42,7 +42,7 @@ function card(insight, state, t, ask) {
     if (more) item.append(node("span", { class: "insight-detail", text: ` · ${more}` }));
     list.append(item);
   }
-  if (insight.count > SHOWN_SUBJECTS) list.append(node("li", { class: "insight-more", text: t("insight.more", { count: insight.count - SHOWN_SUBJECTS }) }));
+  if (insight.count > SHOWN_SUBJECTS) list.append(node("li", { class: "insight-more", text: tn("insight.more", insight.count - SHOWN_SUBJECTS) }));
   if (!insight.count) list.append(node("li", { class: "insight-more", text: t("insight.clear") }));
   el.append(list);
   if (insight.count) {
@@ -59,17 +59,18 @@ export const DASHBOARD = {
   pathname: "/dashboard",
   title: "page.dashboard.title",
   prompts: [],
+  refreshOn: [], // the cards are the server's, cached for a few minutes: a write changes none
   // the card last opened: every message of its conversation names the insight
   selection: (state) => (state.insight ? { insight: state.insight } : {}),
   load: (api) => api("/agent/insights"),
-  render: (el, state, t, select) => {
+  render: (el, state, t, select, locale, tn) => {
     el.append(node("h2", { text: t("page.dashboard.title") }));
     const board = state.data;
     if (!board) {
-      el.append(node("p", { class: "hint", text: t("page.dashboard.loading") }));
+      el.append(node("p", { class: "hint", text: t("page.loading") }));
       return;
     }
-    if (board.ok === false) {
+    if (board.error) {
       // the API's own refusal (a member), shown as text
       el.append(node("p", { class: "hint", testid: "insights-refused", text: board.error?.message || t("page.dashboard.unavailable") }));
       return;
@@ -79,7 +80,7 @@ export const DASHBOARD = {
       document.dispatchEvent(new CustomEvent("spotter:ask", { detail: { text: t(`insight.${insight.kind}.ask`), fresh: true } }));
     };
     const grid = node("div", { class: "insights", testid: "insights" });
-    for (const insight of board.insights) grid.append(card(insight, state, t, ask));
+    for (const insight of board.insights) grid.append(card(insight, state, t, tn, ask));
     el.append(grid, node("p", { class: "hint", text: t("page.dashboard.hint") }));
   },
 };

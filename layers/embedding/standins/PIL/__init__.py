@@ -1,0 +1,1 @@
+"""Stand-in for pillow: voyageai imports `PIL.Image` for image inputs, which Spotter never sends."""
