@@ -92,6 +92,7 @@ async def insights(caller: StaffCaller, db: Db) -> dict[str, Any]:
         "insights": [found.out() for found in entry.insights if found.kind in shown],
     }
 
+
 async def _tool_read(db: Database, caller: Caller, router: str, action: str, **args: Any) -> Any:
     """One read tool's output; its refusal as the HTTP error it stands for."""
     outcome = await invoke_tool(db, caller, router, {"action": action, "args": args})
