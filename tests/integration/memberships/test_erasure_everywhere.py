@@ -277,6 +277,9 @@ MACHINE = {
     "mcp_elicitations.session_hash", "mcp_elicitations.answer",
     "schema_migrations.checksum", "search_documents.entity", "search_documents.content_hash",
     "search_documents.embedded_hash", "staff_tasks.status", "users.locale", "workouts.status",
+    # an insight's kind (a stable label, checked in SQL) and an org's insight thresholds (numbers
+    # and a stage name a manager sets; docs/insights.md): never a person's words
+    "ai_tool_executions.insight_kind", "insight_settings.thresholds",
 }  # fmt: skip
 
 

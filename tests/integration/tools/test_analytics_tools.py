@@ -67,9 +67,9 @@ def _reports(history: dict[str, Any]) -> list[tuple[str, dict[str, Any], str, An
     ]
 
 
-def test_the_router_has_twelve_reads() -> None:
+def test_the_router_has_fourteen_reads() -> None:
     specs = [s for s in load_catalog().specs.values() if s.router == ROUTER]
-    assert len(specs) == 12 and {s.side_effects for s in specs} == {"read"}
+    assert len(specs) == 14 and {s.side_effects for s in specs} == {"read"}
 
 
 async def test_every_report_answers_for_the_owner(

@@ -33,6 +33,7 @@ from psycopg.types.json import Jsonb
 from spotter.agent.call_record import CallRef
 from spotter.auth.caller import Caller
 from spotter.db import Conn, Database
+from spotter.domain.insights.kinds import INSIGHT_KINDS
 from spotter.domain.mentions import ColumnType, Mentions, redact_columns
 from spotter.domain.outbox import CallLink
 from spotter.tools.asking import ConfirmPolicy, ToolKind, awaits_approval, awaits_pick
@@ -146,9 +147,23 @@ class NewExecution:
 _INSERT_COLUMNS = (
     "id, organization_id, channel, conversation_id, message_id, actor_user_id, position,"
     " tool_use_id, router, action, input, output, error, status, confirm_policy, kind, discarded,"
-    " audit_log_id, confirmation, external_effects, finished_at"
+    " audit_log_id, confirmation, external_effects, finished_at, insight_kind"
 )
-_INSERT_ROW = "(" + ", ".join(["%s"] * 20) + ", CASE WHEN %s THEN clock_timestamp() END)"
+# An agent call made in a conversation whose latest user turn was sent from an insight card
+# carries that insight's kind (outcome tracking, domain.insights.outcomes); an MCP call has no
+# conversation and none.
+_INSIGHT_OF_CONVERSATION = (
+    "(SELECT t.kind FROM (SELECT m.page_context -> 'selection' ->> 'insight' AS kind"
+    " FROM ai_messages m WHERE m.conversation_id = %s AND m.organization_id = %s"
+    " AND m.role = 'user' ORDER BY m.ordinal DESC LIMIT 1) t WHERE t.kind = ANY(%s))"
+)
+_INSERT_ROW = (
+    "("
+    + ", ".join(["%s"] * 20)
+    + ", CASE WHEN %s THEN clock_timestamp() END, "
+    + _INSIGHT_OF_CONVERSATION
+    + ")"
+)
 
 
 @dataclass(frozen=True)
@@ -182,6 +197,9 @@ def _values(org_id: UUID, owner: _Owner, row: NewExecution) -> list[Any]:
         Jsonb(row.confirmation) if row.confirmation is not None else None,
         row.external_effects,
         row.status != "pending",
+        owner.conversation_id,
+        org_id,
+        list(INSIGHT_KINDS),
     ]
 
 

@@ -1,5 +1,6 @@
-"""The JSON reads: the agent's (conversations, one conversation, usage) and the dashboard's
-(`/gym/...`: the week's schedule, the members, the leads board; see docs/architecture.md).
+"""The JSON reads: the agent's (conversations, one conversation, usage, the dashboard's insight
+cards: docs/insights.md) and the dashboard's (`/gym/...`: the week's schedule, the members, the
+leads board; see docs/architecture.md).
 
 The dashboard reads run the same tool actions Spotter calls (`tools.invoke.invoke_tool`), so a
 role or tier gate answers a page exactly as it answers the assistant, and a page shows what a
@@ -8,7 +9,7 @@ tool result just changed.
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Annotated, Any
 from uuid import UUID
 from zoneinfo import ZoneInfo
@@ -19,8 +20,12 @@ from spotter.agent.conversations import get_conversation, list_conversations
 from spotter.agent.cost import usage_snapshot
 from spotter.auth.caller import Caller
 from spotter.db import Database
+from spotter.db.scope import OrgScope
+from spotter.domain.insights import Insight, insights_for, kinds_for_role
+from spotter.domain.insights.cache import InsightCache
 from spotter.errors import ForbiddenError, NotFoundError, SpotterError
 from spotter.http.deps import AnyCaller, Db, StaffCaller
+from spotter.tiers import enabled_features
 from spotter.tools.invoke import invoke_tool
 from spotter.tools.summaries import Voice
 
@@ -60,6 +65,31 @@ async def usage(caller: StaffCaller, db: Db) -> dict[str, Any]:
         "percentUsed": snapshot.percent_used,
         "unmetered": snapshot.unmetered,
         "resetsAt": snapshot.resets_at.isoformat(),
+    }
+
+
+INSIGHTS = InsightCache()
+
+
+@router.get("/insights")
+async def insights(caller: StaffCaller, db: Db) -> dict[str, Any]:
+    """The dashboard's insight cards the caller's role sees, each with the page context that
+    opens Spotter on it; computed per org at most every few minutes (docs/insights.md)."""
+    features = enabled_features(caller.platform_tier, caller.feature_flags)
+    now = datetime.now(UTC)
+
+    async def compute() -> list[Insight]:
+        async with db.org_tx(caller.org_id) as conn:
+            return await insights_for(
+                OrgScope(conn, caller.org_id), role="owner", features=features, now=now,
+                tz=ZoneInfo(caller.org_timezone),
+            )  # fmt: skip
+
+    entry = await INSIGHTS.get(caller.org_id, now, compute)
+    shown = set(kinds_for_role(caller.role, features))
+    return {
+        "computedAt": entry.computed_at.isoformat(),
+        "insights": [found.out() for found in entry.insights if found.kind in shown],
     }
 
 

@@ -38,6 +38,7 @@ from typing import Any
 
 from spotter.i18n import Locale
 from spotter.i18n.dates import format_local_date
+from spotter.providers.demo_insights import SeenCall, asks_about_at_risk, at_risk_step
 from spotter.providers.fake import Block, FakeUsage, Reply, ScriptedModel, Text, ToolUse
 
 DEMO_MODEL_LABEL = "offline demo model"
@@ -539,7 +540,17 @@ def answer(body: dict[str, Any]) -> Reply:
     if not (isinstance(system, list) and len(system) == 2):
         return _side_call(body)
     turn = read_turn(body)
+    if asks_about_at_risk(turn.text, turn.context):
+        return _at_risk(turn)
     return flow_for(turn.text)(turn)
+
+
+def _at_risk(turn: Turn) -> Reply:
+    """The dashboard's members-at-risk card (providers.demo_insights), with this model's replies."""
+    seen = [SeenCall(c.router, c.action, c.args, c.ok, c.payload) for c in turn.calls]
+    return at_risk_step(
+        seen, turn.locale, turn.can("messages", "send"), _text, lambda lead, c: _calls(lead, *c)
+    )
 
 
 def _side_call(body: dict[str, Any]) -> Reply:

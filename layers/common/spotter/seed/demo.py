@@ -21,6 +21,7 @@ from spotter.seed.attendance import seed_attendance_history
 from spotter.seed.crm import seed_crm
 from spotter.seed.day_grain import DAY_GRAIN_CLERK_ORG_ID, seed_day_grain
 from spotter.seed.forms import seed_forms
+from spotter.seed.insights import seed_insights
 from spotter.seed.memberships import seed_memberships
 from spotter.seed.people import DemoPerson, ensure_staff
 from spotter.seed.plans import seed_plans
@@ -65,6 +66,8 @@ async def seed_demo(owner_url: str, *, now: datetime | None = None) -> None:
     # the CRM's inbox threads are with leads and with the members seeded above
     await seed_crm(owner_url, DEMO_CLERK_ORG_ID, DEMO_STAFF[0].clerk_user_id, now=at)
     await seed_forms(owner_url, org[0], now=at)
+    # every insight kind has something to show (domain.insights)
+    await seed_insights(owner_url, DEMO_CLERK_ORG_ID, now=at)
 
 
 DEMO_ORGS = (DEMO_CLERK_ORG_ID, DAY_GRAIN_CLERK_ORG_ID)

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from spotter.agent.prompting.playbooks import insight_playbook
 from spotter.agent.prompting.prompts import static_prompt
 from spotter.agent.transcript import TURN_CONTEXT_TAG
 from spotter.auth.caller import Caller
@@ -72,6 +73,7 @@ def build_turn_context(
             "<page_context>",
             *page,
             "</page_context>",
+            *([playbook] if (playbook := insight_playbook(selection)) else []),
             *([ambient] if ambient else []),
             "</turn_context>",
         ]

@@ -856,6 +856,14 @@ async function main() {
     }
   });
   window.addEventListener("hashchange", route);
+  // a page asks Spotter something (the dashboard's insight cards, insights.js): the sheet opens
+  // on a fresh conversation, sent with the page's selection
+  document.addEventListener("spotter:ask", (e) => {
+    if (state.streaming) return;
+    if (e.detail.fresh) newConversation();
+    toggleSheet(true);
+    send(e.detail.text);
+  });
   renderModelLabel();
   route();
   await signIn(state.role);

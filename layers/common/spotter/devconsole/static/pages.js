@@ -6,6 +6,7 @@
 // shown (the leads board appears once a `leads` router exists).
 //
 // Rule, as in console.js: every string from the server is put in the page as text, never as HTML.
+import { DASHBOARD } from "./insights.js";
 
 // What each suggested prompt asks Spotter to do: a prompt is offered only to a role that has all
 // of these actions (GET /dev/abilities), so nobody is offered a flow that ends in `forbidden`.
@@ -252,6 +253,7 @@ export const PAGES = [
       node.append(tabs, columns, hint(t("page.leads.hint")));
     },
   },
+  DASHBOARD,
 ];
 
 export function visiblePages(routers) {

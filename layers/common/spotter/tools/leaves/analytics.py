@@ -11,8 +11,10 @@ from uuid import UUID
 
 from pydantic import Field
 
+from spotter.domain import insights
 from spotter.domain.analytics import attendance, business, members, summary
 from spotter.domain.analytics.attendance import Grain
+from spotter.tiers import enabled_features
 from spotter.tools.args import Args
 from spotter.tools.context import ToolContext
 from spotter.tools.range_args import DateRange, period_of
@@ -123,3 +125,36 @@ async def lead_conversion(ctx: ToolContext, args: RangeArgs) -> dict[str, Any]:
 @analytics.read("summary", "Headline numbers vs the previous equal period.")
 async def summary_report(ctx: ToolContext, args: RangeArgs) -> dict[str, Any]:
     return await summary.summary(ctx.scope, period_of(ctx, args.range), now=ctx.now)
+
+
+class InsightArgs(Args):
+    kind: insights.InsightKind
+
+
+async def _insights(ctx: ToolContext, only: insights.InsightKind | None) -> list[insights.Insight]:
+    caller = ctx.caller
+    return await insights.insights_for(
+        ctx.scope,
+        role=caller.role,
+        features=enabled_features(caller.platform_tier, caller.feature_flags),
+        now=ctx.now,
+        tz=ctx.tz,
+        only=only,
+    )
+
+
+@analytics.read("insight", "A dashboard insight's members/leads/classes and its figures.")
+async def insight(ctx: ToolContext, args: InsightArgs) -> dict[str, Any]:
+    (found,) = await _insights(ctx, args.kind)
+    return found.out()
+
+
+@business_reports.read(
+    "insight_outcomes", "Per insight: actions taken from it and what followed (returns)."
+)
+async def insight_outcomes(ctx: ToolContext, args: RangeArgs) -> dict[str, Any]:
+    at_risk = await _insights(ctx, "members_at_risk")
+    ids = [s["id"] for s in at_risk[0].subjects]
+    return await insights.insight_outcomes(
+        ctx.scope, period_of(ctx, args.range), now=ctx.now, at_risk_ids=ids
+    )
