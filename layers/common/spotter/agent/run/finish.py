@@ -106,6 +106,10 @@ async def _say_done(
     if kick is None:
         # persisted (and the lease released) before the client sees `done`
         await _persist(start, database_gone=end.code == "service_unavailable")
+        if start.lost_to:
+            # the last reply's fenced write found the conversation taken: not stored, say so
+            lost = RunEnded("conversation_busy", live_run_id=start.lost_to[0].live_run_id)
+            last = [*_error(start, lost), last[-1]]
         for event in last:
             channel.deliver(event)
     else:
@@ -118,6 +122,9 @@ async def _settle_compaction(state: RunState | None, end: RunEnded) -> SettleCom
         return None
     try:
         return await settle_compaction(state)
+    except ConversationBusy as busy:  # its transaction wrote the last reply, fenced
+        state.start.lost_to.append(busy)
+        return None
     except Exception as exc:  # the turn is done: compaction waits for the next gate
         state.telemetry.emit(
             "agent.compaction.kick_failed", level="warning", error=type(exc).__name__, **state.ids
@@ -140,13 +147,21 @@ async def _compact_after_done(
 
 
 async def _persist(start: RunStart, *, database_gone: bool) -> None:
-    """The run's last event batch, which also releases the lease. With the database gone the
-    client still gets its ending; the lease then expires by its rule."""
+    """The run's last event batch, in the run's own transaction: its last reply and that call's
+    usage (owed, `run.loop`), the batch, the lease released — one commit. With the database
+    gone the client still gets its ending; the lease then expires by its rule, and the usage
+    gets the finish path's last try."""
     try:
         await start.log.close(persist=not database_gone)
     except Exception as exc:
         if not is_unavailable(exc):
             raise
+    if start.owed_replies:
+        # the last batch did not commit (the database went away at the very end)
+        start.telemetry.emit("agent.run.reply_unwritten", level="warning", **start.ids())
+        start.owed_replies.clear()
+        if not database_gone:  # gone: another try only waits its bound again
+            await record_unrecorded(start)
 
 
 async def _close(start: RunStart, end: RunEnded) -> RunEnded:
@@ -170,6 +185,8 @@ def _last_events(
     start: RunStart, state: RunState | None, end: RunEnded, *, model_run: bool
 ) -> list[ev.AgentEvent]:
     conversation_id = str(state.conversation_id) if state else None
+    # the last reply, owed to the last batch: its `message_done` goes with `done`
+    said = [reply.done for reply in start.owed_replies]
     if not model_run:
         # nothing was asked of the model: zero usage, no turn event
         return [*_error(start, end), ev.Done(conversation_id=conversation_id)]
@@ -191,7 +208,7 @@ def _last_events(
         **ids,
     )
     done = ev.Done(conversation_id=conversation_id, usage=usage)
-    return [*_error(start, end), done]
+    return [*said, *_error(start, end), done]
 
 
 def _error(start: RunStart, end: RunEnded) -> list[ev.AgentEvent]:

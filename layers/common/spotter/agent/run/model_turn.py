@@ -11,7 +11,7 @@ from spotter.agent.prompting import system_blocks, with_cached_tail
 from spotter.agent.run.metering import metered_call
 from spotter.agent.state import RunState
 from spotter.agent.stream import Emitter
-from spotter.agent.transcript import storable_reply
+from spotter.agent.transcript import storable_reply, storable_text
 from spotter.providers.message_reply import ReplyReducer
 from spotter.providers.message_stream import open_stream
 from spotter.providers.wire_request import WireRequest, to_json
@@ -96,7 +96,7 @@ async def stream_reply(state: RunState, events: Emitter) -> ModelReply:
             async with open_stream(state.deps.client, metered.request) as stream:
                 async for event in stream:
                     if (delta := reducer.feed(event)) is not None:
-                        events.emit(ev.TextDelta(delta=delta))
+                        events.emit(ev.TextDelta(delta=storable_text(delta)))
             finished = True
         finally:
             if not finished and reducer.usage is not None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -25,7 +26,7 @@ from psycopg.types.json import Jsonb
 
 from spotter.agent import events as ev
 from spotter.agent.run_lease import KEEP_ALIVE_SQL, RELEASE_SQL
-from spotter.db import Database
+from spotter.db import Conn, Database
 from spotter.observability import log_event
 
 FLUSH_SECONDS = 0.5
@@ -65,6 +66,9 @@ class _Binding:
     org_id: UUID
     conversation_id: UUID
     run_id: UUID
+    # the run's own transaction (`RunState.log_transaction`): what the run still owes (its last
+    # reply, usage) commits with the last batch and the `done` batch before a compaction
+    run_transaction: Callable[[], AbstractAsyncContextManager[Conn]] | None = None
 
 
 class RunLog:
@@ -87,12 +91,19 @@ class RunLog:
         return self._binding.conversation_id if self._binding else None
 
     def bind(
-        self, db: Database, org_id: UUID, conversation_id: UUID, run_id: UUID, last_seq: int
+        self,
+        db: Database,
+        org_id: UUID,
+        conversation_id: UUID,
+        run_id: UUID,
+        last_seq: int,
+        *,
+        run_transaction: Callable[[], AbstractAsyncContextManager[Conn]] | None = None,
     ) -> None:
         """From here the run's events are the conversation's, ids after `last_seq`."""
         if self._binding is not None:
             return
-        self._binding = _Binding(db, org_id, conversation_id, run_id)
+        self._binding = _Binding(db, org_id, conversation_id, run_id, run_transaction)
         self._next_seq = last_seq + 1
         LOCAL_RUNS[conversation_id] = self
         self._flusher = asyncio.create_task(self._flush_periodically())
@@ -128,7 +139,7 @@ class RunLog:
         the run's `done` before it compacts the conversation (`run.compaction_gate`)."""
         if self._binding is not None and not self._closed:
             with anyio.CancelScope(shield=True):
-                await self._flush(final=False)
+                await self._flush(final=False, in_run=True)
 
     async def close(self, *, persist: bool = True) -> None:
         """The final batch (the run is no longer live); idempotent, and not cut short by a
@@ -148,7 +159,7 @@ class RunLog:
                     await asyncio.gather(self._flusher, return_exceptions=True)
             if self._binding is not None:
                 if persist:
-                    await self._flush(final=True)
+                    await self._flush(final=True, in_run=True)
                 LOCAL_RUNS.pop(self._binding.conversation_id, None)
         for queue in self._listeners:
             queue.put_nowait(None)
@@ -162,13 +173,13 @@ class RunLog:
                 # final flush waits for), so no batch is cut off between its swap and commit
                 await asyncio.shield(self._flush(final=False))
 
-    async def _flush(self, *, final: bool) -> None:
+    async def _flush(self, *, final: bool, in_run: bool = False) -> None:
         b = self._binding
         assert b is not None
         async with self._lock:
             batch, self._pending = self._pending, []
             try:
-                stop = await self._write(b, batch, final=final)
+                stop = await self._write(b, batch, final=final, in_run=in_run)
             except asyncio.CancelledError:
                 self._pending = batch + self._pending  # not written: the next flush writes it
                 raise
@@ -180,11 +191,15 @@ class RunLog:
         if stop:
             self.request_stop()
 
-    async def _write(self, b: _Binding, batch: list[Recorded], *, final: bool) -> bool:
+    async def _write(
+        self, b: _Binding, batch: list[Recorded], *, final: bool, in_run: bool
+    ) -> bool:
         """One pipelined transaction, one round trip: the batch, and the lease kept (or, with
-        the final batch, released); whether a stop was asked is read after the commit."""
+        the final batch, released); whether a stop was asked is read after the commit.
+        `in_run`: in the run's own transaction, after what the run still owes."""
         keep_alive = None
-        async with b.db.pipelined_tx(b.org_id) as conn:
+        tx = b.run_transaction if in_run and b.run_transaction is not None else None
+        async with tx() if tx is not None else b.db.pipelined_tx(b.org_id) as conn:
             if self._abandoned:
                 # closed without persisting while this write waited for the database: a late
                 # heartbeat must not make the ended run's lease look alive again

@@ -51,7 +51,9 @@ def input_problem(value: Any) -> str | None:
     return None
 
 
-def _clean(text: str) -> str:
+def storable_text(text: str) -> str:
+    """`text` as jsonb holds it: each NUL replaced with U+FFFD (a streamed delta is said as
+    the reply is stored, and the event log's batch that carries it can commit)."""
     return text.replace(NUL, REPLACEMENT)
 
 
@@ -62,9 +64,9 @@ def storable_reply(content: list[dict[str, Any]]) -> StorableReply:
     for block in content:
         kind = block.get("type")
         if kind == "text" and NUL in block["text"]:
-            block, repaired = {**block, "text": _clean(block["text"])}, repaired + 1
+            block, repaired = {**block, "text": storable_text(block["text"])}, repaired + 1
         elif kind == "thinking" and NUL in block["thinking"]:
-            block, repaired = {**block, "thinking": _clean(block["thinking"])}, repaired + 1
+            block, repaired = {**block, "thinking": storable_text(block["thinking"])}, repaired + 1
         elif kind == "tool_use" and (problem := input_problem(block["input"])) is not None:
             refused[block["id"]] = ToolError("invalid_args", problem)
             block, repaired = {**block, "input": {}}, repaired + 1
