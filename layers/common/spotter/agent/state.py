@@ -124,6 +124,8 @@ class RunStart:
     # the finish path's write found the conversation lost (its last reply unwritten): the
     # client is told `conversation_busy` rather than the `done` recorded before (`run.finish`)
     lost_to: list[ConversationBusy] = field(default_factory=list)
+    # why the finish path's write failed with the last reply in it (the database went away)
+    unwritten: list[Exception] = field(default_factory=list)
 
     @classmethod
     def begin(
@@ -289,6 +291,10 @@ class RunState:
         except ConversationBusy as busy:
             self.start.lost_to.append(busy)
             self.telemetry.emit("agent.run.reply_unfenced", level="warning", **self.ids)
+        except Exception as exc:
+            if self.start.owed_replies:
+                self.start.unwritten.append(exc)
+            raise
 
     def complete_user_turn(self, turn: StoredMessage, content: list[dict[str, Any]]) -> None:
         """The run's user turn `turn`, as replayed, gets `content` (the same words, its turn

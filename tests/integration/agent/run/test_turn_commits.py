@@ -154,10 +154,12 @@ async def test_a_last_batch_that_cannot_commit_leaves_no_reply_and_still_records
     with psycopg.connect(clean_db) as conn:
         spent = conn.execute("SELECT coalesce(sum(input_tokens), 0) FROM ai_usage_daily").fetchone()
     assert spent is not None
-    await run_turn(
+    events = await run_turn(
         deps_for(db, ScriptedModel([Reply([Text("Lost.")])])), owner, "again",
         conversation_id=conversation,
     )  # fmt: skip
+    assert [e.type for e in events][-2:] == ["error", "done"], "told, not `done` alone"
+    assert not [e for e in events if isinstance(e, ev.MessageDone)]
     roles = [r["role"] for r in stored_messages(clean_db, conversation)]
     assert roles == ["user", "assistant", "user"], "the reply went with its batch"
     with psycopg.connect(clean_db) as conn:

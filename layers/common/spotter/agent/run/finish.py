@@ -105,11 +105,10 @@ async def _say_done(
         channel.record(event)
     if kick is None:
         # persisted (and the lease released) before the client sees `done`
-        await _persist(start, database_gone=end.code == "service_unavailable")
-        if start.lost_to:
-            # the last reply's fenced write found the conversation taken: not stored, say so
-            lost = RunEnded("conversation_busy", live_run_id=start.lost_to[0].live_run_id)
-            last = [*_error(start, lost), last[-1]]
+        unstored = await _persist(start, database_gone=end.code == "service_unavailable")
+        if unstored is not None:
+            # the last reply, owed to this batch, is not stored: the client is told why
+            last = [*_error(start, unstored), last[-1]]
         for event in last:
             channel.deliver(event)
     else:
@@ -146,22 +145,29 @@ async def _compact_after_done(
         await _persist(start, database_gone=False)
 
 
-async def _persist(start: RunStart, *, database_gone: bool) -> None:
+async def _persist(start: RunStart, *, database_gone: bool) -> RunEnded | None:
     """The run's last event batch, in the run's own transaction: its last reply and that call's
     usage (owed, `run.loop`), the batch, the lease released — one commit. With the database
-    gone the client still gets its ending; the lease then expires by its rule, and the usage
-    gets the finish path's last try."""
+    gone the client still gets its ending; the lease then expires by its rule. Returns the end
+    to tell the client instead of its `done` alone when the last reply went unstored: the run
+    lost its conversation (`conversation_busy`), or the batch failed (the database went away:
+    the usage then gets the finish path's last try unless that only waits its bound again)."""
     try:
         await start.log.close(persist=not database_gone)
     except Exception as exc:
         if not is_unavailable(exc):
             raise
-    if start.owed_replies:
-        # the last batch did not commit (the database went away at the very end)
-        start.telemetry.emit("agent.run.reply_unwritten", level="warning", **start.ids())
-        start.owed_replies.clear()
-        if not database_gone:  # gone: another try only waits its bound again
-            await record_unrecorded(start)
+    if start.lost_to:
+        return RunEnded("conversation_busy", live_run_id=start.lost_to[0].live_run_id)
+    if not start.owed_replies:
+        return None
+    start.telemetry.emit("agent.run.reply_unwritten", level="warning", **start.ids())
+    start.owed_replies.clear()
+    failure = start.unwritten[0] if start.unwritten else None
+    if failure is None or is_unavailable(failure):
+        return RunEnded("service_unavailable")
+    await record_unrecorded(start)
+    return RunEnded(classify(failure))
 
 
 async def _close(start: RunStart, end: RunEnded) -> RunEnded:
