@@ -124,8 +124,6 @@ class RunStart:
     # the finish path's write found the conversation lost (its last reply unwritten): the
     # client is told `conversation_busy` rather than the `done` recorded before (`run.finish`)
     lost_to: list[ConversationBusy] = field(default_factory=list)
-    # why the finish path's write failed with the last reply in it (the database went away)
-    unwritten: list[Exception] = field(default_factory=list)
 
     @classmethod
     def begin(
@@ -227,6 +225,8 @@ class RunState:
     suspended: bool = False  # the run ended waiting for a person (an approval, a pick)
     compaction_tried: bool = False  # one compaction attempt per run (the gate or the kick)
     wrote_records: bool = False  # a write tool succeeded: embeddings may be stale after the run
+    # the replay starts at a compaction summary: earlier calls' ids are not in `messages`
+    compacted: bool = False
 
     def __post_init__(self) -> None:
         self.call = self.start.call
@@ -291,10 +291,6 @@ class RunState:
         except ConversationBusy as busy:
             self.start.lost_to.append(busy)
             self.telemetry.emit("agent.run.reply_unfenced", level="warning", **self.ids)
-        except Exception as exc:
-            if self.start.owed_replies:
-                self.start.unwritten.append(exc)
-            raise
 
     def complete_user_turn(self, turn: StoredMessage, content: list[dict[str, Any]]) -> None:
         """The run's user turn `turn`, as replayed, gets `content` (the same words, its turn

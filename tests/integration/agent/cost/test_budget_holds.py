@@ -22,7 +22,7 @@ from spotter.agent import events as ev
 from spotter.agent.cost.budget import HOLD_TTL, MIN_OUTPUT_TOKENS, CallBound, daily_budget_micros
 from spotter.agent.cost.holds import reserve
 from spotter.agent.cost.model_policy import LOOP_MAX_TOKENS, LOOP_MODEL
-from spotter.agent.cost.pricing import CallTokens, cost_usd_micros, rates_for
+from spotter.agent.cost.pricing import OFFLINE_DEMO_MODEL, CallTokens, cost_usd_micros, rates_for
 from spotter.agent.cost.usage import CallUsage, RunUsage
 from spotter.agent.run import metering, quick_lane
 from spotter.auth import Caller
@@ -116,6 +116,14 @@ def test_a_clamped_call_costs_at_most_its_hold_even_if_it_writes_every_token() -
         over = CallTokens(cache_write_5m_tokens=12_345, output_tokens=output + 1)
         assert cost_usd_micros(LOOP_MODEL, over) > held - 1
     assert call.output_tokens_for(call.full_micros) == LOOP_MAX_TOKENS
+
+
+def test_a_free_model_s_call_is_never_clamped() -> None:
+    """The offline demo model bills nothing: whatever it holds pays every token it may write
+    (it divided by its zero output rate before)."""
+    call = CallBound(OFFLINE_DEMO_MODEL, 12_345, LOOP_MAX_TOKENS)
+    assert call.full_micros == call.least_micros == 0
+    assert call.output_tokens_for(0) == LOOP_MAX_TOKENS
 
 
 async def test_concurrent_reservations_see_each_other(

@@ -15,7 +15,6 @@ import pytest
 from psycopg.rows import dict_row
 
 from spotter.agent import events as ev
-from spotter.agent.stream import log as stream_log
 from spotter.auth import Caller
 from spotter.db import Database
 from spotter.providers.fake import Reply, ScriptedModel, Text, ToolUse, tool_reply
@@ -132,40 +131,3 @@ async def test_message_done_is_said_with_done_and_names_the_stored_reply(
     done = next(e for e in events if isinstance(e, ev.MessageDone))
     rows = stored_messages(clean_db, conversation_id_of(events))
     assert str(rows[-1]["id"]) == done.message_id and rows[-1]["role"] == "assistant"
-
-
-async def test_a_last_batch_that_cannot_commit_leaves_no_reply_and_still_records_the_usage(
-    db: Database, owner: Caller, clean_db: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The fold's fault: the reply rides with the last batch, so a last batch that fails takes
-    the reply with it (as a failed reply transaction did) — never a half: no reply without its
-    `done`, no release without the reply; the calls' usage still gets the finish path's try."""
-    first = await run_turn(deps_for(db, ScriptedModel([Reply([Text("Hi.")])])), owner, "hi")
-    conversation = conversation_id_of(first)
-    real_write = stream_log.RunLog._write
-
-    async def failing_final(self: Any, b: Any, batch: Any, *, final: bool, in_run: bool) -> bool:
-        if final:
-            async with b.run_transaction() as conn:
-                await conn.execute("SELECT 1/0")
-        return await real_write(self, b, batch, final=final, in_run=in_run)
-
-    monkeypatch.setattr(stream_log.RunLog, "_write", failing_final)
-    with psycopg.connect(clean_db) as conn:
-        spent = conn.execute("SELECT coalesce(sum(input_tokens), 0) FROM ai_usage_daily").fetchone()
-    assert spent is not None
-    events = await run_turn(
-        deps_for(db, ScriptedModel([Reply([Text("Lost.")])])), owner, "again",
-        conversation_id=conversation,
-    )  # fmt: skip
-    assert [e.type for e in events][-2:] == ["error", "done"], "told, not `done` alone"
-    assert not [e for e in events if isinstance(e, ev.MessageDone)]
-    roles = [r["role"] for r in stored_messages(clean_db, conversation)]
-    assert roles == ["user", "assistant", "user"], "the reply went with its batch"
-    with psycopg.connect(clean_db) as conn:
-        held = conn.execute(
-            "SELECT live_run_id FROM ai_conversations WHERE id = %s", (conversation,)
-        ).fetchone()
-        now = conn.execute("SELECT coalesce(sum(input_tokens), 0) FROM ai_usage_daily").fetchone()
-    assert held is not None and held[0] is not None, "the lease is left to expire, not released"
-    assert now is not None and now[0] > spent[0], "the loop call's usage was recorded after all"

@@ -95,8 +95,11 @@ class CallBound:
     def output_tokens_for(self, held_micros: int) -> int:
         """The most output a hold of `held_micros` pays after the input (never more than the
         call asked for): its cost, rounded up, stays within the hold."""
+        output_rate = rates_for(self.model).output
+        if output_rate == 0:  # a free model (the offline demo): every token is paid for
+            return self.max_tokens
         spare = held_micros * 1_000_000 - self._input_scaled
-        return max(0, min(self.max_tokens, spare // rates_for(self.model).output))
+        return max(0, min(self.max_tokens, spare // output_rate))
 
 
 def daily_budget_micros(tier_name: str) -> int:

@@ -148,10 +148,11 @@ async def _compact_after_done(
 async def _persist(start: RunStart, *, database_gone: bool) -> RunEnded | None:
     """The run's last event batch, in the run's own transaction: its last reply and that call's
     usage (owed, `run.loop`), the batch, the lease released — one commit. With the database
-    gone the client still gets its ending; the lease then expires by its rule. Returns the end
-    to tell the client instead of its `done` alone when the last reply went unstored: the run
-    lost its conversation (`conversation_busy`), or the batch failed (the database went away:
-    the usage then gets the finish path's last try unless that only waits its bound again)."""
+    gone the client still gets its ending and the batch is tried again in the background
+    (`agent.stream.log`), the owed reply in it. Returns the end to tell the client instead of
+    `done` alone when the last reply is not stored: the run lost its conversation
+    (`conversation_busy`), or the batch has not landed (`service_unavailable`: a failed reply
+    transaction said so before the fold)."""
     try:
         await start.log.close(persist=not database_gone)
     except Exception as exc:
@@ -159,15 +160,10 @@ async def _persist(start: RunStart, *, database_gone: bool) -> RunEnded | None:
             raise
     if start.lost_to:
         return RunEnded("conversation_busy", live_run_id=start.lost_to[0].live_run_id)
-    if not start.owed_replies:
-        return None
-    start.telemetry.emit("agent.run.reply_unwritten", level="warning", **start.ids())
-    start.owed_replies.clear()
-    failure = start.unwritten[0] if start.unwritten else None
-    if failure is None or is_unavailable(failure):
+    if start.owed_replies:
+        start.telemetry.emit("agent.run.reply_unwritten", level="warning", **start.ids())
         return RunEnded("service_unavailable")
-    await record_unrecorded(start)
-    return RunEnded(classify(failure))
+    return None
 
 
 async def _close(start: RunStart, end: RunEnded) -> RunEnded:

@@ -18,6 +18,7 @@ from spotter.agent.prompting import build_turn_context, user_turn
 from spotter.agent.run.loop_call import OrgLoopModel, loop_history, queue_org_loop_model
 from spotter.agent.run_lease import queue_acquire, read_acquired, refusal
 from spotter.agent.state import RunStart, RunState
+from spotter.agent.stream import release_ended
 from spotter.agent.transcript import (
     StoredMessage,
     UserTurnGuard,
@@ -67,6 +68,8 @@ async def prepare_run(start: RunStart, request: SendMessage, ambient: str = "") 
     page = {"pathname": request.pathname, "selection": request.selection}
     guard = UserTurnGuard(daily_cap(caller.platform_tier, start.now))
     history = lease = None
+    if request.conversation_id is not None:
+        await release_ended(request.conversation_id)  # a run of it here ended in a blip
     sent = time.monotonic()
     async with start.deps.db.pipelined_tx(caller.org_id) as conn:
         budget_of = await queue_usage_snapshot(conn, caller.org_id, caller.platform_tier, start.now)

@@ -28,7 +28,7 @@ from spotter.agent.transcript.replay import (
     tool_result_block,
     validate_replay,
 )
-from spotter.agent.transcript.storable import StorableReply, storable_reply, storable_text
+from spotter.agent.transcript.storable import StorableReply, storable_reply
 from spotter.agent.transcript.turn_context import (
     TURN_CONTEXT_TAG,
     has_turn_context,
@@ -62,7 +62,6 @@ __all__ = [
     "replay_messages",
     "start_conversation",
     "storable_reply",
-    "storable_text",
     "tool_result_block",
     "validate_replay",
     "visible_text",
