@@ -28,6 +28,7 @@ from spotter.agent.run.metering import record_unrecorded
 from spotter.agent.run.steps import InConversation, ModelRun, RunEnded, RunStage
 from spotter.agent.state import RunStart, RunState
 from spotter.agent.stream.channel import RunChannel, stream_run
+from spotter.agent.stream.log import Recorded
 from spotter.agent.telemetry import SOFT_TERMINAL
 from spotter.db.errors import is_unavailable
 from spotter.i18n import error_message
@@ -101,18 +102,19 @@ async def _say_done(
 ) -> None:
     last = _last_events(start, state, end, model_run=model_run)
     kick = await _settle_compaction(state, end)
-    for event in last:
-        channel.record(event)
+    recorded: list[tuple[ev.AgentEvent, Recorded | None]] = [
+        (event, channel.record(event)) for event in last
+    ]
     if kick is None:
-        # persisted (and the lease released) before the client sees `done`
+        # persisted (the last reply in it, the lease released) before anyone sees `done`
         unstored = await _persist(start, database_gone=end.code == "service_unavailable")
         if unstored is not None:
             # the last reply, owed to this batch, is not stored: the client is told why
-            last = [*_error(start, unstored), last[-1]]
-        for event in last:
-            channel.deliver(event)
+            recorded = [(event, None) for event in [*_error(start, unstored), last[-1]]]
+        for event, entry in recorded:
+            channel.deliver(event, entry)
     else:
-        await _compact_after_done(start, kick, channel, last)
+        await _compact_after_done(start, kick, channel, recorded)
 
 
 async def _settle_compaction(state: RunState | None, end: RunEnded) -> SettleCompaction | None:
@@ -132,14 +134,17 @@ async def _settle_compaction(state: RunState | None, end: RunEnded) -> SettleCom
 
 
 async def _compact_after_done(
-    start: RunStart, kick: SettleCompaction, channel: RunChannel, last: list[ev.AgentEvent]
+    start: RunStart,
+    kick: SettleCompaction,
+    channel: RunChannel,
+    recorded: list[tuple[ev.AgentEvent, Recorded | None]],
 ) -> None:
     """`done` persisted (the lease kept) and delivered, then the compaction on the same stream,
     then the last batch and the lease released — whatever happens meanwhile."""
     try:
         await start.log.flush()
-        for event in last:
-            channel.deliver(event)
+        for event, entry in recorded:
+            channel.deliver(event, entry)
         await kick.run(channel)
     finally:
         await _persist(start, database_gone=False)

@@ -147,7 +147,10 @@ class RunLog:
         self._listeners.append(queue)
         return queue
 
-    def record(self, event: ev.AgentEvent) -> Recorded:
+    def record(self, event: ev.AgentEvent, *, notify: bool = True) -> Recorded:
+        """`event` gets its id and its place in the next batch; the local listeners get it
+        now, or with `notify=False` once `notify` is called (the run's ending, said only once
+        its batch is persisted: `run.finish`)."""
         seq: int | None = None
         if self._binding is not None and not self._closed:
             seq = self._next_seq
@@ -155,9 +158,15 @@ class RunLog:
         recorded = Recorded(seq, wire(event))
         if seq is not None:
             self._pending.append(recorded)
+        if notify:
+            self.notify(recorded)
+        return recorded
+
+    def notify(self, recorded: Recorded | None) -> None:
+        """To the local listeners; None: the run has ended (after its last event, which may be
+        notified after `close`)."""
         for queue in self._listeners:
             queue.put_nowait(recorded)
-        return recorded
 
     def request_stop(self) -> bool:
         """Stop the run (once); False when it is already ending or stopping."""
@@ -196,8 +205,6 @@ class RunLog:
                 LOCAL_RUNS.pop(self._binding.conversation_id, None)
                 if not (persist and await self.write_final()):
                     self._retry_final_write(self._binding)
-        for queue in self._listeners:
-            queue.put_nowait(None)
 
     async def write_final(self) -> bool:
         """The final batch and the lease's release in one transaction; True once written.
