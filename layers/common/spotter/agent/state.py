@@ -20,8 +20,10 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
+from spotter.agent import events as ev
 from spotter.agent.cost import ModelCall, RunUsage
 from spotter.agent.cost.model_policy import loop_call
+from spotter.agent.errors import ConversationBusy
 from spotter.agent.run_lease import LeaseClock, RunTx, refusal
 from spotter.agent.stream.log import RunLog
 from spotter.agent.telemetry import AgentEndpoint, AgentTelemetry
@@ -36,7 +38,7 @@ from spotter.agent.transcript import (
 )
 from spotter.auth.caller import Caller
 from spotter.config import Settings
-from spotter.db import Database
+from spotter.db import Conn, Database
 from spotter.observability import current_trace_id
 from spotter.providers.email import EmailSender, RecordingSender
 from spotter.tools.registry import ToolRegistry, registry_for_caller
@@ -88,6 +90,20 @@ class CompletedUserTurn:
 
 
 @dataclass(frozen=True)
+class OwedReply:
+    """The run's last reply (no tool calls), not yet written: it commits with the run's next
+    transaction — the last event batch, which releases the lease, or the compaction kick's —
+    and its `message_done` is said with `done` (`run.finish`)."""
+
+    message_id: UUID
+    content: list[dict[str, Any]]
+    model: str
+    stop_reason: str | None
+    usage: dict[str, Any]
+    done: ev.MessageDone
+
+
+@dataclass(frozen=True)
 class RunStart:
     """A run before it has a conversation: enough to fail, record usage and say `done`."""
 
@@ -104,6 +120,10 @@ class RunStart:
     log: RunLog = field(default_factory=RunLog)  # the run's SSE ids and persisted events
     lease: LeaseClock = field(default_factory=LeaseClock)  # when it last knew it held the lease
     owed_turns: list[CompletedUserTurn] = field(default_factory=list)  # not yet written
+    owed_replies: list[OwedReply] = field(default_factory=list)  # at most one: the last reply
+    # the finish path's write found the conversation lost (its last reply unwritten): the
+    # client is told `conversation_busy` rather than the `done` recorded before (`run.finish`)
+    lost_to: list[ConversationBusy] = field(default_factory=list)
 
     @classmethod
     def begin(
@@ -139,8 +159,9 @@ class RunStart:
 
     @property
     def owes_writes(self) -> bool:
-        """Something the run's next transaction writes first (usage, a completed user turn)."""
-        return not self.usage.settled or bool(self.owed_turns)
+        """Something the run's next transaction writes first (usage, a completed user turn, the
+        last reply)."""
+        return not self.usage.settled or bool(self.owed_turns) or bool(self.owed_replies)
 
     @asynccontextmanager
     async def transaction(self, conversation_id: UUID | None = None) -> AsyncIterator[RunTx]:
@@ -154,6 +175,7 @@ class RunStart:
         sent = time.monotonic()
         # (the finish path's last try names no conversation: a turn no model read stays as is)
         owed = list(self.owed_turns) if conversation_id is not None else []
+        replies = list(self.owed_replies) if conversation_id is not None else []
         async with self.deps.db.pipelined_tx(caller.org_id) as conn:
             settlement = await self.usage.queue_settle(
                 conn, caller.org_id, caller.user_id, self.now
@@ -166,9 +188,18 @@ class RunStart:
                     run_id=self.run_id, content=turn.content,
                 )  # fmt: skip
                 tx.fence(completed)
+            for reply in replies:
+                assert conversation_id is not None
+                appended = await queue_append(
+                    conn, caller.org_id, conversation_id, reply.message_id, run_id=self.run_id,
+                    role="assistant", content=reply.content, model=reply.model,
+                    stop_reason=reply.stop_reason, usage=reply.usage, fenced=True,
+                )  # fmt: skip
+                tx.fence(appended)
             yield tx
         self.usage.mark_settled(settlement)
         del self.owed_turns[: len(owed)]
+        del self.owed_replies[: len(replies)]
         if not tx.fenced:
             return
         if not await tx.fences_held():
@@ -239,12 +270,27 @@ class RunState:
     def stream_events(self, last_seq: int) -> None:
         """The conversation is the caller's: from here the run's events are its stream."""
         self.start.log.bind(
-            self.deps.db, self.caller.org_id, self.conversation_id, self.run_id, last_seq
-        )
+            self.deps.db, self.caller.org_id, self.conversation_id, self.run_id, last_seq,
+            run_transaction=self.log_transaction,
+        )  # fmt: skip
 
     def transaction(self) -> AbstractAsyncContextManager[RunTx]:
         """`RunStart.transaction` in this run's conversation."""
         return self.start.transaction(self.conversation_id)
+
+    @asynccontextmanager
+    async def log_transaction(self) -> AsyncIterator[Conn]:
+        """The event log's last batch (and the batch that says `done` before a compaction), in
+        the run's own transaction: what the run still owes (the last reply, its usage) commits
+        with it, before the lease is released. A run that lost its conversation meanwhile
+        (a reply is owed only while the lease is trusted, `run.loop`, so only a run stalled
+        past `FENCE_TRUST` since) keeps its batch; the client is told (`run.finish`)."""
+        try:
+            async with self.transaction() as tx:
+                yield tx.conn
+        except ConversationBusy as busy:
+            self.start.lost_to.append(busy)
+            self.telemetry.emit("agent.run.reply_unfenced", level="warning", **self.ids)
 
     def complete_user_turn(self, turn: StoredMessage, content: list[dict[str, Any]]) -> None:
         """The run's user turn `turn`, as replayed, gets `content` (the same words, its turn
@@ -280,8 +326,40 @@ class RunState:
             fenced=True,
         )  # fmt: skip
         tx.fence(cursor)
+        self._mirror(message_id, role, content, model, stop_reason, usage)
+        return message_id
+
+    def owe_reply(
+        self,
+        content: list[dict[str, Any]],
+        *,
+        model: str,
+        stop_reason: str | None,
+        usage: dict[str, Any],
+    ) -> OwedReply:
+        """The run's last reply, as `append` would write it, left to the run's next
+        transaction (`RunStart.transaction`): it is what the run's last event batch commits
+        with, so a plain turn's reply, `done` and the lease's release are one commit. Mirrored
+        into `messages` and `history` now, as `append` does."""
+        message_id = uuid.uuid4()
+        done = ev.MessageDone(message_id=str(message_id), stop_reason=stop_reason)
+        owed = OwedReply(message_id, content, model, stop_reason, usage, done)
+        self.start.owed_replies.append(owed)
+        self._mirror(message_id, "assistant", content, model, stop_reason, usage)
+        return owed
+
+    def _mirror(
+        self,
+        message_id: UUID,
+        role: MessageRole,
+        content: list[dict[str, Any]],
+        model: str | None,
+        stop_reason: str | None,
+        usage: dict[str, Any] | None,
+    ) -> None:
+        """A turn the run wrote (or owes), in what the next call replays and in the rows the
+        run knows."""
         self.messages.append(canonical({"role": api_role(role), "content": content}))
         ordinal = self.history[-1].ordinal + 1 if self.history else 0
         row = StoredMessage(message_id, ordinal, role, content, model, self.run_id)
         self.history.append(replace(row, usage=usage, stop_reason=stop_reason))
-        return message_id

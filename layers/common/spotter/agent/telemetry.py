@@ -40,6 +40,8 @@ AgentEventName = Literal[
     "agent.usage.unrecorded",
     "agent.model_output.repaired",
     "agent.compaction.kick_failed",
+    "agent.run.reply_unfenced",
+    "agent.run.reply_unwritten",
 ]
 # what product analytics receives (the rest stays in logs and Sentry)
 ANALYTICS_EVENTS: frozenset[str] = frozenset(

@@ -142,9 +142,11 @@ async def settle_compaction(state: RunState) -> SettleCompaction | None:
     if state.compaction_tried or state.suspended or _plan(state, state.history) is None:
         return None
     caller = state.caller
-    async with state.deps.db.pipelined_tx(caller.org_id) as conn:
-        leased = await queue_take_lease(conn, caller.org_id, state.conversation_id)
-        history = await queue_history(conn, caller, state.conversation_id)
+    # the run's own transaction: the last reply it still owes is written first, so the history
+    # read here has it
+    async with state.transaction() as tx:
+        leased = await queue_take_lease(tx.conn, caller.org_id, state.conversation_id)
+        history = await queue_history(tx.conn, caller, state.conversation_id)
     if await leased.fetchone() is None:
         return None
     plan = _plan(state, await read_history(history))

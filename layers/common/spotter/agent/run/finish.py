@@ -28,6 +28,7 @@ from spotter.agent.run.metering import record_unrecorded
 from spotter.agent.run.steps import InConversation, ModelRun, RunEnded, RunStage
 from spotter.agent.state import RunStart, RunState
 from spotter.agent.stream.channel import RunChannel, stream_run
+from spotter.agent.stream.log import Recorded
 from spotter.agent.telemetry import SOFT_TERMINAL
 from spotter.db.errors import is_unavailable
 from spotter.i18n import error_message
@@ -101,15 +102,19 @@ async def _say_done(
 ) -> None:
     last = _last_events(start, state, end, model_run=model_run)
     kick = await _settle_compaction(state, end)
-    for event in last:
-        channel.record(event)
+    recorded: list[tuple[ev.AgentEvent, Recorded | None]] = [
+        (event, channel.record(event)) for event in last
+    ]
     if kick is None:
-        # persisted (and the lease released) before the client sees `done`
-        await _persist(start, database_gone=end.code == "service_unavailable")
-        for event in last:
-            channel.deliver(event)
+        # persisted (the last reply in it, the lease released) before anyone sees `done`
+        unstored = await _persist(start, database_gone=end.code == "service_unavailable")
+        if unstored is not None:
+            # the last reply, owed to this batch, is not stored: the client is told why
+            recorded = [(event, None) for event in [*_error(start, unstored), last[-1]]]
+        for event, entry in recorded:
+            channel.deliver(event, entry)
     else:
-        await _compact_after_done(start, kick, channel, last)
+        await _compact_after_done(start, kick, channel, recorded)
 
 
 async def _settle_compaction(state: RunState | None, end: RunEnded) -> SettleCompaction | None:
@@ -118,6 +123,9 @@ async def _settle_compaction(state: RunState | None, end: RunEnded) -> SettleCom
         return None
     try:
         return await settle_compaction(state)
+    except ConversationBusy as busy:  # its transaction wrote the last reply, fenced
+        state.start.lost_to.append(busy)
+        return None
     except Exception as exc:  # the turn is done: compaction waits for the next gate
         state.telemetry.emit(
             "agent.compaction.kick_failed", level="warning", error=type(exc).__name__, **state.ids
@@ -126,27 +134,41 @@ async def _settle_compaction(state: RunState | None, end: RunEnded) -> SettleCom
 
 
 async def _compact_after_done(
-    start: RunStart, kick: SettleCompaction, channel: RunChannel, last: list[ev.AgentEvent]
+    start: RunStart,
+    kick: SettleCompaction,
+    channel: RunChannel,
+    recorded: list[tuple[ev.AgentEvent, Recorded | None]],
 ) -> None:
     """`done` persisted (the lease kept) and delivered, then the compaction on the same stream,
     then the last batch and the lease released — whatever happens meanwhile."""
     try:
         await start.log.flush()
-        for event in last:
-            channel.deliver(event)
+        for event, entry in recorded:
+            channel.deliver(event, entry)
         await kick.run(channel)
     finally:
         await _persist(start, database_gone=False)
 
 
-async def _persist(start: RunStart, *, database_gone: bool) -> None:
-    """The run's last event batch, which also releases the lease. With the database gone the
-    client still gets its ending; the lease then expires by its rule."""
+async def _persist(start: RunStart, *, database_gone: bool) -> RunEnded | None:
+    """The run's last event batch, in the run's own transaction: its last reply and that call's
+    usage (owed, `run.loop`), the batch, the lease released — one commit. With the database
+    gone the client still gets its ending and the batch is tried again in the background
+    (`agent.stream.log`), the owed reply in it. Returns the end to tell the client instead of
+    `done` alone when the last reply is not stored: the run lost its conversation
+    (`conversation_busy`), or the batch has not landed (`service_unavailable`: a failed reply
+    transaction said so before the fold)."""
     try:
         await start.log.close(persist=not database_gone)
     except Exception as exc:
         if not is_unavailable(exc):
             raise
+    if start.lost_to:
+        return RunEnded("conversation_busy", live_run_id=start.lost_to[0].live_run_id)
+    if start.owed_replies:
+        start.telemetry.emit("agent.run.reply_unwritten", level="warning", **start.ids())
+        return RunEnded("service_unavailable")
+    return None
 
 
 async def _close(start: RunStart, end: RunEnded) -> RunEnded:
@@ -170,6 +192,8 @@ def _last_events(
     start: RunStart, state: RunState | None, end: RunEnded, *, model_run: bool
 ) -> list[ev.AgentEvent]:
     conversation_id = str(state.conversation_id) if state else None
+    # the last reply, owed to the last batch: its `message_done` goes with `done`
+    said = [reply.done for reply in start.owed_replies]
     if not model_run:
         # nothing was asked of the model: zero usage, no turn event
         return [*_error(start, end), ev.Done(conversation_id=conversation_id)]
@@ -191,7 +215,7 @@ def _last_events(
         **ids,
     )
     done = ev.Done(conversation_id=conversation_id, usage=usage)
-    return [*_error(start, end), done]
+    return [*said, *_error(start, end), done]
 
 
 def _error(start: RunStart, end: RunEnded) -> list[ev.AgentEvent]:

@@ -1,7 +1,9 @@
 """The model loop: at most MAX_TURNS round trips, each one model turn that says what happened.
 
 A turn streams one call (`run.model_turn`), stores the reply (`message_done`) with the call's
-usage, and returns its step: no tool calls → `NextStepFinalOutput`; a cut-off reply →
+usage, and returns its step: no tool calls → `NextStepFinalOutput`, the reply owed to the run's
+last transaction (its event batch and the lease's release, `run.finish`) while the lease is
+trusted; a cut-off reply →
 `run.truncation`; tool calls → the batch (`run.tool_batch`), which stores their results turn
 (`NextStepRunAgain`) or suspends at a call that waits for a person (`NextStepInterruption`).
 Every call is reserved against the budget first (`run.metering`).
@@ -56,6 +58,14 @@ async def model_turn(state: RunState, events: Emitter) -> TurnStep:
         return NextStepStop("agent_budget_exceeded")
     state.model_turns += 1
     tool_uses = reply.tool_uses
+    if not tool_uses and not reply.truncated and state.start.lease.trusted:
+        # the run's last reply: written with its last event batch, `done` and the lease's
+        # release, in one commit (`run.finish`); `message_done` is said with `done`
+        state.owe_reply(
+            reply.content, model=reply.model, stop_reason=reply.stop_reason,
+            usage=reply.usage.as_json(),
+        )  # fmt: skip
+        return NextStepFinalOutput()
     message_id = await _store_reply(state, reply)
     events.emit(ev.MessageDone(message_id=str(message_id), stop_reason=reply.stop_reason))
     if reply.truncated:

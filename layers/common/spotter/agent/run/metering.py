@@ -107,8 +107,8 @@ async def record_unrecorded(start: RunStart) -> None:
     """The finish path's last chance: usage no transaction of the run recorded (the database
     was away, or the run ended right after a call) is recorded now, the ended holds dropped.
     With the database away it stays unrecorded (logged) and the holds expire by their rule."""
-    if start.usage.settled:
-        return
+    if start.usage.settled or start.owed_replies:
+        return  # (a last reply owed: its usage commits with it, in the run's last batch)
     with anyio.CancelScope(shield=True):
         try:
             async with start.transaction():

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import anyio
 
 from spotter.agent import events as ev
-from spotter.agent.stream.log import RunLog
+from spotter.agent.stream.log import Recorded, RunLog, wire
 
 
 class Emitter(Protocol):
@@ -38,14 +38,18 @@ class RunChannel:
         self._reader: asyncio.Queue[ev.AgentEvent | None] = asyncio.Queue()
 
     def emit(self, event: ev.AgentEvent) -> None:
-        self.record(event)
-        self.deliver(event)
-
-    def record(self, event: ev.AgentEvent) -> None:
-        self.log.record(event)
-
-    def deliver(self, event: ev.AgentEvent) -> None:
+        self.log.record(event)  # the log's listeners (the HTTP response) get it now
         self._reader.put_nowait(event)
+
+    def record(self, event: ev.AgentEvent) -> Recorded:
+        """Its id and its place in the final batch; no reader sees it until `deliver`."""
+        return self.log.record(event, notify=False)
+
+    def deliver(self, event: ev.AgentEvent, recorded: Recorded | None = None) -> None:
+        """To the reader and the log's listeners: `recorded` as recorded, or (an ending said
+        instead of the one recorded) without an id."""
+        self._reader.put_nowait(event)
+        self.log.notify(recorded if recorded is not None else Recorded(None, wire(event)))
 
     def end(self) -> None:
         self._reader.put_nowait(None)

@@ -35,7 +35,10 @@ class LiveRun:
                 async for _ in run:
                     pass  # each event reached the listeners when the log recorded it
         finally:
-            await self.log.close()
+            try:
+                await self.log.close()
+            finally:
+                self.log.notify(None)  # after the run's ending, said once its batch is persisted
 
     async def events(self) -> AsyncIterator[Recorded]:
         """What the requesting client sees; leaving early never stops the run."""

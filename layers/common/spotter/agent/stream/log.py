@@ -25,6 +25,7 @@ import asyncio
 import copy
 import time
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -97,6 +98,10 @@ class _Binding:
     org_id: UUID
     conversation_id: UUID
     run_id: UUID
+    # the run's own transaction (`RunState.log_transaction`): what the run still owes (its last
+    # reply, that call's usage) commits with the final batch and the `done` batch before a
+    # compaction at settle
+    run_transaction: Callable[[], AbstractAsyncContextManager[Conn]] | None = None
 
 
 class RunLog:
@@ -125,12 +130,19 @@ class RunLog:
         return self._binding.run_id if self._binding else None
 
     def bind(
-        self, db: Database, org_id: UUID, conversation_id: UUID, run_id: UUID, last_seq: int
+        self,
+        db: Database,
+        org_id: UUID,
+        conversation_id: UUID,
+        run_id: UUID,
+        last_seq: int,
+        *,
+        run_transaction: Callable[[], AbstractAsyncContextManager[Conn]] | None = None,
     ) -> None:
         """From here the run's events are the conversation's, ids after `last_seq`."""
         if self._binding is not None:
             return
-        self._binding = _Binding(db, org_id, conversation_id, run_id)
+        self._binding = _Binding(db, org_id, conversation_id, run_id, run_transaction)
         self._next_seq = last_seq + 1
         LOCAL_RUNS[conversation_id] = self
         self._flusher = asyncio.create_task(self._flush_periodically())
@@ -140,7 +152,10 @@ class RunLog:
         self._listeners.append(queue)
         return queue
 
-    def record(self, event: ev.AgentEvent) -> Recorded:
+    def record(self, event: ev.AgentEvent, *, notify: bool = True) -> Recorded:
+        """`event` gets its id and its place in the next batch; the local listeners get it
+        now, or with `notify=False` once `notify` is called (the run's ending, said only once
+        its batch is persisted: `run.finish`)."""
         seq: int | None = None
         if self._binding is not None and not self._closed:
             seq = self._next_seq
@@ -148,9 +163,15 @@ class RunLog:
         recorded = Recorded(seq, wire(event))
         if seq is not None:
             self._pending.append(recorded)
+        if notify:
+            self.notify(recorded)
+        return recorded
+
+    def notify(self, recorded: Recorded | None) -> None:
+        """To the local listeners; None: the run has ended (after its last event, which may be
+        notified after `close`)."""
         for queue in self._listeners:
             queue.put_nowait(recorded)
-        return recorded
 
     def request_stop(self) -> bool:
         """Stop the run (once); False when it is already ending or stopping."""
@@ -166,7 +187,7 @@ class RunLog:
         the run's `done` before it compacts the conversation (`run.compaction_gate`)."""
         if self._binding is not None and not self._closed:
             with anyio.CancelScope(shield=True):
-                await self._flush(final=False)
+                await self._flush(final=False, in_run=True)
 
     async def close(self, *, persist: bool = True) -> None:
         """The final batch, which releases the lease (the run is no longer live); idempotent,
@@ -189,8 +210,6 @@ class RunLog:
                 LOCAL_RUNS.pop(self._binding.conversation_id, None)
                 if not (persist and await self.write_final()):
                     self._retry_final_write(self._binding)
-        for queue in self._listeners:
-            queue.put_nowait(None)
 
     async def write_final(self) -> bool:
         """The final batch and the lease's release in one transaction; True once written.
@@ -202,7 +221,7 @@ class RunLog:
             if self._released:
                 return True
             try:
-                await self._write(b, self._pending, final=True)
+                await self._write(b, self._pending, final=True, in_run=True)
             except Exception as exc:
                 if is_unavailable(exc):
                     return False
@@ -214,7 +233,7 @@ class RunLog:
                 )
                 self._pending = []
                 try:
-                    await self._write(b, [], final=True)
+                    await self._write(b, [], final=True, in_run=True)
                 except Exception as again:
                     log_event(
                         "agent.stream.release_failed", level="error", error=type(again).__name__
@@ -251,13 +270,13 @@ class RunLog:
                 # final flush waits for), so no batch is cut off between its swap and commit
                 await asyncio.shield(self._flush(final=False))
 
-    async def _flush(self, *, final: bool) -> None:
+    async def _flush(self, *, final: bool, in_run: bool = False) -> None:
         b = self._binding
         assert b is not None
         async with self._lock:
             batch, self._pending = self._pending, []
             try:
-                stop = await self._write(b, batch, final=final)
+                stop = await self._write(b, batch, final=final, in_run=in_run)
             except asyncio.CancelledError:
                 self._pending = batch + self._pending  # not written: the next flush writes it
                 raise
@@ -269,16 +288,21 @@ class RunLog:
         if stop:
             self.request_stop()
 
-    async def _write(self, b: _Binding, batch: list[Recorded], *, final: bool) -> bool:
+    async def _write(
+        self, b: _Binding, batch: list[Recorded], *, final: bool, in_run: bool = False
+    ) -> bool:
         """One pipelined transaction, one round trip: the batch, and the lease kept (or, with
-        the final batch, released); whether a stop was asked is read after the commit."""
+        the final batch, released); whether a stop was asked is read after the commit.
+        `in_run`: in the run's own transaction, after what the run still owes (its last reply:
+        so the final batch, retried until the database is back, still carries it)."""
         keep_alive = None
         # a flush that was under way when the run ended still writes its batch, but no
         # heartbeat: it must not make the ended run's lease look alive again
         heartbeat = not final and not self._abandoned
         if not (batch or final or heartbeat):
             return False
-        async with b.db.pipelined_tx(b.org_id) as conn:
+        run_tx = b.run_transaction if in_run else None
+        async with run_tx() if run_tx is not None else b.db.pipelined_tx(b.org_id) as conn:
             if batch:
                 await conn.execute(
                     _INSERT,
