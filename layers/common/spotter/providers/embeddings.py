@@ -43,7 +43,8 @@ class VoyageEmbedder:
         async def create(**params: Any) -> Any:
             from voyageai.api_resources.embedding import Embedding
 
-            return await Embedding.acreate(
+            acreate: Any = Embedding.acreate  # the SDK is untyped
+            return await acreate(
                 api_key=api_key, base_url=base_url, request_timeout=timeout, **params
             )
 
