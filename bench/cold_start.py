@@ -184,9 +184,9 @@ def main(runs: int) -> None:
         print()
         print(
             "| function | bytecode | on demand: import | build | first request"
-            " | total | aim | SnapStart: restore | first byte | first request | aim |"
+            " | total | CPU | aim | SnapStart: restore | first byte | first request | CPU | aim |"
         )
-        print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        print("| --- | --- |" + " ---: |" * 11)
         for label, (function, layers, kind) in FUNCTIONS.items():
             for variant, build in builds.items():
                 cold = _median(
@@ -201,10 +201,10 @@ def main(runs: int) -> None:
                 snap_first = snap.get("first_byte", snap["first"])
                 print(
                     f"| {label} | {variant} | {cold['import']:,.0f} | {cold.get('build', 0):,.0f}"
-                    f" | {cold['first']:,.0f} | {total:,.0f}"
+                    f" | {cold['first']:,.0f} | {total:,.0f} | {cold['cpu']:,.0f}"
                     f" | {_verdict(total, aim)} | {snap['restore']:,.0f}"
                     f" | {snap.get('first_byte', snap['first']):,.0f} | {snap['first']:,.0f}"
-                    f" | {_verdict(snap_first, snap_aim)} |"
+                    f" | {snap['cpu']:,.0f} | {_verdict(snap_first, snap_aim)} |"
                 )
                 sys.stdout.flush()
     print()

@@ -2,12 +2,17 @@
 
 Embeddings are deterministic: words that name the same movement in English, Hebrew or Russian
 share a concept direction (what a multilingual model does), plus a small hashed trigram part.
+As Voyage does, `encoding_format: "base64"` returns each vector as base64 of its little-endian
+float32s (what the voyageai SDK asks for unless told otherwise), none (or null) a list of floats,
+anything else 400.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import math
+import struct
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -39,6 +44,12 @@ def fake_embedding(text: str) -> list[float]:
     return [x / norm for x in vector]
 
 
+def _encoded(vector: list[float], encoding: str | None) -> list[float] | str:
+    if encoding is None:
+        return vector
+    return base64.b64encode(struct.pack(f"<{len(vector)}f", *vector)).decode()
+
+
 @asynccontextmanager
 async def fake_voyage_server() -> AsyncIterator[tuple[str, list[dict[str, object]]]]:
     """Yields (base_url, requests seen)."""
@@ -47,8 +58,16 @@ async def fake_voyage_server() -> AsyncIterator[tuple[str, list[dict[str, object
     async def embeddings(request: web.Request) -> web.Response:
         body = await request.json()
         seen.append(body)
+        encoding = body.get("encoding_format")
+        if encoding not in (None, "base64"):
+            detail = f"encoding_format must be null or 'base64', got {encoding!r}"
+            return web.json_response({"detail": detail}, status=400)
         data = [
-            {"object": "embedding", "embedding": fake_embedding(text), "index": i}
+            {
+                "object": "embedding",
+                "embedding": _encoded(fake_embedding(text), encoding),
+                "index": i,
+            }
             for i, text in enumerate(body["input"])
         ]
         total = sum(len(t) // 4 + 1 for t in body["input"])

@@ -29,7 +29,7 @@ from spotter.db.server import ensure_database
 from tests.conftest import _worker
 from tests.integration.deploy.conftest import ROOT, BuiltFunction, find_python
 from tests.support.events import as_http, load_event, with_bearer
-from tests.support.fake_voyage import fake_voyage_server
+from tests.support.fake_voyage import fake_embedding, fake_voyage_server
 from tests.support.tokens import TEST_ISSUER, TEST_PARTY, TokenFactory
 from tests.support.world import Org
 
@@ -264,11 +264,11 @@ async def test_embedding_runs_through_voyageai_on_the_streaming_layers(
     functions: dict[str, BuiltFunction],
 ) -> None:
     code = (
-        "import asyncio, sys\n"
+        "import asyncio, json, sys\n"
         "from spotter.providers.embeddings import VoyageEmbedder\n"
         "embedder = VoyageEmbedder.from_settings('test-key', base_url=sys.stdin.read())\n"
         "vectors = asyncio.run(embedder.embed(['back squat', 'סקוואט'], 'query'))\n"
-        "print(len(vectors), len(vectors[0]), 'voyageai' in sys.modules)\n"
+        "print(json.dumps([vectors, 'voyageai' in sys.modules, sys.modules['numpy'].__file__]))\n"
     )
     send = functions["SendFunction"]
     async with fake_voyage_server() as (base_url, seen):
@@ -285,8 +285,18 @@ async def test_embedding_runs_through_voyageai_on_the_streaming_layers(
         )
         out, err = await asyncio.wait_for(process.communicate(base_url.encode()), 120)
     assert process.returncode == 0, err.decode()
-    assert out.decode().split() == ["2", "1024", "True"]
+    vectors, through_voyageai, numpy = json.loads(out.decode().strip().splitlines()[-1])
+    # The vectors the server sent (as base64 float32, as Voyage does), decoded without numpy:
+    # the layer's numpy is the stand-in, which refuses any use.
+    expected = [fake_embedding("back squat"), fake_embedding("סקוואט")]
+    assert [len(v) for v in vectors] == [1024, 1024]
+    assert all(
+        got == pytest.approx(want, abs=1e-7) for got, want in zip(vectors, expected, strict=True)
+    )
+    assert through_voyageai
+    assert numpy == str(send.layers["EmbeddingLayer"] / "numpy" / "__init__.py")
     assert [request["input"] for request in seen] == [["back squat", "סקוואט"]]
+    assert [request["encoding_format"] for request in seen] == ["base64"]
 
 
 def _free_port() -> int:
@@ -429,7 +439,9 @@ def test_mcp_function_lists_tools_on_its_built_artifacts_without_the_model_sdks(
     assert "ModelLayer" not in mcp.layers and "EmbeddingLayer" not in mcp.layers
 
 
-@pytest.mark.parametrize("what", ["PIL.Image.open", "huggingface_hub.hf_hub_download"])
+@pytest.mark.parametrize(
+    "what", ["PIL.Image.open", "huggingface_hub.hf_hub_download", "numpy.frombuffer"]
+)
 def test_the_embedding_layers_stand_ins_refuse_to_be_used(
     functions: dict[str, BuiltFunction], what: str
 ) -> None:

@@ -28,6 +28,21 @@ def test_light_entry_points_import_no_model_sdk(function: str) -> None:
     assert result.stderr == ""
 
 
+def test_the_reads_entry_point_leaves_the_approval_page_to_its_routes() -> None:
+    # The reads function serves the approval page's two routes: their module (the approvals'
+    # resolution, the tool runner, every tool definition) loads on the first approval request,
+    # or before the snapshot, never on an on-demand cold start.
+    probe = "import sys, app; print('spotter.agent.approvals.resolution' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=FUNCTIONS / "reads",
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.strip() == "False"
+
+
 def test_building_the_embedder_does_not_import_voyageai() -> None:
     # The streaming app builds its embedder with the run's deps; voyageai (numpy, pillow) loads
     # on the first embed call, which the fake-Voyage tests (tests/integration/agent/rag) exercise.

@@ -25,7 +25,7 @@ def warm_model_stack() -> None:
     """Import the model and embedding SDKs and the run loop, and run the request validators and
     the request encoder once (a model call is the streaming functions' every request)."""
     import anthropic  # noqa: F401
-    from voyageai.client_async import AsyncClient  # noqa: F401
+    from voyageai.api_resources.embedding import Embedding  # noqa: F401
 
     import spotter.agent.run.loop  # noqa: F401
     from spotter.http.bodies import SendMessageBody

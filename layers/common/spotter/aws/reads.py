@@ -47,6 +47,7 @@ class BufferedHandler:
         """SnapStart: the app and its loop built, the secrets client imported; nothing opened."""
         self._build()
         warm_secrets_client()
+        import spotter.mcp.approval_page  # noqa: F401 (its routes import it on first use)
 
     def after_restore(self) -> None:
         """SnapStart: this instance's own `random`, its secrets, its pool (or, if the database

@@ -1,13 +1,20 @@
 """Embeddings for ambient RAG: Voyage `voyage-multilingual-2` (1024 dimensions) when configured.
 
-`voyageai` (with numpy and pillow, which it imports) is imported on the first `embed` call, not
-when the app or an embedder is built: a container that never embeds never pays for it, and the
-functions without the embedding layer (docs/deploy.md) can build the same settings-driven deps.
+`voyageai` is imported on the first `embed` call, not when the app or an embedder is built: a
+container that never embeds never pays for it, and the functions without the embedding layer
+(docs/deploy.md) can build the same settings-driven deps.
+
+The vectors come back as base64 float32 (what voyageai asks for by default, a quarter of the JSON
+floats' size), requested explicitly so that voyageai hands the strings back as they are instead of
+decoding them with numpy: they are decoded here with the standard library, and the embedding layer
+ships no numpy (layers/embedding/standins).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import base64
+import struct
+from collections.abc import Awaitable, Callable
 from typing import Any, Literal, Protocol
 
 from spotter.config import Settings
@@ -23,28 +30,41 @@ class Embedder(Protocol):
 
 
 class VoyageEmbedder:
-    """Wraps `voyageai.AsyncClient` (or anything with its `embed` signature), built on first use."""
+    """Voyage's embeddings endpoint through `voyageai` (its `Embedding` resource: the request
+    `voyageai.AsyncClient.embed` makes, with the encoding named so the vectors stay base64)."""
 
-    def __init__(self, make_client: Callable[[], Any]) -> None:
-        self._make_client = make_client
-        self._client: Any = None
+    def __init__(self, create: Callable[..., Awaitable[Any]]) -> None:
+        self._create = create
 
     @classmethod
     def from_settings(
         cls, api_key: str, base_url: str | None = None, timeout: float = 5.0
     ) -> VoyageEmbedder:
-        def make_client() -> Any:
-            from voyageai.client_async import AsyncClient
+        async def create(**params: Any) -> Any:
+            from voyageai.api_resources.embedding import Embedding
 
-            return AsyncClient(api_key=api_key, base_url=base_url, timeout=timeout)
+            acreate: Any = Embedding.acreate  # the SDK is untyped
+            return await acreate(
+                api_key=api_key, base_url=base_url, request_timeout=timeout, **params
+            )
 
-        return cls(make_client)
+        return cls(create)
 
     async def embed(self, texts: list[str], input_type: InputType) -> list[list[float]]:
-        if self._client is None:
-            self._client = self._make_client()
-        result = await self._client.embed(texts, model=EMBEDDING_MODEL, input_type=input_type)
-        return [[float(x) for x in vector] for vector in result.embeddings]
+        response = await self._create(
+            input=texts,
+            model=EMBEDDING_MODEL,
+            input_type=input_type,
+            truncation=True,
+            encoding_format="base64",
+        )
+        return [decode_float32(item["embedding"]) for item in response.data]
+
+
+def decode_float32(encoded: str) -> list[float]:
+    """A base64 vector of little-endian float32s, as Voyage sends it."""
+    raw = base64.b64decode(encoded)
+    return list(struct.unpack(f"<{len(raw) // 4}f", raw))
 
 
 def embedder_for(settings: Settings) -> Embedder | None:
