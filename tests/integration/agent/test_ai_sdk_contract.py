@@ -21,6 +21,7 @@ import httpx
 import pytest
 
 from spotter.providers.fake import Reply, ScriptedModel, Text, ToolUse, tool_reply
+from tests.support.agent import long_conversation
 from tests.support.hitl import add_program
 from tests.support.tokens import TokenFactory
 from tests.support.world import Org
@@ -151,3 +152,28 @@ async def test_a_confirmation_reads_as_an_approval_request_bound_to_its_fingerpr
     [card] = parts_of(result, "data-confirmation")
     assert card["data"]["confirmation"]["target"] == "Old track"
     assert tool["approval"]["id"] == card["data"]["fingerprint"]
+
+
+async def test_a_turn_that_compacts_after_done_reads_as_its_message_with_the_compaction(
+    agent_client: httpx.AsyncClient,
+    model: ScriptedModel,
+    tokens: TokenFactory,
+    org: Org,
+    clean_db: str,
+    ai_sdk: Path,
+    tmp_path: Path,
+) -> None:
+    """Issue 26 item 8: the compaction a settled turn runs after `done` rides the same stream
+    (data-compaction, updated in place) and the AI SDK still reads one assistant message."""
+    conversation = long_conversation(clean_db, org, exchanges=11, usage=None)
+    model.script.append(Reply([Text("Here is the plan.")]))
+    body = {"text": "what next?", "conversationId": conversation, "pageContext": {"pathname": "/"}}
+    response = await agent_client.post(
+        "/agent/messages", params={"protocol": "ai-sdk"}, json=body, headers=_headers(tokens, org)
+    )
+    assert response.status_code == 200 and response.text.endswith("data: [DONE]\n\n")
+    result = parse(ai_sdk, response.content, tmp_path)
+    assert result["errors"] == []
+    assert parts_of(result, "text")[-1]["text"] == "Here is the plan."
+    [compaction] = parts_of(result, "data-compaction")
+    assert compaction["data"]["status"] == "finished" and compaction["data"]["compacted"]

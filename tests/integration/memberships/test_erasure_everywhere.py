@@ -263,7 +263,9 @@ MACHINE = {
     "member_invitations.status", "member_subscriptions.status", "membership_plans.interval",
     "membership_plans.status", "org_memberships.role", "org_memberships.status",
     "organizations.timezone", "organizations.default_locale", "organizations.platform_tier",
-    "organizations.org_type", "organizations.feature_flags", "outbox_messages.source",
+    "organizations.org_type", "organizations.feature_flags",
+    "organizations.ai_loop_model",  # a model id an operator pins (a CHECK keeps it one)
+    "outbox_messages.source",
     "outbox_messages.tool_use_id", "outbox_messages.recipient_kind", "outbox_messages.channel",
     "outbox_messages.status", "outbox_messages.provider_message_id", "outbox_messages.error",
     "programs.status", "schema_migrations.version",

@@ -156,6 +156,13 @@ class RunLog:
             self.on_stop()
         return True
 
+    async def flush(self) -> None:
+        """Persist what was recorded now, the lease kept (a normal flush, ahead of its time):
+        the run's `done` before it compacts the conversation (`run.compaction_gate`)."""
+        if self._binding is not None and not self._closed:
+            with anyio.CancelScope(shield=True):
+                await self._flush(final=False)
+
     async def close(self, *, persist: bool = True) -> None:
         """The final batch, which releases the lease (the run is no longer live); idempotent,
         and not cut short by a cancelled scope: what the client saw must be what a reconnect
@@ -277,7 +284,7 @@ class RunLog:
                         "first": batch[0].seq,
                         "last": batch[-1].seq,
                         "events": Jsonb([[r.seq, r.data] for r in batch]),
-                        "final": final and any(r.type == "done" for r in batch),
+                        "final": final,
                     },
                 )
             if final:
