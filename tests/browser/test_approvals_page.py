@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import urlparse
@@ -23,6 +24,9 @@ from spotter.seed.demo import DEMO_CLERK_ORG_ID
 from tests.browser.conftest import ARTIFACTS, open_console
 
 pytestmark = pytest.mark.xdist_group("browser")
+
+# a camelCase or snake_case key shown to a person (as tests/browser/test_console.py checks cards)
+RAW_KEY = re.compile(r"(?<![\w.@])([a-z]+[A-Z][A-Za-z]*|[a-z]+_[a-z_]+)(?![\w@])")
 
 
 def _owner_token(console_url: str) -> str:
@@ -82,8 +86,10 @@ def test_approving_on_the_page_lets_the_retry_run_the_call_once(
 
     page = open_console(browser, console_url)  # the console's login: its remembered user
     page.goto(console_url + path)
-    expect(page.get_by_test_id("approval-tool")).to_have_text("programs_archive")
-    expect(page.get_by_test_id("approval-target")).to_contain_text("Approval Page Club")
+    expect(page.get_by_test_id("approval-tool")).to_have_text("Archive a program")
+    expect(page.get_by_test_id("approval-message")).to_contain_text("Approval Page Club")
+    shown = page.get_by_test_id("approval-card").inner_text()
+    assert not RAW_KEY.search(shown), shown  # the server's words, never programs_archive or a key
     assert _status(console_db, program) == "active"
     expect(page.get_by_test_id("approve")).to_be_enabled()
     page.get_by_test_id("approve").click()

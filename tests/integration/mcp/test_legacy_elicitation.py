@@ -81,7 +81,7 @@ async def test_a_legacy_client_confirms_a_booking_in_the_stream_and_it_exists_on
         result = await client.call_tool("bookings_book", spot)
     assert not result.is_error, payload(result)
     (question,) = asked
-    assert question.message.startswith("Approve bookings_book?")
+    assert question.message.startswith("Approve: Book a member?")  # the card's words, no key
     assert "Dana Levi" in question.message
     assert _bookings(clean_db) == [("booked",)]
     assert rows(clean_db, "SELECT status, channel FROM ai_tool_executions") == [

@@ -19,6 +19,7 @@ from spotter.tools.errors import TOOL_ERROR_CODES
 from spotter.tools.summaries import (
     FORMATS,
     Voice,
+    card_text,
     catalog,
     consequence_text,
     error_summary,
@@ -289,3 +290,40 @@ def test_values_read_as_words() -> None:
     assert value_text({"day": "2026-12-03", "start": "18:00"}, Voice("en", JERUSALEM)) == (
         "Day: Thu 3 Dec, Start: 18:00"
     )
+
+
+# a card with every part a confirmation can hold: what an MCP client without a card view shows
+WHOLE_CARD: dict[str, Any] = {
+    "target": "Dana Levi",
+    "affectedCount": 3,
+    "consequences": ["email_sent", "bookings_cancelled"],
+    "changes": [{"field": "startTime", "old": "07:00", "new": "08:00"}],
+    "outbound": {
+        "channel": "email",
+        "subject": "Class moved",
+        "body": "See you at 08:00.",
+        "recipientCount": 3,
+        "recipients": ["Dana Levi", "Saar Cohen"],
+    },
+    "arguments": [{"field": "sessionIds", "value": ["s1"]}, {"field": "notify", "value": True}],
+}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_card_as_text_is_the_readers_words_with_no_key(locale: Locale) -> None:
+    text = card_text("class_sessions", "reschedule", WHOLE_CARD, Voice(locale, JERUSALEM))
+    assert text.startswith(
+        catalog(locale)["card"]["approve"].format(
+            title=title("class_sessions", "reschedule", locale)
+        )
+    )
+    for fact in ("Dana Levi", "Saar Cohen", "Class moved", "See you at 08:00.", "07:00 → 08:00"):
+        assert fact in text
+    assert consequence_text("email_sent", locale) in text
+    assert "(3)" in text and "…" in text  # three recipients, two named
+    assert not RAW_KEY.search(text), text
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_card_frame_word_is_said_in_every_locale(locale: Locale) -> None:
+    assert catalog(locale)["card"].keys() == catalog("en")["card"].keys()

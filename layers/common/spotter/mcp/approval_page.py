@@ -10,7 +10,6 @@ longer pending or whose question lapsed. Imports no MCP SDK: the API functions s
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from typing import Any, Literal
 from uuid import UUID
@@ -28,29 +27,15 @@ from spotter.auth.caller import Caller
 from spotter.db import Database
 from spotter.errors import NotFoundError, SpotterError
 from spotter.tools.calls import ToolOutcome
+from spotter.tools.summaries import Voice, card_text, present_card, title
 
 PageState = Literal["pending", "approved", "ran", "rejected", "expired", "failed", "running"]
 
 
-def card_message(tool: str, card: dict[str, Any]) -> str:
-    """What the person reads before approving: the server's card, never model prose."""
-    lines = [f"Approve {tool}?"]
-    if card.get("target"):
-        lines.append(f"Target: {card['target']}")
-    if card.get("affectedCount") is not None:
-        lines.append(f"Affects: {card['affectedCount']}")
-    if card.get("consequences"):
-        lines.append("Consequences: " + ", ".join(card["consequences"]))
-    for change in card.get("changes") or []:
-        lines.append(f"Change: {json.dumps(change, ensure_ascii=False, default=str)}")
-    if card.get("outbound"):
-        lines.append(f"Sends: {json.dumps(card['outbound'], ensure_ascii=False, default=str)}")
-    lines.append("Arguments:")
-    lines += [
-        f"  {a['field']}: {json.dumps(a['value'], ensure_ascii=False, default=str)}"
-        for a in card.get("arguments", [])
-    ]
-    return "\n".join(lines)
+def card_message(router: str, action: str, card: dict[str, Any] | None, voice: Voice) -> str:
+    """What the person reads before approving: the server's card in their words (the same
+    catalog the console's cards speak), never model prose and never a raw key."""
+    return card_text(router, action, card, voice)
 
 
 def _state(row: McpPendingCall) -> PageState:
@@ -67,16 +52,15 @@ def _state(row: McpPendingCall) -> PageState:
     return "failed" if row.status == "failed" else "running"
 
 
-def page_view(row: McpPendingCall) -> dict[str, Any]:
-    tool = f"{row.router}_{row.action}"
-    card = row.confirmation or {}
+def page_view(row: McpPendingCall, voice: Voice) -> dict[str, Any]:
     return {
         "executionId": str(row.execution_id),
-        "tool": tool,
+        "tool": f"{row.router}_{row.action}",
+        "title": title(row.router, row.action, voice.locale),
         "state": _state(row),
         "confirm": row.confirm_policy,
-        "card": card,
-        "message": card_message(tool, card),
+        "card": present_card(row.confirmation or {}, voice),
+        "message": card_message(row.router, row.action, row.confirmation, voice),
         "expiresAt": row.expires_at.isoformat() if row.expires_at else None,
         "approvedAt": row.approved_at.isoformat() if row.approved_at else None,
     }
@@ -91,7 +75,8 @@ async def _own_question(db: Database, caller: Caller, execution_id: UUID) -> Mcp
 
 
 async def show(db: Database, caller: Caller, execution_id: UUID) -> dict[str, Any]:
-    return page_view(await _own_question(db, caller, execution_id))
+    voice = Voice.of(caller.locale, caller.org_timezone)
+    return page_view(await _own_question(db, caller, execution_id), voice)
 
 
 def _not_pending() -> SpotterError:

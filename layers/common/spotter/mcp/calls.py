@@ -76,6 +76,7 @@ from spotter.tools.previews import what_is_asked
 from spotter.tools.registry import registry_for_caller, surface_of
 from spotter.tools.runner import execute, resolve_call
 from spotter.tools.spec import ToolSpec
+from spotter.tools.summaries import Voice
 
 CONFIRM_KEY = "confirm"
 PICK_KEY = "pick"
@@ -185,9 +186,9 @@ async def _inline(db: Database, caller: Caller, call: ResolvedCall, at: datetime
     return outcome_result(call.spec, outcome, execution_id)
 
 
-def _form(spec: ToolSpec, stored_input: dict[str, Any], card: dict[str, Any] | None) -> tuple[
-    str, ElicitRequestFormParams
-]:  # fmt: skip
+def _form(
+    spec: ToolSpec, stored_input: dict[str, Any], card: dict[str, Any] | None, caller: Caller
+) -> tuple[str, ElicitRequestFormParams]:
     """The form question for a call: a pick among its candidates, or approve its card."""
     if awaits_pick(spec.kind):
         args = stored_input.get("args", {})
@@ -201,7 +202,9 @@ def _form(spec: ToolSpec, stored_input: dict[str, Any], card: dict[str, Any] | N
             },
         )
     return CONFIRM_KEY, ElicitRequestFormParams(
-        message=card_message(mcp_name(spec), card or {}),
+        message=card_message(
+            spec.router, spec.action, card, Voice.of(caller.locale, caller.org_timezone)
+        ),
         requested_schema={
             "type": "object",
             "properties": {"approved": {"type": "boolean", "title": "Approve"}},
@@ -220,14 +223,12 @@ def _meta(spec: ToolSpec, card: dict[str, Any] | None) -> dict[str, Any] | None:
     return {"spotter/confirmation": card, "spotter/confirm": spec.confirm} if card else None
 
 
-def _input_required(
-    spec: ToolSpec, row: McpPendingCall, org_id: UUID
-) -> InputRequiredResult:  # fmt: skip
+def _input_required(spec: ToolSpec, row: McpPendingCall, caller: Caller) -> InputRequiredResult:
     """The 2026-07-28 form question and the state naming the pending row (sealed by the SDK)."""
-    key, params = _form(spec, row.input, row.confirmation)
+    key, params = _form(spec, row.input, row.confirmation, caller)
     return InputRequiredResult(
         input_requests={key: ElicitRequest(params=params)},
-        request_state=_state(row.execution_id, org_id),
+        request_state=_state(row.execution_id, caller.org_id),
         _meta=_meta(spec, row.confirmation),
     )
 
@@ -305,10 +306,10 @@ async def _ask(deps: McpDeps, request: McpCall, call: ResolvedCall, at: datetime
 def _question(deps: McpDeps, request: McpCall, spec: ToolSpec, row: McpPendingCall) -> CallAnswer:
     """Ask about a pending row (again): the same card, the same row."""
     if request.asking.form and request.asking.in_stream:
-        _, params = _form(spec, row.input, row.confirmation)
+        _, params = _form(spec, row.input, row.confirmation, request.caller)
         return AskInStream(row.execution_id, spec, params)
     if request.asking.form:
-        return _input_required(spec, row, request.caller.org_id)
+        return _input_required(spec, row, request.caller)
     return _on_the_page(deps, request, spec, row)
 
 

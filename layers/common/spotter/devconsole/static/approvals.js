@@ -36,21 +36,13 @@ const STATES = {
 };
 
 function render(view) {
-  const card = view.card || {};
   byTestId("approval-card").dataset.status = view.state;
   byTestId("approval-card").classList.toggle("destructive", view.confirm === "destructive");
-  byTestId("approval-tool").textContent = view.tool;
+  byTestId("approval-tool").textContent = view.title || view.tool;
   byTestId("approval-state").textContent = STATES[view.state] || view.state;
-  byTestId("approval-target").textContent = card.target ? `Target: ${card.target}` : "";
-  byTestId("approval-consequences").replaceChildren(
-    ...(card.consequences || []).map((c) => Object.assign(document.createElement("li"), { textContent: c })),
-  );
-  byTestId("approval-arguments").replaceChildren(
-    ...(card.arguments || []).flatMap((a) => [
-      Object.assign(document.createElement("dt"), { textContent: a.field }),
-      Object.assign(document.createElement("dd"), { textContent: JSON.stringify(a.value) }),
-    ]),
-  );
+  // the server's words for the whole card (tools.summaries: title, target, consequences, changes,
+  // the mail as sent, the exact arguments), the same the console's cards and MCP clients show
+  byTestId("approval-message").textContent = view.message || "";
   byTestId("approval-expires").textContent = view.expiresAt ? `Expires ${new Date(view.expiresAt).toLocaleString()}` : "";
   const open = view.state === "pending";
   byTestId("approve").disabled = !open;

@@ -319,3 +319,46 @@ def present_card(card: dict[str, Any] | None, voice: Voice) -> dict[str, Any] | 
             if isinstance(c, dict)
         ]
     return shown
+
+
+def card_text(router: str, action: str, card: dict[str, Any] | None, voice: Voice) -> str:
+    """A confirmation card as plain text, for a client that shows only a message (an MCP
+    elicitation, the approval page's summary): the same words as the console's card, never a
+    key or the model's prose."""
+    locale = voice.locale
+
+    def frame(key: str) -> str:
+        return str(_entry("card", key, locale))
+
+    card = card or {}
+    lines = [frame("approve").format(title=title(router, action, locale))]
+    if card.get("target"):
+        lines.append(f"{frame('target')}: {value_text(card['target'], voice)}")
+    if card.get("affectedCount") is not None:
+        lines.append(frame("affects").format(count=card["affectedCount"]))
+    lines += [f"• {consequence_text(k, locale)}" for k in card.get("consequences") or []]
+    changes = [c for c in card.get("changes") or [] if isinstance(c, dict)]
+    if changes:
+        lines.append(f"{frame('changes')}:")
+    for change in changes:
+        old = f"{value_text(change['old'], voice)} → " if "old" in change else ""
+        new = change["new"] if "new" in change else change.get("to")
+        label = field_label(str(change.get("field")), locale)
+        lines.append(f"  {label}: {old}{value_text(new, voice)}")
+    outbound = card.get("outbound")
+    if isinstance(outbound, dict):
+        lines.append(f"{frame('outbound')}:")
+        recipients = outbound.get("recipients") or []
+        count = outbound.get("recipientCount", len(recipients))
+        named = value_text(recipients, voice) + ("…" if count > len(recipients) else "")
+        lines.append(f"  {frame('recipients')} ({count}): {named}")
+        lines.append(f"  {frame('subject')}: {outbound.get('subject') or ''}")
+        lines.append(str(outbound.get("body") or ""))
+    arguments = [a for a in card.get("arguments") or [] if isinstance(a, dict)]
+    if arguments:
+        lines.append(f"{frame('arguments')}:")
+    lines += [
+        f"  {field_label(str(a.get('field')), locale)}: {value_text(a.get('value'), voice)}"
+        for a in arguments
+    ]
+    return "\n".join(lines)
