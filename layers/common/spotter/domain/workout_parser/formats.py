@@ -79,7 +79,7 @@ _ROUNDS_SAID = re.compile(
 )
 CAP = re.compile(
     rf"\b{words(lexicon.CAP)}\s*[:=]?\s*(?:of\s*)?(\d+)(?::(\d{{2}}))?(?:{_MIN})?"
-    rf"|(\d+)\s*{_MINUTE_WORDS}\s*(?:time\s*)?{words(lexicon.CAP)}{_END}",
+    rf"|(\d+)\s*(?:{_MINUTE_WORDS}|['’′])\s*(?:time\s*)?{words(lexicon.CAP)}{_END}",
     re.I,
 )
 SCHEME = re.compile(rf"^({SCHEME_TEXT})(?:\s*(?:…|\.\.\.|\+|etc\.?))?(?!\d)")
@@ -99,7 +99,7 @@ _NUMBER_WORD = re.compile(
     rf"|{_MINUTE_WORDS}){_END})",
     re.I,
 )
-_TEAMS = re.compile(
+TEAMS = re.compile(
     rf"(?<!\w)(?:{words(lexicon.TEAMS)}(?:\s+\d+)?|\d+\s*(?:person|people|-person)\s+teams?)(?!\w)",
     re.I,
 )
@@ -274,9 +274,9 @@ def _inside_brackets(text: str, index: int) -> bool:
 def _without_asides(text: str, section: Section) -> str:
     """A header without who does it ("Team of 2"), a rest in brackets ("(3 min rest between)")
     or a rest after it: each a note of the section."""
-    for aside in (_BRACKETED_REST, _TEAMS):
+    for aside in (_BRACKETED_REST, TEAMS):
         m = aside.search(text)
-        if m is None or (aside is _TEAMS and _inside_brackets(text, m.start())):
+        if m is None or (aside is TEAMS and _inside_brackets(text, m.start())):
             continue  # "AMRAP 12 (partner style)": a bracket is read whole
         if _format_of(_strip_all(text, (aside,)), Section()):
             section.notes.append(m.group(0).strip("() "))
@@ -291,10 +291,12 @@ def team_format(line: str) -> bool:
     """ "Team of 2, 30 min AMRAP, one works one rests:": a line that opens with who does the
     workout and says its format is the format's, not a note."""
     text = line.strip()
-    if not _TEAMS.match(text):
+    if not TEAMS.match(text):
         return False
     heads = (text, text.split(":", 1)[0]) if ":" in text else (text,)
-    return any(section_header(head, header_only=True) is not None for head in heads)
+    return any(
+        section_header(head, header_only=True) is not None or CAP.search(head) for head in heads
+    )
 
 
 def section_header(line: str, *, header_only: bool = False) -> Section | None:

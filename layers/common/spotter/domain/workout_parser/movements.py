@@ -108,6 +108,7 @@ _HOW_TAIL = re.compile(
     r"|wearing|of\s+(?:today'?s|the|your)|(?:in|for)\s+(?:the\s+)?(?:remaining|rest\s+of))\s.*$",
     re.I,
 )
+_W_SLASH = re.compile(r"(?<!\w)w/\s*(?=[^\W\d])", re.I)
 _SIDE_TAIL = re.compile(r"\s*/\s*(?:each\s+|per\s+)?(?:side|arm|leg)\b", re.I)
 _NOT_THE_NAME = re.compile(
     rf"\b(?:rx|each(?: side| arm| leg)?|e/s|per side|per arm|alt(?:ernating)? arms?|@|of"
@@ -118,6 +119,7 @@ _NOT_THE_NAME = re.compile(
 
 def _name_of(text: str) -> str:
     text = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", text)  # what is left in brackets is a comment
+    text = _W_SLASH.sub("with ", text)  # "w/ DBs", "w/DB"
     text = _SIDE_TAIL.sub(" ", text)
     text = _HOW_TAIL.sub(" ", text)
     # "25 box jumps, 30 inch box": the name is before the comma, the rest describes it

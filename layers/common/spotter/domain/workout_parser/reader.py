@@ -110,6 +110,13 @@ _NOT_A_LIFT = re.compile(r"\b(?:across|the|sets?|today|each|every)\b", re.I)
 _OPENS_WITH = re.compile(rf"^{words(lexicon.OPENS_WITH)}(?!\w)\s*", re.I)
 _MAX_OF = re.compile(rf"^{words(lexicon.MAX_OF)}(?!\w)\s*:?", re.I)
 _ADVICE = re.compile(rf"(?<!\w){words(lexicon.ADVICE)}(?!\w)", re.I)
+# "superset w/ strict pull-ups 4x8", "סופרסט עם מתח", "суперсет с подтягиваниями": the lift
+# is done in turn with the one above, in its section.
+_PAIRED = re.compile(
+    rf"^(?:{words(lexicon.GROUPS)}|paired|alternate|alternating)(?:\s*:\s*|\s+)"
+    r"(?:(?:with|עם|с|со)\s+|w/\s*)?(?=\S)",
+    re.I,
+)
 _ARTICLE = re.compile(r"^\s*(?:an?|the)\s+(?=\d)", re.I)
 _SCALED_APART = re.compile(rf"[,;|/]\s*(?={words(lexicon.SCALED)}(?!\w))", re.I)
 _LOAD_LABEL = re.compile(rf"^{words(lexicon.LOAD_LABELS)}(?!\w)\s*:?", re.I)
@@ -142,6 +149,7 @@ class Reader:
         self.line_above: list[dict[str, Any]] = []
         self.joined_above = False
         self.joined = False
+        self.paired = False  # the line pairs its lift with the one above ("superset w/ …")
 
     # -- where things go ---------------------------------------------------------------------
 
@@ -461,6 +469,10 @@ class Reader:
             self.took("format", text)
             self.section().time_cap_seconds = cap_seconds(m)
             return
+        if (said := format_said(text)) is not None:
+            # "(30' cap)", "Teams of 2 – 35 min cap" before the list: the list's cap
+            self.add_section(said, text)
+            return
         self.content(text)
 
     def build_to(self, text: str) -> bool:
@@ -607,6 +619,12 @@ class Reader:
                 text = text[scheme.end() :]
         if (opens := _OPENS_WITH.match(text)) and self.opens_with(text, opens.end()):
             return None
+        paired = _PAIRED.match(text)
+        read = movement(text[paired.end() :]) if paired and self.lifts_above() else None
+        if paired and read is not None and vocabulary.lookup(read["name"]):
+            self.note(paired.group(0).strip())
+            self.paired = True
+            text = text[paired.end() :]
         while max_of := _MAX_OF.match(text):
             # "Max rounds of 1 power clean, 2 front squats, …": a list for the time left
             self.note(max_of.group(0))
@@ -718,7 +736,12 @@ class Reader:
         lift = is_lift(read)
         # A lift stated as sets x reps (or 5-5-3) is its own strength section, unless it is
         # the first line under a format header ("E2MOM x 5:" then "3 x 2 snatch").
-        if lift and (current is None or current.movements or current.format == "other"):
+        paired, self.paired = self.paired, False
+        if (
+            lift
+            and not paired
+            and (current is None or current.movements or current.format == "other")
+        ):
             part.sections.append(Section(format="strength"))
         if current is not None and current.max_reps and "reps" not in read:
             read["max"] = True

@@ -9,7 +9,7 @@ from typing import Any
 
 from spotter.domain import movement_vocabulary as vocabulary
 from spotter.domain.workout_parser import lexicon, quantities
-from spotter.domain.workout_parser.formats import CAP, cap_seconds, section_header
+from spotter.domain.workout_parser.formats import CAP, TEAMS, cap_seconds, section_header
 from spotter.domain.workout_parser.lexicon import words
 from spotter.domain.workout_parser.lines import LABEL_PREFIX, LETTER, QUANTITY
 from spotter.domain.workout_parser.model import Part, Section
@@ -70,10 +70,12 @@ def format_said(text: str | None) -> Section | None:
         return said if not said.notes else None
     if not (m := CAP.search(text)):
         return None
-    left = (text[: m.start()] + text[m.end() :]).strip(" ,:-–—")
-    if LETTER.search(re.sub(r"(?i)\btime\b", "", left)):
+    left = (text[: m.start()] + text[m.end() :]).strip(" ,:-–—()")
+    team = TEAMS.match(left)  # "Teams of 2 – 35 min cap": who does it, a note
+    if LETTER.search(re.sub(r"(?i)\btime\b", "", left[team.end() :] if team else left)):
         return None
-    return Section(from_header=True, time_cap_seconds=cap_seconds(m))
+    notes = [team.group(0)] if team else []
+    return Section(from_header=True, time_cap_seconds=cap_seconds(m), notes=notes)
 
 
 def header(line: str) -> Part | None:
