@@ -108,6 +108,14 @@ _HOW_TAIL = re.compile(
     r"|wearing|of\s+(?:today'?s|the|your)|(?:in|for)\s+(?:the\s+)?(?:remaining|rest\s+of))\s.*$",
     re.I,
 )
+# "5 burpees at the top of every minute", "в начале каждой минуты", "בתחילת כל דקה": when it is
+# done, not what.
+_CLOCK_TAIL = re.compile(
+    r"(?:^|\s)(?:(?:at|on)\s+the\s+(?:top|start|beginning)\s+of\s+|в\s+начале\s+|בתחילת\s+)?"
+    r"(?:every|each|on\s+the|каждую|каждой|каждые|כל)\s+(?:\d+(?::\d\d)?\s*)?"
+    r"(?:minutes?|mins?|rounds?|минуты?|минут|раунд\w*|דקה|דקות|סבב)(?!\w).*$",
+    re.I,
+)
 _W_SLASH = re.compile(r"(?<!\w)w/\s*(?=[^\W\d])", re.I)
 _SIDE_TAIL = re.compile(r"\s*/\s*(?:each\s+|per\s+)?(?:side|arm|leg)\b", re.I)
 _NOT_THE_NAME = re.compile(
@@ -122,6 +130,7 @@ def _name_of(text: str) -> str:
     text = _W_SLASH.sub("with ", text)  # "w/ DBs", "w/DB"
     text = _SIDE_TAIL.sub(" ", text)
     text = _HOW_TAIL.sub(" ", text)
+    text = _CLOCK_TAIL.sub(" ", text)
     # "25 box jumps, 30 inch box": the name is before the comma, the rest describes it
     text = next((seg for seg in text.split(",") if LETTER.search(seg)), "")
     text = _NOT_THE_NAME.sub(" ", text)

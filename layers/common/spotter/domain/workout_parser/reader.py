@@ -84,6 +84,7 @@ _FORMAT_SEP = re.compile(
     r"^(?P<head>.+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*|\s+[-–—|]\s+|\s+(?:of|из)\s+)(?P<tail>.+)$",
     re.I,
 )
+_COMMA_SEP = re.compile(r"^(?P<head>[^,]+?),\s*(?P<tail>.+)$")
 _COLON_SEP = re.compile(r"^(?P<head>[^:]+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*)(?P<tail>.+)$")
 # "JT 21-15-9 …", "Grace 30 C&J for time …", "The Chief 5 x 3 min AMRAP …": a name before
 # what the line says; which words are the name is tried shortest first.
@@ -272,7 +273,7 @@ class Reader:
         if then := THEN.match(text):
             self.took("then", then.group(0))
             text = text[then.end() :] or text
-        if self.titled(text):
+        if self.titled(text) or self.clocked_lift(text):
             return
         self.body(text)
 
@@ -408,6 +409,34 @@ class Reader:
             self.section().notes.insert(0, name)
             return True
         return False
+
+    def clocked_lift(self, text: str) -> bool:
+        """ "Clean & jerk – EMOM 10: 1 rep @ 75-80%", "Snatch: E2MOM x 6, 2 reps @ 70%",
+        "Рывок — EMOM 10: 1 повтор на 75%": a lift named before its clock, then what each
+        interval holds (or nothing: the lift alone)."""
+        m = TITLE_SEP.match(text)
+        if m is None or QUANTITY.search(m["head"]):
+            return False
+        known = vocabulary.lookup(m["head"].strip())
+        if known is None:
+            return False
+        clock = m["tail"].strip()
+        said, rest = None, ""
+        if split := _FORMAT_SEP.match(clock) or _COMMA_SEP.match(clock):
+            said, rest = section_header(split["head"], header_only=True), split["tail"].strip()
+        if said is None:
+            said, rest = section_header(clock, header_only=True), ""
+        if said is None and (prefix := format_prefix(clock)) is not None:
+            said, rest = prefix
+        if said is None or said.notes or said.format not in ("emom", "amrap", "tabata"):
+            return False  # "Front squat: 8-6-4-2" is the lift's scheme, not a clock
+        read = movement(f"{m['head'].strip()} {rest}".strip(" ,"))
+        if read is None or vocabulary.lookup(read["name"]) is not known:
+            return False
+        self.add_section(said, clock[: len(clock) - len(rest)] if rest else clock)
+        read["mention"] = text
+        self.add_movement(read)
+        return True
 
     def named_format(self, text: str) -> bool:
         """ "DT (5 RFT @ 155/105): 12 DL, 9 HPC, 6 PJ": a name, its format in brackets (a load
