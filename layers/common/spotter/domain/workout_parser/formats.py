@@ -105,6 +105,12 @@ TEAMS = re.compile(
 )
 # "(3 min rest between)", "(מנוחה 2 דקות בין סבבים)": a rest said in brackets is a note.
 _BRACKETED_REST = re.compile(rf"\(([^()]*(?<!\w){words(lexicon.REST)}(?!\w)[^()]*)\)", re.I)
+# "E2MOM x 5 (10 דק')", "EMOM (12 min total)", "Every 3:00 x 4 (12 мин)": how long the clock
+# runs, said again in brackets.
+_BRACKETED_LENGTH = re.compile(
+    rf"\(\s*(?:total\s*)?(\d+)(?:{_MIN})['’]?\s*(?:total|in\s+all|всего|סה\"?כ|בסך\s+הכל)?\s*\)",
+    re.I,
+)
 _LADDER = re.compile(rf"(?<!\w){words(lexicon.LADDER)}(?!\w)", re.I)
 _RANGE = re.compile(r"(?<![\d.:/-])(\d+)\s*[-–—]\s*(\d+)(?![\d.:/%-])")
 
@@ -267,6 +273,21 @@ def _strip_all(text: str, patterns: tuple[re.Pattern[str], ...]) -> str:
     return squeeze(text)
 
 
+def _clock_length(text: str, length: re.Match[str], section: Section) -> str:
+    """A clock's length said in brackets ("E2MOM x 5 (10 דק')", "AMRAP (20 min)"): the clock's
+    duration; the text without it. Beside any other format it stays as written."""
+    for said in (
+        squeeze(text[: length.start()] + " " + text[length.end() :]),
+        squeeze(text[: length.start()] + f" {length.group(1)} min " + text[length.end() :]),
+    ):
+        clock = Section(from_header=True)
+        if _format_of(said, clock) is not None and clock.format in ("emom", "amrap", "tabata"):
+            if clock.duration_seconds is None:
+                section.duration_seconds = int(length.group(1)) * 60
+            return said
+    return text
+
+
 def _inside_brackets(text: str, index: int) -> bool:
     return text[:index].count("(") > text[:index].count(")")
 
@@ -327,6 +348,8 @@ def _section_header(line: str, header_only: bool) -> Section | None:
         return None  # "AMRAP 20: 5 pull-ups, …" is a format and its movements
     section = Section(from_header=True)
     text = _without_asides(text, section)
+    if length := _BRACKETED_LENGTH.search(text):
+        text = _clock_length(text, length, section)
     if (words_left := _format_of(text, section)) is None:
         return None
     text = words_left
