@@ -327,6 +327,12 @@ def _headings() -> frozenset[str]:
     return frozenset(normalize(w) for language in LANGUAGES for w in table.get(language, ()))
 
 
+def is_heading(name: str) -> bool:
+    """Whether a name holds a heading word ("squat cycle", "Snatch complex", "שבוע 3"): it
+    heads movements rather than names one."""
+    return any(word in _headings() for word in normalize(name).split())
+
+
 @dataclass(frozen=True)
 class _Index:
     exact: dict[str, tuple[Movement, ...]]

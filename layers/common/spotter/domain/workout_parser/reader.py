@@ -84,6 +84,10 @@ _FORMAT_SEP = re.compile(
     r"^(?P<head>.+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*|\s+[-–—|]\s+|\s+(?:of|из)\s+)(?P<tail>.+)$",
     re.I,
 )
+# "85%x3", "95% x 1+", "@ 80% x 2", "3 @ 85%", "2x85%": one set of a lift by its percent.
+_PERCENT_SET = re.compile(
+    r"^@?\s*\d+(?:[.,]\d+)?\s*%\s*[xX×х]\s*\d+\+?$|^\d+\+?\s*(?:[xX×х@]|на|ב-?)\s*\d+(?:[.,]\d+)?\s*%$"
+)
 _COMMA_SEP = re.compile(r"^(?P<head>[^,]+?),\s*(?P<tail>.+)$")
 _COLON_SEP = re.compile(r"^(?P<head>[^:]+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*)(?P<tail>.+)$")
 # "JT 21-15-9 …", "Grace 30 C&J for time …", "The Chief 5 x 3 min AMRAP …": a name before
@@ -687,6 +691,12 @@ class Reader:
         of marks only after a lift says its percent (or tempo)."""
         if not self.last_line or not is_lift(self.last_line[-1]):
             return False
+        if _PERCENT_SET.match(piece):
+            # "Back squat 5/3/1: 75%x5, 85%x3, 95%x1+": the lift's next sets, as written
+            lift = self.last_line[-1]
+            lift["note"] = ", ".join(filter(None, (lift.get("note"), piece)))
+            self.took("marks", piece)
+            return True
         marks = marks_only(piece)
         if marks is None or marks.counts or not {"percent", "tempo"} & set(marks.found):
             return False
@@ -744,6 +754,9 @@ class Reader:
             self.add_complex(text, *complex_)
             return
         read = movement(text)
+        if read is not None and read.keys() <= {"mention", "name"} and _heads(read["name"]):
+            self.note(text)  # "Week 3 – squat cycle", "Snatch complex": what follows is about
+            return
         if read is not None and equipment_only(read):
             self.note(text)  # "Vest 20/14 lb": what it is done with
             return
@@ -883,6 +896,10 @@ _TABATA_SPEC = re.compile(
 _WORK_REST = re.compile(rf"\s*\([^()]*{words(lexicon.WORK_REST)}[^()]*\)\s*$", re.I)
 _N_ROUNDS = re.compile(rf"(\d+)\s*{words(lexicon.ROUNDS)}(?!\w)", re.I)
 _N_SETS = re.compile(rf"^\d+\s*{words(lexicon.SETS)}$", re.I)
+
+
+def _heads(name: str) -> bool:
+    return vocabulary.lookup(name) is None and vocabulary.is_heading(name)
 
 
 def _reads_apart(text: str, said: list[tuple[str, str]]) -> bool:
