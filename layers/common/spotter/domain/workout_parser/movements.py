@@ -253,7 +253,14 @@ def complex_of(text: str) -> tuple[int | None, list[str], str] | None:
     "2 front squat". None unless every piece reads as a movement.
     """
     found = _complex_of(text)
-    if found is None or any(movement(piece) is None for piece in found[1]):
+    if found is None:
+        return None
+    reads = [movement(piece) for piece in found[1]]
+    if any(read is None for read in reads):
+        return None
+    # "10 GHD situps + 20 KBS + 30s L-sit": a circuit, not a complex; a complex is lifts of
+    # one loaded implement, done as one set
+    if any(read is not None and (loadable(read) is None or "seconds" in read) for read in reads):
         return None
     return found
 
