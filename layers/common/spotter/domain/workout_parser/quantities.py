@@ -94,7 +94,8 @@ SETS_OF = re.compile(
 )
 # "3x30s side plank", "4 x 400m run", "5 x 1 min L-sit": sets of a hold, a distance, calories.
 SETS_OF_QUANTITY = re.compile(
-    rf"(?<![\d.])(\d+)\s*{TIMES}\s*(?=:?\d+(?:[.,]\d+)?\s*-?\s*(?:{_SEC}|{_MINS}|{DIST_UNIT}|{_CAL}){_END})",
+    rf"(?<![\d.])(\d+)\s*{TIMES}\s*(?=:?\d+(?:[.,]\d+)?\s*-?\s*(?:{_SEC}|{_MINS}|{DIST_UNIT}|{_CAL}){_END}"
+    r"|\d{0,2}:\d{2}(?!\d))",  # "2 x 1:00 plank", "3 x :45 hollow hold": sets of a hold
     re.I,
 )
 SETS_MAX = re.compile(
