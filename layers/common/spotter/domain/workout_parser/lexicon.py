@@ -452,7 +452,9 @@ IMPLEMENTS = {
     ),
     "box": ("box", "קופסה", "тумба", "тумбу", "тумбы"),
     "barbell": ("barbell", "bar", "bb", "מוט", "штанга", "штангу", "штанги", "гриф"),
-    "vest": ("vest", "weight vest", "אפוד", "жилет", "жилете"),
+    "vest": (
+        "vest", "weight vest", "weighted vest", "אפוד", "ווסט", "жилет", "жилете", "жилетом",
+    ),
     "plate": ("plate", "plates", "צלחת", "блин", "блином"),
     "sandbag": ("sandbag", "sand bag", "שק חול", "мешок", "мешком"),
 }  # fmt: skip

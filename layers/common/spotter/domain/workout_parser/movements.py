@@ -205,7 +205,23 @@ def _read_movement(text: str) -> dict[str, Any] | None:
         return None
     if notes:
         found["note"] = "; ".join([*notes, *([found["note"]] if "note" in found else [])])
+    if "load" in found and _VEST.search(mention) and not _VEST.fullmatch(name):
+        # "1,6 км бег (в жилете 9 кг)", "run … עם ווסט 9/6 ק"ג": worn, not the movement's load
+        found["note"] = "; ".join(filter(None, (found.get("note"), f"vest {found.pop('load')}")))
+    if str(found.get("distance", "")).endswith("ft") and _reaches_up(name):
+        found.setdefault("height", found.pop("distance"))  # "150 WB (20/14, 10/9 ft)": the target
     return {"mention": mention, "name": name, **found}
+
+
+_VEST = re.compile(rf"(?<!\w){words(lexicon.IMPLEMENTS['vest'])}(?!\w)", re.I)
+
+
+def _reaches_up(name: str) -> bool:
+    """A movement whose feet are a height: a wall ball's target, a box, a rope."""
+    known = vocabulary.lookup(name)
+    return known is not None and (
+        known.equipment in ("box", "rope") or "wall ball" in known.name.lower()
+    )
 
 
 @functools.lru_cache(maxsize=4096)
