@@ -736,6 +736,10 @@ class Reader:
         if len(self.last_line) < 2 or len(split) < 2:
             return
         last = self.last_line[-1]
+        if re.search(r"@\s*[^@]*$", last["mention"]) and "load" in last:
+            # "12 deadlifts, 9 hang power cleans, 6 push jerks @ 155/105": one bar for all
+            _share_last_load(self.last_line)
+            return
         if "load" not in last or not re.search(r",\s*[^,]*\d[^,]*$", last["mention"]):
             return
         tail = last["mention"].rsplit(",", 1)[1]
@@ -857,6 +861,8 @@ class Reader:
                     load.group(2)
                 )
             self.add_movement(read, current)
+        # "5 cleans + 5 push jerks 60/40 kg": the load after the last lift is the complex's
+        _share_last_load([m for m in current.movements if m["mention"] == text])
 
     # -- the end -----------------------------------------------------------------------------
 
@@ -896,6 +902,18 @@ _TABATA_SPEC = re.compile(
 _WORK_REST = re.compile(rf"\s*\([^()]*{words(lexicon.WORK_REST)}[^()]*\)\s*$", re.I)
 _N_ROUNDS = re.compile(rf"(\d+)\s*{words(lexicon.ROUNDS)}(?!\w)", re.I)
 _N_SETS = re.compile(rf"^\d+\s*{words(lexicon.SETS)}$", re.I)
+
+
+def _share_last_load(moves: list[dict[str, Any]]) -> None:
+    """The load said after the last of a line's lifts, when none of the others says one and
+    all are lifts of the same implement, is theirs too."""
+    if len(moves) < 2 or "load" not in moves[-1] or any("load" in m for m in moves[:-1]):
+        return
+    kind = loadable(moves[-1])
+    if kind not in _LOADED or any(loadable(m) != kind for m in moves[:-1]):
+        return
+    for move in moves[:-1]:
+        move["load"] = moves[-1]["load"]
 
 
 def _heads(name: str) -> bool:
