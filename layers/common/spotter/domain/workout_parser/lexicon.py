@@ -348,6 +348,12 @@ FOR_DURATION = {
 # "x" in "5x3": Latin, the multiplication sign, Cyrillic "х", "*".
 TIMES = "[xX×хХ*]"
 # Who a load is for: "♀ 65 lb ♂ 95 lb", "M 22.5 kg / W 15 kg", "мужчины 60 кг".
+# What a standard says between the sex and its load ("Men use 225 lb", "נשים עם 35 ק"ג",
+# "женщины — 40 кг" needs none).
+SEX_VERBS = (
+    "use", "uses", "using", "do", "go", "lift", "with", "should use", "משתמשים ב", "משתמשות ב",
+    "עם", "используют", "берут", "с",
+)  # fmt: skip
 MALE = ("♂", "m", "men", "man", "male", "guys", "גברים", "גבר", "мужчины", "муж", "м")
 FEMALE = ("♀", "w", "f", "women", "woman", "female", "girls", "נשים", "אישה", "женщины", "жен", "ж")
 # How the count of one side is said: "5 each side", "10/leg", "на каждую ногу".

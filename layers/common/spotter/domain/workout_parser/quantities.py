@@ -142,6 +142,7 @@ _MALE = {w.lower() for w in lexicon.MALE}
 _MARK = re.compile(
     rf"(?:(?<![\w.])|(?<=[♂♀]))(?<!\u200d)\(?(?P<mark>[♂♀]\ufe0f?|"
     rf"{words(tuple({*lexicon.MALE, *lexicon.FEMALE} - {'♂', '♀'}))}(?!\w))\)?"
+    rf"(?:\s+{words(lexicon.SEX_VERBS)}(?!\w))?"  # "Men use 225-lb. deadlifts"
     r"(?=\s*[:=]?\s*\(?\s*\d)",
     re.I,
 )

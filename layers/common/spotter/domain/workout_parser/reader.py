@@ -9,7 +9,7 @@ number, listed as unread), so no text is ever dropped silently.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from spotter.domain import movement_vocabulary as vocabulary
@@ -286,6 +286,13 @@ class Reader:
         for the section's movements. The line stays a note (it is the coach's standard)."""
         halves, rest = quantities.sexed(text)
         labelled = _LOAD_LABEL.match(text)
+        named_after = (digit := re.search(r"\d", text)) is not None and not names_a_movement(
+            text[: digit.start()]
+        )
+        if halves and named_after and (lift := _only_a_name(rest)) is not None:
+            # "Men use 225-lb. deadlifts": the standard of the lift it names
+            halves = [replace(h, implement=h.implement or loadable(lift)) for h in halves]
+            rest = ""
         if halves and not names_a_movement(rest):
             section = self.section()
             section.halves.extend(halves)
@@ -914,6 +921,14 @@ def _share_last_load(moves: list[dict[str, Any]]) -> None:
         return
     for move in moves[:-1]:
         move["load"] = moves[-1]["load"]
+
+
+def _only_a_name(text: str) -> dict[str, Any] | None:
+    """The movement a text names and says nothing else about (no count, no quantity)."""
+    read = movement(text.strip(" .,;:"))
+    if read is None or read.keys() - {"mention", "name"} or not vocabulary.lookup(read["name"]):
+        return None
+    return read
 
 
 def _heads(name: str) -> bool:
