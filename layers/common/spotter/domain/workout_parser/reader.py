@@ -874,6 +874,11 @@ class Reader:
     # -- the end -----------------------------------------------------------------------------
 
     def finish(self) -> None:
+        sections = [s for p in self.parts for s in p.sections if s.movements]
+        if self.title is not None and len(sections) == 1 and _a_chipper(sections[0]):
+            # "Karen - 150 WB", "Мёрф: 1,6 км бег, 100 подтягиваний, …": a named workout's
+            # one list, every movement counted and no format said, is done for time
+            sections[0].format = "for_time"
         for part in self.parts:
             for section in part.sections:
                 self.place_shared(section)
@@ -921,6 +926,17 @@ def _share_last_load(moves: list[dict[str, Any]]) -> None:
         return
     for move in moves[:-1]:
         move["load"] = moves[-1]["load"]
+
+
+def _a_chipper(section: Section) -> bool:
+    return (
+        section.format == "other"
+        and not section.notes
+        and all(
+            m.keys() & {"reps", "distance", "calories"} and not is_lift(m) and "max" not in m
+            for m in section.movements
+        )
+    )
 
 
 def _only_a_name(text: str) -> dict[str, Any] | None:
