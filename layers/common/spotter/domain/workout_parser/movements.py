@@ -113,8 +113,12 @@ _HOW_TAIL = re.compile(
 _CLOCK_TAIL = re.compile(
     r"(?:^|\s)(?:(?:at|on)\s+the\s+(?:top|start|beginning)\s+of\s+|в\s+начале\s+|בתחילת\s+)?"
     r"(?:every|each|on\s+the|каждую|каждой|каждые|כל)\s+(?:\d+(?::\d\d)?\s*)?"
-    r"(?:minutes?|mins?|rounds?|минуты?|минут|раунд\w*|דקה|דקות|סבב)(?!\w).*$",
+    r"(?:minutes?|mins?|rounds?|минут[уы]?|раунд\w*|דקה|דקות|סבב)(?!\w).*$",
     re.I,
+)
+# "85%x3", "95% x 1+", "@ 80% x 2", "3 @ 85%", "2x85%": one set of a lift by its percent.
+PERCENT_SET = re.compile(
+    r"^@?\s*\d+(?:[.,]\d+)?\s*%\s*[xX×х]\s*\d+\+?$|^\d+\+?\s*(?:[xX×х@]|на|ב-?)\s*\d+(?:[.,]\d+)?\s*%$"
 )
 _W_SLASH = re.compile(r"(?<!\w)w/\s*(?=[^\W\d])", re.I)
 _SIDE_TAIL = re.compile(r"\s*/\s*(?:each\s+|per\s+)?(?:side|arm|leg)\b", re.I)
@@ -384,7 +388,8 @@ def _pieces(text: str) -> tuple[str, ...]:
         read = movement(piece)
         runs = _runs(piece) if read is None else []
         bare = (read is None and not runs) or (read is not None and equipment_only(read))
-        if merged and bare and not REST.match(piece) and not _NOTE_PIECE.match(piece):
+        apart = REST.match(piece) or _NOTE_PIECE.match(piece) or PERCENT_SET.match(piece)
+        if merged and bare and not apart:
             # the quantity piece rejoins its movement as the coach wrote it
             begin = text.index(merged[-1])
             merged[-1] = text[begin : text.index(piece, begin + len(merged[-1])) + len(piece)]

@@ -67,8 +67,8 @@ _PERCENT_OF = re.compile(
 )
 _OWN_MAX = re.compile(r"\s*(?:1\s*-?\s*RM|ПМ)\b", re.I)
 RPE = re.compile(r"@?\s*\bRPE\s*(\d+(?:\.\d+)?)", re.I)
-# "tempo 3-1-1-0", "בטמפו 3-1-1-0", "в темпе 3-1-1-0", "@ 32X1", "(33X1)": a tempo in brackets is written with a capital X (or as
-# four digits) — "(3x10)" is sets.
+# "tempo 3-1-1-0", "בטמפו 3-1-1-0", "в темпе 3-1-1-0", "@ 32X1", "(33X1)": a tempo in brackets
+# is written with a capital X (or as four digits) — "(3x10)" is sets.
 TEMPO = re.compile(
     r"@?\s*\b(?:tempo|(?:в\s+)?темпе?|[בו]?-?טמפו)\s*:?\s*@?\s*([\dxX](?:[-.\s]?[\dxX]){3})(?![\d])"
     r"|@\s*(?=[\dxX]{4}(?![\w.]))(\d*[xX]\d*)"

@@ -49,6 +49,7 @@ from spotter.domain.workout_parser.lists import (
 from spotter.domain.workout_parser.marks import heavy_reps, marks_only
 from spotter.domain.workout_parser.model import Part, Section, movements_of, part_out
 from spotter.domain.workout_parser.movements import (
+    PERCENT_SET,
     REST,
     SLOT,
     THEN,
@@ -83,10 +84,6 @@ _HEADER_SEP = re.compile(
 _FORMAT_SEP = re.compile(
     r"^(?P<head>.+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*|\s+[-–—|]\s+|\s+(?:of|из)\s+)(?P<tail>.+)$",
     re.I,
-)
-# "85%x3", "95% x 1+", "@ 80% x 2", "3 @ 85%", "2x85%": one set of a lift by its percent.
-_PERCENT_SET = re.compile(
-    r"^@?\s*\d+(?:[.,]\d+)?\s*%\s*[xX×х]\s*\d+\+?$|^\d+\+?\s*(?:[xX×х@]|на|ב-?)\s*\d+(?:[.,]\d+)?\s*%$"
 )
 _COMMA_SEP = re.compile(r"^(?P<head>[^,]+?),\s*(?P<tail>.+)$")
 _COLON_SEP = re.compile(r"^(?P<head>[^:]+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*)(?P<tail>.+)$")
@@ -509,9 +506,9 @@ class Reader:
             self.took("format", text)
             self.section().time_cap_seconds = cap_seconds(m)
             return
-        if (said := format_said(text)) is not None:
+        if (capped := format_said(text)) is not None:
             # "(30' cap)", "Teams of 2 – 35 min cap" before the list: the list's cap
-            self.add_section(said, text)
+            self.add_section(capped, text)
             return
         self.content(text)
 
@@ -698,7 +695,7 @@ class Reader:
         of marks only after a lift says its percent (or tempo)."""
         if not self.last_line or not is_lift(self.last_line[-1]):
             return False
-        if _PERCENT_SET.match(piece):
+        if PERCENT_SET.match(piece):
             # "Back squat 5/3/1: 75%x5, 85%x3, 95%x1+": the lift's next sets, as written
             lift = self.last_line[-1]
             lift["note"] = ", ".join(filter(None, (lift.get("note"), piece)))
