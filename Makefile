@@ -14,7 +14,7 @@ TOOLS := .venv-tools
 TOOLS_STAMP := $(TOOLS)/.installed
 export SAM_CLI_TELEMETRY := 0
 
-.PHONY: install tools dev test test-slow lint lint-imports lint-template typecheck build unit \
+.PHONY: install tools dev reset-demo test test-slow lint lint-imports lint-template typecheck build unit \
 	stop-db clean chromium pgbouncer build-CommonLayer build-ModelLayer build-EmbeddingLayer build-McpLayer
 
 $(STAMP): pyproject.toml layers/common/requirements.txt layers/model/requirements.txt layers/embedding/requirements.txt layers/mcp/requirements.txt
@@ -35,6 +35,11 @@ tools: $(TOOLS_STAMP)
 
 dev: install
 	$(BIN)/spotter dev --port $(PORT)
+
+# The demo gyms back as a first seed leaves them today (whatever a demo cancelled, booked or said
+# is gone); `make dev` may keep running.
+reset-demo: install
+	$(BIN)/spotter seed-demo --reset
 
 lint: install
 	$(BIN)/ruff check .

@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import psycopg
 import pytest
 import uvicorn
@@ -136,9 +137,18 @@ def open_console(
 
 
 @pytest.fixture
-def console(browser: Browser, console_url: str, request: pytest.FixtureRequest) -> Iterator[Page]:
-    """The console as the demo owner, the sheet open; its end state is screenshotted."""
-    page = open_console(browser, console_url)
+def locale() -> str:
+    """The reader's language: English unless a test parametrizes `locale`."""
+    return "en"
+
+
+@pytest.fixture
+def console(
+    browser: Browser, console_url: str, locale: str, request: pytest.FixtureRequest
+) -> Iterator[Page]:
+    """The console as the demo owner in `locale`, the sheet open; its end state is
+    screenshotted."""
+    page = open_console(browser, console_url, locale=locale)
     page.get_by_test_id("launcher").click()
     yield page
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -155,3 +165,13 @@ def demo_org(console_db: str) -> str:
         ).fetchone()
     assert row is not None
     return str(row[0])
+
+
+@pytest.fixture
+def fresh_demo(console_url: str) -> None:
+    """The demo gym as a first seed leaves it today: the console's own reset (`make reset-demo`
+    behind the owner's button), for a test that changes the gym or needs it unchanged."""
+    with httpx.Client(base_url=console_url, timeout=60) as client:
+        token = client.post("/dev/token", json={"role": "owner"}).json()["token"]
+        reset = client.post("/dev/reset-demo", headers={"authorization": f"Bearer {token}"})
+    assert reset.status_code == 200, reset.text

@@ -234,13 +234,15 @@ async def test_member_role_is_403_staff_only_on_agent_writes(
     assert response.json()["code"] == "staff_only"
 
 
-async def test_member_role_may_read_usage(
+async def test_a_member_sees_no_spend(
     client: httpx.AsyncClient, tokens: TokenFactory, org: Org
 ) -> None:
+    """The gym's AI spend is the staff's business (issue 25): a member's usage read is refused."""
     response = await client.get(
         USAGE, headers=bearer(tokens.token(org["member"].clerk_user_id, org.clerk_org_id))
     )
-    assert response.status_code == 200
+    assert response.status_code == 403
+    assert response.json()["code"] == "staff_only"
 
 
 async def test_rejected_requests_write_nothing(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
+import psycopg
 import pytest
 from fastapi import FastAPI
 from starlette.routing import Mount
@@ -112,36 +113,40 @@ def test_the_dev_app_is_refused_in_production(tmp_path: Path) -> None:
         create_dev_app(_dev_settings(tmp_path, environment="production"))
 
 
-async def _board(client: httpx.AsyncClient, role: str) -> dict[str, object]:
+async def _signed_in(client: httpx.AsyncClient, role: str) -> dict[str, str]:
     minted = (await client.post("/dev/token", json={"role": role})).json()
-    board = await client.get("/dev/leads", headers={"authorization": f"Bearer {minted['token']}"})
-    assert board.status_code == 200
-    return dict(board.json())
+    return {"authorization": f"Bearer {minted['token']}"}
 
 
-async def test_the_leads_board_shows_the_demo_pipelines_and_their_leads(
+async def test_abilities_are_the_roles_tools_so_the_console_offers_only_what_it_can_do(
     db: Database, clean_db: str, tmp_path: Path
 ) -> None:
     await seed_demo(clean_db)
     async with _client(create_dev_app(_dev_settings(tmp_path), db=db)) as client:
-        board = await _board(client, "coach")
-    assert board["ok"] is True
-    pipelines = board["pipelines"]
-    assert isinstance(pipelines, list)
-    assert {p["name"] for p in pipelines} == {"Trials", "Corporate"}
-    leads = board["leads"]
-    assert isinstance(leads, list) and leads
-    stage_ids = {s["id"] for p in pipelines for s in p["stages"]}
-    assert all(lead["stage"]["id"] in stage_ids for lead in leads)
+        said = {
+            role: (
+                await client.get("/dev/abilities", headers=await _signed_in(client, role))
+            ).json()
+            for role in ("owner", "coach", "member")
+        }
+    assert "class_sessions.cancel" in said["owner"]["actions"]
+    assert "class_sessions.cancel" not in said["coach"]["actions"]
+    assert "bookings.book" in said["coach"]["actions"]
+    assert said["member"] == {"role": "member", "actions": []}
 
 
-async def test_the_leads_board_answers_a_member_with_the_tools_refusal(
+async def test_the_owner_resets_the_demo_from_the_console_and_nobody_else_may(
     db: Database, clean_db: str, tmp_path: Path
 ) -> None:
     await seed_demo(clean_db)
-    async with _client(create_dev_app(_dev_settings(tmp_path), db=db)) as client:
-        minted = (await client.post("/dev/token", json={"role": "member"})).json()
-        board = await client.get(
-            "/dev/leads", headers={"authorization": f"Bearer {minted['token']}"}
-        )
-    assert board.status_code == 403 and board.json()["code"] == "staff_only"
+    with psycopg.connect(clean_db) as conn:
+        conn.execute("DELETE FROM bookings")
+    settings = _dev_settings(tmp_path, database_url=clean_db)
+    async with _client(create_dev_app(settings, db=db)) as client:
+        coach = await client.post("/dev/reset-demo", headers=await _signed_in(client, "coach"))
+        assert coach.status_code == 403
+        reset = await client.post("/dev/reset-demo", headers=await _signed_in(client, "owner"))
+        assert reset.status_code == 200 and reset.json() == {"reset": True}
+    with psycopg.connect(clean_db) as conn:
+        row = conn.execute("SELECT count(*) FROM bookings").fetchone()
+    assert row is not None and row[0] > 0

@@ -45,11 +45,11 @@ def _migrate(settings: Settings, url: str) -> None:
     print(f"migrations: {', '.join(applied) if applied else 'up to date'}")
 
 
-def _seed(url: str) -> None:
-    from spotter.seed.demo import seed_demo
+def _seed(url: str, *, reset: bool = False) -> None:
+    from spotter.seed.demo import reset_demo, seed_demo
 
-    asyncio.run(seed_demo(url))
-    print("demo gym: seeded")
+    asyncio.run(reset_demo(url) if reset else seed_demo(url))
+    print("demo gym: reset to a fresh seed" if reset else "demo gym: seeded")
 
 
 def _dev_token(settings: Settings, user: str, org: str, ttl: int) -> str:
@@ -222,7 +222,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     dev.add_argument("--host", default="127.0.0.1")
     dev.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     sub.add_parser("migrate", help="apply pending migrations")
-    sub.add_parser("seed-demo", help="create the demo gym (idempotent)")
+    seed = sub.add_parser("seed-demo", help="create the demo gym (idempotent)")
+    seed.add_argument(
+        "--reset", action="store_true", help="drop both demo gyms and seed them again (as of today)"
+    )
     token = sub.add_parser("dev-token", help="mint a session token signed by the local dev key")
     token.add_argument("--user", required=True, help="Clerk user id, e.g. user_demo_owner")
     token.add_argument("--org", default=DEMO_CLERK_ORG_ID, help="Clerk org id")
@@ -253,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         case "migrate":
             _migrate(settings, owner_url(settings))
         case "seed-demo":
-            _seed(owner_url(settings))
+            _seed(owner_url(settings), reset=args.reset)
         case "dev-token":
             print(_dev_token(settings, args.user, args.org, args.ttl))
         case "stop-db":

@@ -120,6 +120,21 @@ class Settings(BaseSettings):
     def authorized_parties(self) -> frozenset[str]:
         return frozenset(p.strip() for p in self.clerk_authorized_parties.split(",") if p.strip())
 
+    @property
+    def provider_configured(self) -> bool:
+        """A real model is reachable: an API key, or Bedrock (credentials from the AWS chain)."""
+        return bool(self.anthropic_api_key) or self.model_provider == "bedrock"
+
+    @property
+    def uses_demo_model(self) -> bool:
+        """The offline demo model answers: asked for, outside production, and no real provider.
+        Stated here so the model policy (which prices calls) knows it without the model SDK."""
+        return (
+            self.spotter_fake_model
+            and self.environment != "production"
+            and not self.provider_configured
+        )
+
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:

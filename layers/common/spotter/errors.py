@@ -41,6 +41,8 @@ ErrorCode = Literal[
     "not_a_member",
     "membership_inactive",
     "staff_only",
+    # a dashboard read the org's tier does not include (the leads board without lead_management)
+    "feature_unavailable",
     "invalid_request",
     "payload_too_large",
     "not_found",

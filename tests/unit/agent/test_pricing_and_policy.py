@@ -8,6 +8,7 @@ from spotter.agent.cost.model_policy import LOOP_MAX_TOKENS, ROLES, model_policy
 from spotter.agent.cost.pricing import (
     DEAREST,
     MODEL_RATES,
+    OFFLINE_DEMO_MODEL,
     CallTokens,
     base_model_id,
     cost_usd_micros,
@@ -65,3 +66,18 @@ def test_cost_is_integer_micro_dollars_with_cache_ttls_apart() -> None:
     assert cost_usd_micros("claude-sonnet-5-5", CallTokens(input_tokens=1)) == 2
     assert cost_usd_micros("claude-haiku-4-5", CallTokens(output_tokens=3)) == 15
     assert cost_usd_micros("claude-haiku-4-5", CallTokens(cache_read_tokens=1)) == 1, "rounded up"
+
+
+def test_the_offline_demo_model_answers_every_role_and_costs_nothing() -> None:
+    policy = model_policy(Settings(environment="dev", spotter_fake_model=True))
+    assert {call.model for call in policy.values()} == {OFFLINE_DEMO_MODEL}
+    tokens = CallTokens(input_tokens=1_800, output_tokens=90, cache_read_tokens=6_000)
+    assert cost_usd_micros(OFFLINE_DEMO_MODEL, tokens) == 0
+
+
+def test_a_real_provider_is_priced_at_its_rates_even_with_the_demo_asked_for() -> None:
+    policy = model_policy(
+        Settings(environment="dev", spotter_fake_model=True, anthropic_api_key="k")
+    )
+    assert OFFLINE_DEMO_MODEL not in {call.model for call in policy.values()}
+    assert cost_usd_micros(policy["spotterLoop"].model, CallTokens(output_tokens=1_000)) > 0

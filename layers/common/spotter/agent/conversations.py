@@ -7,6 +7,7 @@ from uuid import UUID
 
 from spotter.agent.approvals import call_fingerprint
 from spotter.agent.executions import conversation_calls, interrupted_error
+from spotter.agent.run_lease import LEASE_TTL
 from spotter.agent.transcript import visible_text
 from spotter.db import Conn
 from spotter.db.scope import OrgScope
@@ -14,6 +15,7 @@ from spotter.domain.outbox import statuses_for_conversation
 from spotter.errors import NotFoundError
 from spotter.tools.asking import awaits_pick, needs_user
 from spotter.tools.catalog import load_catalog
+from spotter.tools.summaries import Voice, describe_call, present_card
 
 _LIST_LIMIT = 50
 
@@ -38,8 +40,11 @@ async def list_conversations(conn: Conn, org_id: UUID, user_id: UUID) -> list[di
 
 
 async def get_conversation(
-    conn: Conn, org_id: UUID, user_id: UUID, conversation_id: UUID
+    conn: Conn, org_id: UUID, user_id: UUID, conversation_id: UUID, *, voice: Voice | None = None
 ) -> dict[str, Any]:
+    """The conversation as its reader sees it; with a `voice`, each call also carries the words
+    its card shows (`tools.summaries`: title, summary, a labelled card) in the reader's language,
+    exactly as the live stream gave them."""
     cur = await conn.execute(
         "SELECT id, title, created_at, updated_at, compacting_since IS NOT NULL AS compacting"
         " FROM ai_conversations WHERE id = %s AND organization_id = %s AND user_id = %s",
@@ -48,8 +53,9 @@ async def get_conversation(
     conversation = await cur.fetchone()
     if conversation is None:
         raise NotFoundError("No such conversation.")
+    live = await _live_run(conn, org_id, conversation_id)
     cur = await conn.execute(
-        "SELECT id, role, content, stop_reason, created_at FROM ai_messages"
+        "SELECT id, run_id, role, content, stop_reason, created_at FROM ai_messages"
         " WHERE conversation_id = %s AND organization_id = %s AND role IN ('user', 'assistant')"
         " ORDER BY ordinal",
         (conversation_id, org_id),
@@ -57,6 +63,7 @@ async def get_conversation(
     messages = [
         {
             "id": str(row["id"]),
+            "runId": str(row["run_id"]),
             "role": row["role"],
             "text": visible_text(row["content"]),
             "stopReason": row["stop_reason"],
@@ -65,7 +72,8 @@ async def get_conversation(
         for row in await cur.fetchall()
     ]
     tools = [
-        _tool_execution(row) for row in await conversation_calls(conn, org_id, conversation_id)
+        _tool_execution(row, voice)
+        for row in await conversation_calls(conn, org_id, conversation_id)
     ]
     # outbound calls: each message's delivery status (queued, delivered, failed, outcome_unknown)
     deliveries = await statuses_for_conversation(OrgScope(conn, org_id), conversation_id)
@@ -80,10 +88,30 @@ async def get_conversation(
         "compacting": conversation["compacting"],
         "messages": messages,
         "toolExecutions": tools,
+        "liveRun": live,
     }
 
 
-def _tool_execution(row: dict[str, Any]) -> dict[str, Any]:
+async def _live_run(conn: Conn, org_id: UUID, conversation_id: UUID) -> dict[str, Any] | None:
+    """The run still going in this conversation (its lease fresh), and where a client follows it
+    from: `GET …/stream?after=<after>` replays the whole run (its first event on), so a reader
+    shows the run's own replies from the stream and everything before it from this read."""
+    cur = await conn.execute(
+        "SELECT c.live_run_id,"
+        " (SELECT coalesce(min(e.first_seq) FILTER (WHERE e.run_id = c.live_run_id) - 1,"
+        "                  max(e.last_seq), 0)"
+        "    FROM ai_run_events e WHERE e.conversation_id = c.id) AS after"
+        " FROM ai_conversations c WHERE c.id = %s AND c.organization_id = %s"
+        " AND c.live_run_claimed_at >= clock_timestamp() - %s",
+        (conversation_id, org_id, LEASE_TTL),
+    )
+    row = await cur.fetchone()
+    if row is None or row["live_run_id"] is None:
+        return None
+    return {"runId": str(row["live_run_id"]), "after": int(row["after"])}
+
+
+def _tool_execution(row: dict[str, Any], voice: Voice | None) -> dict[str, Any]:
     """One call as a person sees it: an abandoned claim is a failure, not a spinner; a call
     waiting for the user carries what its card needs; a write that can still be undone says so,
     as its live `tool_completed` did (`inverseAvailable`), with the execution id undo names."""
@@ -117,4 +145,16 @@ def _tool_execution(row: dict[str, Any]) -> dict[str, Any]:
             shown["confirm"] = row["confirm_policy"]
             shown["confirmation"] = row["confirmation"]
             shown["fingerprint"] = call_fingerprint(row["router"], row["action"], row["input"])
+    if voice is not None:
+        shown |= describe_call(
+            row["router"],
+            row["action"],
+            voice=voice,
+            finished=status not in ("pending", "running"),
+            ok=status == "succeeded",
+            output=row["output"],
+            error=error,
+        )
+        if awaiting and not awaits_pick(row["kind"]):
+            shown["confirmation"] = present_card(row["confirmation"], voice)
     return shown

@@ -21,12 +21,12 @@ from spotter.auth.devkeys import ensure_dev_key, mint_token
 from spotter.config import Settings, get_settings
 from spotter.db import Database
 from spotter.devconsole import oauth
+from spotter.errors import ForbiddenError, SpotterError
 from spotter.http.app import create_app
-from spotter.http.deps import StaffCaller
+from spotter.http.deps import AnyCaller, StaffCaller
 from spotter.providers.anthropic import provider_configured, uses_demo_model
-from spotter.seed.demo import DEMO_CLERK_ORG_ID, DEMO_STAFF
-from spotter.tools.invoke import invoke_tool
-from spotter.tools.registry import registry_for
+from spotter.seed.demo import DEMO_CLERK_ORG_ID, DEMO_STAFF, reset_demo
+from spotter.tools.registry import registry_for, registry_for_caller
 
 STATIC_DIR = Path(__file__).parent / "static"
 DemoRole = Literal["owner", "admin", "coach", "member"]
@@ -84,18 +84,26 @@ async def token(request: Request, body: TokenBody) -> dict[str, Any]:
     return {"token": minted, "role": person.role, "name": person.full_name}
 
 
-@router.get("/leads")
-async def leads_board(request: Request, caller: StaffCaller) -> dict[str, Any]:
-    """What the fake leads board shows: the caller's own `leads.list_pipelines` and `leads.list`,
-    run through the tool runner, so role and tier gates answer exactly as they do for Spotter."""
-    db: Database = request.app.state.db
-    pipelines = await invoke_tool(db, caller, "leads", {"action": "list_pipelines", "args": {}})
-    if not pipelines.ok:
-        return {"ok": False, "error": pipelines.error}
-    leads = await invoke_tool(db, caller, "leads", {"action": "list", "args": {"limit": 100}})
-    if not leads.ok:
-        return {"ok": False, "error": leads.error}
-    return {"ok": True, **pipelines.output, **leads.output}
+@router.get("/abilities")
+async def abilities(caller: AnyCaller) -> dict[str, Any]:
+    """What the signed-in demo user may ask Spotter for: their role's actions (`router.action`),
+    as the registry gives the model its tools. The console offers only the suggested prompts
+    these cover (a member: none)."""
+    actions = sorted(spec.name for spec in registry_for_caller(caller).specs)
+    return {"role": caller.role, "actions": actions}
+
+
+@router.post("/reset-demo")
+async def reset(request: Request, caller: StaffCaller) -> dict[str, Any]:
+    """`make reset-demo` from the console: the demo gyms back as a first seed leaves them today.
+    The owner's button (the same command a developer runs)."""
+    if caller.role != "owner":
+        raise ForbiddenError("staff_only", "Only the demo gym's owner resets it.")
+    settings: Settings = request.app.state.settings
+    if not settings.database_url:
+        raise SpotterError("service_unavailable", "No database to reset.", status=503)
+    await reset_demo(settings.database_url)
+    return {"reset": True}
 
 
 # The dashboard's approval page of a pending MCP call (the URL an MCP client without

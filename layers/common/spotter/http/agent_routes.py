@@ -32,6 +32,7 @@ from spotter.http.sse import protocol_of, recorded_response, unlogged
 from spotter.i18n import Locale, error_message
 from spotter.observability import current_trace_id
 from spotter.providers.anthropic import ProviderNotConfigured
+from spotter.tools.summaries import Voice
 
 router = APIRouter(prefix="/agent")
 
@@ -43,6 +44,10 @@ async def _provider_missing(locale: Locale) -> AsyncIterator[ev.AgentEvent]:
         trace_id=current_trace_id(),
     )
     yield ev.Done(conversation_id=None)
+
+
+def _voice(caller: Caller) -> Voice:
+    return Voice.of(caller.locale, caller.org_timezone)
 
 
 RunStarter = Callable[[run.AgentDeps, RunLog], AsyncIterator[ev.AgentEvent]]
@@ -64,7 +69,7 @@ async def _live(
     else:
         await admit_action(deps.db, caller)
     live = start_live(lambda log: start(deps, log))
-    return recorded_response(live.events(), protocol, run=live.task)
+    return recorded_response(live.events(), protocol, run=live.task, voice=_voice(caller))
 
 
 @router.post("/messages")
@@ -151,7 +156,9 @@ async def undo(
     await admit_action(deps.db, caller)
     claimed = await run.claim_undo(deps, caller, conversation_id, tool_use_id)
     # an undo is the user's act on a finished call, not a run: its events carry no ids
-    return recorded_response(unlogged(run.run_undo(deps, caller, claimed)), protocol)
+    return recorded_response(
+        unlogged(run.run_undo(deps, caller, claimed)), protocol, voice=_voice(caller)
+    )
 
 
 def _resume_point(last_event_id: str | None, after: int | None) -> int:
@@ -180,7 +187,9 @@ async def stream(
     point = _resume_point(last_event_id, after)
     db = request.app.state.db
     await check_can_follow(db, caller, conversation_id)  # foreign or missing: a JSON 404
-    return recorded_response(follow(db, caller, conversation_id, point), protocol_of(request))
+    return recorded_response(
+        follow(db, caller, conversation_id, point), protocol_of(request), voice=_voice(caller)
+    )
 
 
 @router.post("/conversations/{conversation_id}/stop")
@@ -202,4 +211,6 @@ async def undo_execution(
     claimed = await run.claim_execution_undo(
         deps.db, deps.registry_for(caller), caller, execution_id
     )
-    return recorded_response(unlogged(run.run_undo(deps, caller, claimed)), protocol_of(request))
+    return recorded_response(
+        unlogged(run.run_undo(deps, caller, claimed)), protocol_of(request), voice=_voice(caller)
+    )

@@ -22,6 +22,7 @@ from spotter.http.approval_routes import router as approvals_router
 from spotter.http.health import database_reachable
 from spotter.http.locale import resolve_locale
 from spotter.http.middleware import BodyLimitMiddleware, NulPathMiddleware, TraceIdMiddleware
+from spotter.http.routes import gym as gym_router
 from spotter.http.routes import router as reads_router
 from spotter.i18n import error_message
 from spotter.observability import current_trace_id, log_event
@@ -151,6 +152,7 @@ def create_app(
     for unavailable in UNAVAILABLE_ERRORS:
         app.add_exception_handler(unavailable, _database_unavailable)
     app.include_router(reads_router)
+    app.include_router(gym_router)
     if streaming:
         from spotter.http.agent_routes import router as agent_router
 

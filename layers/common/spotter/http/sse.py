@@ -21,6 +21,7 @@ from starlette.types import Receive, Scope, Send
 from spotter.agent import events as ev
 from spotter.agent.stream import Recorded, wire
 from spotter.http.ui_stream import UI_STREAM_HEADERS, UiMessageStream
+from spotter.tools.summaries import Voice, describe_call, present_card
 
 Protocol = Literal["spotter", "ai-sdk"]
 
@@ -47,6 +48,34 @@ async def unlogged(events: AsyncIterator[ev.AgentEvent]) -> AsyncIterator[Record
     """Events of a stream that is not a run's (undo, a missing provider): no ids."""
     async for event in events:
         yield Recorded(None, wire(event))
+
+
+def presented(data: dict[str, Any], voice: Voice) -> dict[str, Any]:
+    """A tool event with the words its card shows, in the watcher's language and the gym's
+    clock (`tools.summaries`): `title` and `sideEffects`, then `summary` once it completed, and a
+    confirmation's card labelled. Added as the event leaves, so the stored stream stays one for
+    every reader and a replay speaks the language of whoever follows it."""
+    kind = data.get("type")
+    if kind not in ("tool_started", "tool_completed", "confirmation_pending"):
+        return data
+    router, action = str(data.get("router")), str(data.get("action"))
+    words = describe_call(
+        router,
+        action,
+        voice=voice,
+        finished=kind == "tool_completed",
+        ok=bool(data.get("ok")),
+        output=data.get("output"),
+        error=data.get("error"),
+    )
+    if kind == "confirmation_pending":
+        return {**data, **words, "confirmation": present_card(data.get("confirmation"), voice)}
+    return {**data, **words}
+
+
+async def _presented(records: AsyncIterator[Recorded], voice: Voice) -> AsyncIterator[Recorded]:
+    async for recorded in records:
+        yield Recorded(recorded.seq, presented(recorded.data, voice))
 
 
 async def _native(records: AsyncIterator[Recorded]) -> AsyncIterator[bytes]:
@@ -80,9 +109,16 @@ class _RunResponse(StreamingResponse):
 
 
 def recorded_response(
-    records: AsyncIterator[Recorded], protocol: Protocol, *, run: asyncio.Task[None] | None = None
+    records: AsyncIterator[Recorded],
+    protocol: Protocol,
+    *,
+    run: asyncio.Task[None] | None = None,
+    voice: Voice | None = None,
 ) -> StreamingResponse:
-    """`run`: the task of the run these records come from; the response outlives it."""
+    """`run`: the task of the run these records come from; the response outlives it. `voice`:
+    whom the tool events' words are for (none: the events as stored)."""
+    if voice is not None:
+        records = _presented(records, voice)
     body = _ai_sdk(records) if protocol == "ai-sdk" else _native(records)
     headers = {**_NO_BUFFERING, **UI_STREAM_HEADERS} if protocol == "ai-sdk" else _NO_BUFFERING
     if run is None:

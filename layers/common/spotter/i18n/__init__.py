@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 Locale = Literal["en", "he", "ru"]
 LOCALES: tuple[Locale, ...] = get_args(Locale)
@@ -26,3 +26,17 @@ def translate(key: str, locale: Locale) -> str:
 
 def error_message(code: str, locale: Locale) -> str:
     return translate(f"agent.errors.{code}", locale)
+
+
+def plural_category(locale: Locale, count: int | float) -> str:
+    """CLDR's plural category of `count` in `locale` (`one`, `two`, `few`, `many`, `other`), from
+    Babel's copy of the CLDR rules: Russian says 1 / 2–4 / 5–20 / 21 apart, Hebrew has a dual."""
+    return str(_babel_locale(locale).plural_form(abs(count)))
+
+
+@cache
+def _babel_locale(locale: Locale) -> Any:
+    # imported on first use: its locale data loads once per locale, when a count is first told
+    from babel import Locale as BabelLocale
+
+    return BabelLocale.parse(locale)

@@ -1,4 +1,8 @@
-"""Local dates and times as a person reads them, in en, he and ru, without a locale database."""
+"""Local dates and times as a person reads them, in en, he and ru: CLDR's patterns through Babel.
+
+Babel is imported on first use (its locale data loads per locale, once): a function that never
+formats a date never pays for it.
+"""
 
 from __future__ import annotations
 
@@ -6,25 +10,25 @@ from datetime import date, datetime
 
 from spotter.i18n import Locale
 
-_WEEKDAYS: dict[Locale, tuple[str, ...]] = {
-    "en": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"),
-    "he": ("יום ב׳", "יום ג׳", "יום ד׳", "יום ה׳", "יום ו׳", "שבת", "יום א׳"),
-    "ru": ("пн", "вт", "ср", "чт", "пт", "сб", "вс"),
-}
-_MONTHS: dict[Locale, tuple[str, ...]] = {
-    "en": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
-    "he": ("בינו׳", "בפבר׳", "במרץ", "באפר׳", "במאי", "ביוני", "ביולי", "באוג׳", "בספט׳",
-           "באוק׳", "בנוב׳", "בדצמ׳"),
-    "ru": ("янв.", "февр.", "мар.", "апр.", "мая", "июн.", "июл.", "авг.", "сент.", "окт.",
-           "нояб.", "дек."),
-}  # fmt: skip
+# weekday, day, month: CLDR's `MMMd` pattern of each locale with the weekday before it (Hebrew
+# writes the month with its preposition: `d בMMM`)
+_DAY_PATTERNS: dict[Locale, str] = {"en": "EEE d MMM", "he": "EEE d בMMM", "ru": "EEE d MMM"}
 
 
 def format_local_date(day: date, locale: Locale) -> str:
     """`Mon 30 Nov` / `יום ב׳ 30 בנוב׳` / `пн 30 нояб.`."""
-    return f"{_WEEKDAYS[locale][day.weekday()]} {day.day} {_MONTHS[locale][day.month - 1]}"
+    from babel.dates import format_date
+
+    return format_date(day, _DAY_PATTERNS[locale], locale=locale)
 
 
 def format_local_datetime(local: datetime, locale: Locale) -> str:
     """`Mon 30 Nov 13:00` / `יום ב׳ 30 בנוב׳ 13:00` / `пн 30 нояб. 13:00` (24-hour clock)."""
     return f"{format_local_date(local.date(), locale)} {local:%H:%M}"
+
+
+def format_day_range(first: date, last: date, locale: Locale) -> str:
+    """`Nov 1 – 30` / `1–30 בנוב׳` / `1–30 нояб.`: CLDR's interval format for the two days."""
+    from babel.dates import format_interval
+
+    return format_interval(first, last, "MMMd", locale=locale)

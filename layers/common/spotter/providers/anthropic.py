@@ -22,17 +22,11 @@ class ProviderNotConfigured(RuntimeError):
 
 
 def provider_configured(settings: Settings) -> bool:
-    """A real model is reachable: an API key, or Bedrock (credentials from the AWS chain)."""
-    return bool(settings.anthropic_api_key) or settings.model_provider == "bedrock"
+    return settings.provider_configured
 
 
 def uses_demo_model(settings: Settings) -> bool:
-    """The offline demo model answers: asked for, outside production, and no real provider."""
-    return (
-        settings.spotter_fake_model
-        and settings.environment != "production"
-        and not provider_configured(settings)
-    )
+    return settings.uses_demo_model
 
 
 def build_client(settings: Settings) -> ModelClient:

@@ -3,18 +3,28 @@
 It is a `ScriptedModel` (providers/fake.py) that decides each answer from the request, so the
 whole production path runs: the real `anthropic` SDK, the orchestrator, tool calls through the
 runner, suspensions, resolutions and undo. Like a real model it knows the gym only through the
-request: the user's words, the `<turn_context>` and the tool results of the current run. It
-recognizes the console's suggested prompts (in en, he and ru) and walks each flow step by step:
+request: the user's words, the caller's role and tools, the `<turn_context>` and the tool results
+of the current run. It recognizes the console's suggested prompts (in en, he and ru) and walks
+each flow step by step:
 
-  schedule   read class types + the day → class_sessions.create (inline write, Undo)
-  cancel     read the day → class_sessions.cancel (destructive confirmation)
-  saar       find "Saar" + read the day → read.ask_user_to_pick → rosters → bookings.book
-             (always-confirm), in a session the member is not booked in yet
-  batch      find two members + read the day → rosters → two bookings.book at once
+  schedule   read class types + the day → class_sessions.create at the hour the words name
+             (the first free afternoon hour when they name none; inline write, Undo)
+  cancel     read class types + the day → class_sessions.cancel of the class asked for
+             (destructive confirmation)
+  saar       find "Saar" + read the day → read.ask_user_to_pick → the roster → bookings.book
+             (always-confirm) into the class asked for
+  batch      find two members + read the day → the roster → two bookings.book at once
   overview   three reads in one turn → a summary
   long       a message over 280 chars → what the ambient context held
   plain      "what can you do?" → text
 Anything else gets a plain statement that this is the demo model and how to configure a real one.
+
+It is honest the way a good model is: it acts only on the class the words name (its class type,
+its time, today or tomorrow) and, when that class does not exist, is cancelled, full or already
+holds the member, it says so and changes nothing — never another class in its place. A new
+Open Gym goes at the hour asked for, or nowhere when that hour holds one already. An action
+the caller's role lacks (not among the request's tools) is declined in words, never attempted.
+Its calls name `pricing.OFFLINE_DEMO_MODEL`, so the gym is billed nothing (agent.cost).
 """
 
 from __future__ import annotations
@@ -26,6 +36,8 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
+from spotter.i18n import Locale
+from spotter.i18n.dates import format_local_date
 from spotter.providers.fake import Block, FakeUsage, Reply, ScriptedModel, Text, ToolUse
 
 DEMO_MODEL_LABEL = "offline demo model"
@@ -38,7 +50,10 @@ _LONG_MESSAGE_CHARS = 280  # longer messages skip the quick route and get ambien
 
 _CLOCK = re.compile(r"(\d{4}-\d{2}-\d{2}) \d{2}:\d{2}")
 _LOCALE = re.compile(r"Caller's preferred locale: (\w+)")
+_ROLE = re.compile(r"\(role: (\w+)\)")
 _AMBIENT = re.compile(r"<ambient_context>\n(.*?)\n</ambient_context>", re.DOTALL)
+_TIME = re.compile(r"(?<!\d)([01]?\d|2[0-3]):([0-5]\d)(?!\d)")
+_TODAY = ("today", "היום", "сегодня")
 
 
 @dataclass(frozen=True)
@@ -63,6 +78,9 @@ class Turn:
     text: str
     context: str
     calls: list[Call] = field(default_factory=list)
+    # the caller's tools as the request lists them: router -> its actions
+    tools: dict[str, frozenset[str]] = field(default_factory=dict)
+    role: str = "owner"
 
     @property
     def today(self) -> date:
@@ -74,9 +92,10 @@ class Turn:
         return self.today + timedelta(days=1)
 
     @property
-    def locale(self) -> str:
+    def locale(self) -> Locale:
         found = _LOCALE.search(self.context)
-        return found.group(1) if found and found.group(1) in _STRINGS else "en"
+        code = found.group(1) if found else "en"
+        return "he" if code == "he" else "ru" if code == "ru" else "en"
 
     def of(self, router: str, action: str) -> list[Call]:
         return [c for c in self.calls if (c.router, c.action) == (router, action)]
@@ -85,13 +104,29 @@ class Turn:
         found = self.of(router, action)
         return found[-1] if found else None
 
+    def can(self, router: str, action: str) -> bool:
+        """The caller's role has this action: the request lists it among the tools."""
+        return action in self.tools.get(router, frozenset())
+
     def say(self, key: str, **values: Any) -> str:
         template = _STRINGS[self.locale].get(key) or _STRINGS["en"][key]
         return template.format(**values)
 
+    def day_text(self, day: date) -> str:
+        return format_local_date(day, self.locale)
+
+    def declined(self, what: str) -> Reply:
+        """The role lacks the action: say so (and who can), never try it."""
+        role = _STRINGS[self.locale]["roles"].split("|")[_ROLES.index(self.role)]
+        return _text(self.say("not_allowed", role=role, what=self.say(f"can_{what}")))
+
+
+_ROLES = ("owner", "admin", "coach", "member")
+
 
 def read_turn(body: dict[str, Any]) -> Turn:
-    """The last message the user typed, its turn context, and every call answered since."""
+    """The last message the user typed, its turn context, the caller's role and tools, and every
+    call answered since."""
     messages: list[dict[str, Any]] = body["messages"]
     start = max(
         (i for i, m in enumerate(messages) if m["role"] == "user" and _typed(m["content"])),
@@ -99,9 +134,14 @@ def read_turn(body: dict[str, Any]) -> Turn:
     )
     content = _blocks(messages[start]["content"]) if messages else []
     texts = [b.get("text", "") for b in content if b.get("type") == "text"]
+    said = [b.get("text", "") for b in content if _said(b)]
+    system = " ".join(b.get("text", "") for b in body.get("system") or [] if isinstance(b, dict))
+    role = _ROLE.search(system)
     turn = Turn(
-        text=next((t for t in texts if not t.startswith("<turn_context>")), ""),
+        text=said[0] if said else "",
         context=next((t for t in texts if t.startswith("<turn_context>")), ""),
+        tools=_tools(body.get("tools") or []),
+        role=role.group(1) if role and role.group(1) in _ROLES else "owner",
     )
     asked: dict[str, tuple[str, dict[str, Any]]] = {}
     order: list[str] = []
@@ -123,13 +163,31 @@ def read_turn(body: dict[str, Any]) -> Turn:
     return turn
 
 
+def _tools(tools: list[Any]) -> dict[str, frozenset[str]]:
+    found: dict[str, frozenset[str]] = {}
+    for tool in tools:
+        if not isinstance(tool, dict) or "name" not in tool:
+            continue
+        action = ((tool.get("input_schema") or {}).get("properties") or {}).get("action") or {}
+        found[str(tool["name"])] = frozenset(str(a) for a in action.get("enum") or [])
+    return found
+
+
 def _blocks(content: Any) -> list[dict[str, Any]]:
     return [{"type": "text", "text": content}] if isinstance(content, str) else list(content)
 
 
+def _said(block: dict[str, Any]) -> bool:
+    """A text block the user typed: not the turn context, not a note Spotter added ("[Spotter
+    fetched …]" after a page's seeded reads)."""
+    text = str(block.get("text", "")) if block.get("type") == "text" else ""
+    return bool(text) and not text.startswith(("<turn_context>", "[Spotter "))
+
+
 def _typed(content: Any) -> bool:
-    blocks = _blocks(content)
-    return bool(blocks) and not any(b.get("type") == "tool_result" for b in blocks)
+    """A user message with words in it. Replay joins a results turn and the message the user
+    typed past it into one (a superseded call's result, then the new words): that counts."""
+    return any(_said(b) for b in _blocks(content))
 
 
 def _payload(block: dict[str, Any]) -> Any:
@@ -149,14 +207,17 @@ def _text(text: str) -> Reply:
     return Reply([Text(text)], usage=_USAGE, delay_s=TEXT_DELAY_S)
 
 
-def _calls(turn: Turn, lead: str | None, *calls: tuple[str, str, dict[str, Any]]) -> Reply:
-    blocks: list[Block] = [Text(turn.say(lead))] if lead else []
+def _calls(lead: str | None, *calls: tuple[str, str, dict[str, Any]]) -> Reply:
+    blocks: list[Block] = [Text(lead)] if lead else []
     blocks += [ToolUse(router, {"action": action, "args": args}) for router, action, args in calls]
     return Reply(blocks, stop_reason="tool_use", usage=_USAGE, delay_s=TOOL_DELAY_S)
 
 
 def _day_read(day: date) -> tuple[str, str, dict[str, Any]]:
     return ("read", "schedule", {"days": {"first": day.isoformat()}})
+
+
+_TYPES_READ: tuple[str, str, dict[str, Any]] = ("read", "class_types", {})
 
 
 def _sessions(turn: Turn, day: date) -> list[dict[str, Any]] | None:
@@ -174,55 +235,117 @@ def _failure(turn: Turn, call: Call) -> str:
     return turn.say("failed", tool=f"{call.router}.{call.action}", code=call.code or "error")
 
 
-def _when(session: dict[str, Any]) -> str:
-    return f"{session['classType']} {session['date']} {session['start']}"
+@dataclass(frozen=True)
+class Asked:
+    """The class the words name: its day, its start time and its class type."""
+
+    day: date
+    start: str | None
+    class_type: str | None
+
+    def label(self, turn: Turn) -> str:
+        return turn.say(
+            "class_label",
+            type=self.class_type or turn.say("a_class"),
+            day=turn.day_text(self.day),
+            start=self.start or "?",
+        )
 
 
-def _bookable(
-    turn: Turn, sessions: list[dict[str, Any]], member_ids: list[str]
-) -> Reply | dict[str, Any] | None:
-    """The first session tomorrow with room where none of the members is booked yet (07:00
-    CrossFit first), reading the candidates' rosters first; None when there is none."""
-    live = [s for s in sessions if s.get("status") == "published" and s["booked"] < s["capacity"]]
-    live.sort(key=lambda s: (s["classType"] != "CrossFit" or s["start"] != "07:00", s["start"]))
-    rosters = {
-        c.args.get("sessionId"): c.payload.get("roster", [])
-        for c in turn.of("read", "session")
-        if c.ok and isinstance(c.payload, dict)
-    }
-    unread = [s for s in live if s["id"] not in rosters]
-    if unread:
-        reads = [("read", "session", {"sessionId": s["id"]}) for s in unread]
-        return _calls(turn, None, *reads)
-    for session in live:
-        booked = {b["memberId"] for b in rosters[session["id"]]}
-        if not booked & set(member_ids):
-            return session
-    return None
+def asked_class(turn: Turn, class_types: list[str]) -> Asked:
+    said = turn.text.lower()
+    day = turn.today if any(w in said for w in _TODAY) else turn.tomorrow
+    time = _TIME.search(turn.text)
+    start = f"{int(time.group(1)):02d}:{time.group(2)}" if time else None
+    # the longest class type the words name ("Open Gym" before "Gym")
+    named = [t for t in sorted(class_types, key=len, reverse=True) if t.lower() in said]
+    return Asked(day, start, named[0] if named else None)
+
+
+def _class_types(turn: Turn) -> list[str] | None:
+    read = turn.last("read", "class_types")
+    if read is None:
+        return None
+    return [t["name"] for t in read.payload.get("classTypes", [])] if read.ok else []
+
+
+def _the_class(asked: Asked, sessions: list[dict[str, Any]]) -> dict[str, Any] | None:
+    return next(
+        (s for s in sessions if s["classType"] == asked.class_type and s["start"] == asked.start),
+        None,
+    )
+
+
+def _class_reads(turn: Turn) -> list[tuple[str, str, dict[str, Any]]]:
+    """The reads that find the class the words name (the gym's class types, that day's
+    schedule) not done yet in this run."""
+    day = asked_class(turn, []).day
+    reads = [] if _class_types(turn) is not None else [_TYPES_READ]
+    return reads + ([] if _sessions(turn, day) is not None else [_day_read(day)])
+
+
+def _find_class(turn: Turn) -> tuple[Asked, dict[str, Any]] | Reply:
+    """The class the words name, read from the gym, or the reply that says why there is none:
+    the reads still needed, the words naming no class, or no such class that day."""
+    if reads := _class_reads(turn):
+        return _calls(turn.say("checking"), *reads)
+    asked = asked_class(turn, _class_types(turn) or [])
+    sessions_read = _sessions(turn, asked.day) or []
+    if asked.class_type is None or asked.start is None:
+        return _text(turn.say("which_class"))
+    session = _the_class(asked, sessions_read)
+    if session is None:
+        return _text(turn.say("no_such_class", what=asked.label(turn)))
+    return asked, session
+
+
+def _asked_hours(turn: Turn) -> tuple[str | None, int]:
+    """The start the words name ("13:00", or the first of "13:00-14:30") and the minutes until
+    the end they name (60 when they name none)."""
+    times = [(int(h), int(m)) for h, m in _TIME.findall(turn.text)]
+    if not times:
+        return None, 60
+    start = times[0][0] * 60 + times[0][1]
+    end = times[1][0] * 60 + times[1][1] if len(times) > 1 else start + 60
+    return f"{times[0][0]:02d}:{times[0][1]:02d}", end - start if end > start else 60
 
 
 def schedule_flow(turn: Turn) -> Reply:
+    if not turn.can("class_sessions", "create"):
+        return turn.declined("create")
     if created := turn.last("class_sessions", "create"):
         if not created.ok:
             return _text(_failure(turn, created))
-        slot = created.args["slot"]
-        return _text(turn.say("created", day=slot["day"], start=slot["start"]))
-    types, sessions = turn.last("read", "class_types"), _sessions(turn, turn.tomorrow)
-    if types is None or sessions is None:
-        return _calls(turn, "checking", ("read", "class_types", {}), _day_read(turn.tomorrow))
-    class_types = types.payload.get("classTypes", []) if types.ok else []
+        made = created.args["slot"]
+        on = turn.day_text(date.fromisoformat(made["day"]))
+        return _text(turn.say("created", day=on, start=made["start"]))
+    if reads := _class_reads(turn):
+        return _calls(turn.say("checking"), *reads)
+    types = turn.last("read", "class_types")
+    class_types = types.payload.get("classTypes", []) if types and types.ok else []
     open_gym = next((t for t in class_types if t["name"].lower() == "open gym"), None)
     if open_gym is None:
         return _text(turn.say("no_class_type"))
-    taken = {s["start"] for s in sessions if s["classTypeId"] == open_gym["id"]}
-    # the afternoon hour still free, so the demo can be run again (or after an undo)
-    start = next((h for h in _AFTERNOON if h not in taken), _AFTERNOON[0])
-    slot = {"day": turn.tomorrow.isoformat(), "start": start, "minutes": 60}
+    day = asked_class(turn, []).day
+    taken = {s["start"] for s in _sessions(turn, day) or [] if s["classTypeId"] == open_gym["id"]}
+    start, minutes = _asked_hours(turn)
+    if start is not None and start in taken:
+        # the hour asked for holds an Open Gym already: say so, never move it to another hour
+        return _text(turn.say("open_gym_taken", day=turn.day_text(day), start=start))
+    if start is None:
+        # no hour named ("tomorrow afternoon"): the first afternoon hour still free, so the demo
+        # can be run again (or after an undo); the reply names the hour it chose
+        start = next((h for h in _AFTERNOON if h not in taken), None)
+        if start is None:
+            return _text(turn.say("no_free_hour", day=turn.day_text(day)))
+    slot = {"day": day.isoformat(), "start": start, "minutes": minutes}
     create = {"classTypeId": open_gym["id"], "slot": slot}
-    return _calls(turn, None, ("class_sessions", "create", create))
+    return _calls(None, ("class_sessions", "create", create))
 
 
 def cancel_flow(turn: Turn) -> Reply:
+    if not turn.can("class_sessions", "cancel"):
+        return turn.declined("cancel")
     if cancelled := turn.last("class_sessions", "cancel"):
         if cancelled.ok:
             count = cancelled.payload.get("bookingsCancelled", 0)
@@ -230,16 +353,19 @@ def cancel_flow(turn: Turn) -> Reply:
         if cancelled.code == "rejected_by_user":
             return _text(turn.say("kept"))
         return _text(_failure(turn, cancelled))
-    sessions = _sessions(turn, turn.tomorrow)
-    if sessions is None:
-        return _calls(turn, "checking", _day_read(turn.tomorrow))
-    live = [s for s in sessions if s.get("status") != "cancelled" and s["booked"] > 0]
-    evening = [s for s in live if s["classType"] == "CrossFit" and s["start"] == "18:00"]
-    ranked = evening or sorted(live, key=lambda s: -int(s["booked"]))
-    if not ranked:
-        return _text(turn.say("nothing_to_cancel"))
-    args = {"sessionIds": [ranked[0]["id"]], "reason": "Cancelled from the dev console"}
-    return _calls(turn, "asking", ("class_sessions", "cancel", args))
+    found = _find_class(turn)
+    if isinstance(found, Reply):
+        return found
+    asked, session = found
+    what = asked.label(turn)
+    if session.get("status") == "cancelled":
+        return _text(turn.say("already_cancelled", what=what))
+    args = {"sessionIds": [session["id"]], "reason": "Cancelled from the dev console"}
+    # everyone the cancel releases, as the card counts them: the booked and the waitlisted
+    waiting = int(session.get("waitlisted") or 0)
+    key = "asking_waitlist" if waiting else "asking"
+    lead = turn.say(key, what=what, count=session.get("booked", 0), waiting=waiting)
+    return _calls(lead, ("class_sessions", "cancel", args))
 
 
 def _booked(turn: Turn, calls: list[Call]) -> Reply:
@@ -251,14 +377,44 @@ def _booked(turn: Turn, calls: list[Call]) -> Reply:
     return _text(turn.say("booked", count=len(done), total=len(calls)))
 
 
+def _into(
+    turn: Turn, members: list[dict[str, Any]]
+) -> tuple[str, dict[str, Any], list[dict[str, Any]]] | Reply:
+    """The class asked for and who of `members` ({id, name}) can still be booked into it; or the
+    reply that says why nobody can (no such class, cancelled, full, all already in it)."""
+    found = _find_class(turn)
+    if isinstance(found, Reply):
+        return found
+    asked, session = found
+    what = asked.label(turn)
+    if session.get("status") != "published":
+        return _text(turn.say("not_bookable", what=what))
+    roster_read = next(
+        (c for c in turn.of("read", "session") if c.args.get("sessionId") == session["id"]), None
+    )
+    if roster_read is None:
+        return _calls(None, ("read", "session", {"sessionId": session["id"]}))
+    roster = roster_read.payload.get("roster", []) if roster_read.ok else []
+    booked = {b["memberId"] for b in roster}
+    fresh = [m for m in members if m["id"] not in booked]
+    already = [m["name"] for m in members if m["id"] in booked]
+    if not fresh:
+        return _text(turn.say("already_booked", who=", ".join(already), what=what))
+    if int(session["booked"]) + len(fresh) > int(session["capacity"]):
+        return _text(turn.say("full", what=what))
+    lead = turn.say("already_booked_some", who=", ".join(already), what=what) if already else ""
+    return lead, session, fresh
+
+
 def saar_flow(turn: Turn) -> Reply:
+    if not turn.can("bookings", "book"):
+        return turn.declined("book")
     if books := turn.of("bookings", "book"):
         return _booked(turn, books)
-    found, sessions = turn.last("read", "find_members"), _sessions(turn, turn.tomorrow)
-    if found is None or sessions is None:
-        return _calls(
-            turn, "looking", ("read", "find_members", {"query": "Saar"}), _day_read(turn.tomorrow)
-        )
+    found = turn.last("read", "find_members")
+    if found is None:
+        find = ("read", "find_members", {"query": "Saar"})
+        return _calls(turn.say("looking"), find, *_class_reads(turn))
     people = found.payload.get("people", []) if found.ok else []
     if not people:
         return _text(turn.say("nobody"))
@@ -269,40 +425,49 @@ def saar_flow(turn: Turn) -> Reply:
             for p in people[:8]
         ]
         pick = {"kind": "member", "prompt": turn.say("which_saar"), "candidates": candidates}
-        return _calls(turn, None, ("read", "ask_user_to_pick", pick))
+        return _calls(None, ("read", "ask_user_to_pick", pick))
     if picked is not None and not picked.ok:
         return _text(_failure(turn, picked))
-    member = picked.payload["pickedId"] if picked is not None else people[0]["membershipId"]
-    session = _bookable(turn, sessions, [member])
-    if session is None:
-        return _text(turn.say("nobody"))
-    if isinstance(session, Reply):
-        return session
-    book = {"sessionId": session["id"], "memberId": member}
-    return _calls(turn, None, ("bookings", "book", book))
+    chosen = (
+        {"id": picked.payload["pickedId"], "name": picked.payload.get("pickedLabel", "")}
+        if picked is not None
+        else {"id": people[0]["membershipId"], "name": people[0]["name"]}
+    )
+    into = _into(turn, [chosen])
+    if isinstance(into, Reply):
+        return into
+    lead, session, fresh = into
+    book = {"sessionId": session["id"], "memberId": fresh[0]["id"]}
+    return _calls(lead or None, ("bookings", "book", book))
 
 
 BATCH_MEMBERS = ("Maya Rosen", "Noa Friedman")
 
 
 def batch_flow(turn: Turn) -> Reply:
+    if not turn.can("bookings", "book"):
+        return turn.declined("book")
     if books := turn.of("bookings", "book"):
         return _booked(turn, books)
-    found, sessions = turn.of("read", "find_members"), _sessions(turn, turn.tomorrow)
-    if not found or sessions is None:
+    found = turn.of("read", "find_members")
+    if not found:
         reads = [("read", "find_members", {"query": name}) for name in BATCH_MEMBERS]
-        return _calls(turn, "looking", *reads, _day_read(turn.tomorrow))
-    members = [c.payload["people"][0] for c in found if c.ok and c.payload.get("people")]
-    session = _bookable(turn, sessions, [m["membershipId"] for m in members])
-    if session is None or not members:
-        return _text(turn.say("nobody"))
-    if isinstance(session, Reply):
-        return session
-    writes = [
-        ("bookings", "book", {"sessionId": session["id"], "memberId": m["membershipId"]})
-        for m in members
+        return _calls(turn.say("looking"), *reads, *_class_reads(turn))
+    members = [
+        {"id": p["membershipId"], "name": p["name"]}
+        for c in found
+        if c.ok and (p := next(iter(c.payload.get("people", [])), None))
     ]
-    return _calls(turn, None, *writes)
+    if not members:
+        return _text(turn.say("nobody"))
+    into = _into(turn, members)
+    if isinstance(into, Reply):
+        return into
+    lead, session, fresh = into
+    writes = [
+        ("bookings", "book", {"sessionId": session["id"], "memberId": m["id"]}) for m in fresh
+    ]
+    return _calls(lead or None, *writes)
 
 
 def overview_flow(turn: Turn) -> Reply:
@@ -315,11 +480,10 @@ def overview_flow(turn: Turn) -> Reply:
         monday = turn.today - timedelta(days=turn.today.weekday())
         week = {"first": monday.isoformat(), "last": (monday + timedelta(days=6)).isoformat()}
         return _calls(
-            turn,
-            "looking",
+            turn.say("looking"),
             ("read", "schedule", {"days": week}),
             ("read", "coaches", {}),
-            ("read", "class_types", {}),
+            _TYPES_READ,
         )
     schedule, coaches, types = (r.payload if r and r.ok else {} for r in reads)
     sessions = schedule.get("sessions", [])
@@ -400,21 +564,47 @@ def demo_model() -> ScriptedModel:
     return DemoModel()
 
 
-_STRINGS: dict[str, dict[str, str]] = {
+_STRINGS: dict[Locale, dict[str, str]] = {
     "en": {
         "checking": "Let me check the schedule first.",
         "looking": "Looking that up.",
-        "asking": "This cancels the class for everyone booked; please confirm.",
+        "class_label": "{type} at {start} on {day}",
+        "a_class": "class",
+        "which_class": (
+            "Which class do you mean? Name its class type and time, for example tomorrow's "
+            "18:00 CrossFit. Nothing was changed."
+        ),
+        "no_such_class": "There is no {what}, so nothing was changed.",
+        "already_cancelled": "{what} is already cancelled, so nothing was changed.",
+        "asking": "This cancels {what} for the {count} people booked in it; please confirm.",
+        "asking_waitlist": (
+            "This cancels {what} for the {count} people booked in it and the {waiting} on its "
+            "waitlist; please confirm."
+        ),
         "created": "Done: a draft Open Gym session on {day} at {start}. Undo is on the card.",
         "no_class_type": "This gym has no Open Gym class type.",
-        "cancelled": "Cancelled. {count} booking(s) were released and credits refunded.",
+        "open_gym_taken": "There is already an Open Gym at {start} on {day}, so nothing was "
+        "changed.",
+        "no_free_hour": "Every afternoon hour on {day} already has an Open Gym, so nothing was "
+        "changed.",
+        "cancelled": "Cancelled. {count} bookings were released and credits refunded.",
         "kept": "OK, I left the class as it is.",
-        "nothing_to_cancel": "Nothing with bookings is left to cancel tomorrow.",
         "which_saar": "Which Saar?",
-        "nobody": "I could not find who to book, or a session tomorrow with room for them.",
+        "nobody": "I could not find who to book.",
+        "not_bookable": "{what} is not open for booking, so nobody was booked.",
+        "full": "{what} is full, so nobody was booked.",
+        "already_booked": "Already booked into {what}: {who}. Nothing was changed.",
+        "already_booked_some": "Already booked into {what}: {who}. I'm booking only the others.",
         "not_booked": "OK, nobody was booked.",
-        "booked": "{count} of {total} booking(s) made.",
+        "booked": "Bookings made: {count} of {total}.",
         "failed": "{tool} did not go through ({code}).",
+        "roles": "an owner|an admin|a coach|a member",
+        "not_allowed": (
+            "As {role} you can't {what}: an owner or an admin can. Nothing was changed."
+        ),
+        "can_cancel": "cancel classes",
+        "can_create": "create classes",
+        "can_book": "book members",
         "overview": (
             "This week: {sessions} sessions with {booked} bookings.\n"
             "Coaches: {coaches}.\nClass types: {types}."
@@ -439,17 +629,35 @@ _STRINGS: dict[str, dict[str, str]] = {
     "he": {
         "checking": "אבדוק קודם את לוח הזמנים.",
         "looking": "מחפש.",
-        "asking": "זה מבטל את השיעור לכל מי שרשום; נא לאשר.",
-        "created": "בוצע: סשן אופן ג'ים בטיוטה ב-{day} בשעה {start}. אפשר לבטל מהכרטיס.",
+        "class_label": "שיעור ה-{type} ב-{start} ב{day}",
+        "a_class": "שיעור",
+        "which_class": "לאיזה שיעור הכוונה? ציינו סוג שיעור ושעה, למשל CrossFit מחר ב-18:00. "
+        "שום דבר לא השתנה.",
+        "no_such_class": "אין {what}, אז שום דבר לא השתנה.",
+        "already_cancelled": "{what} כבר בוטל, אז שום דבר לא השתנה.",
+        "asking": "זה מבטל את {what} ל-{count} הרשומים; נא לאשר.",
+        "asking_waitlist": "זה מבטל את {what} ל-{count} הרשומים ול-{waiting} שברשימת ההמתנה; "
+        "נא לאשר.",
+        "created": "בוצע: סשן אופן ג'ים בטיוטה ב{day} בשעה {start}. אפשר לבטל מהכרטיס.",
         "no_class_type": "אין בחדר הכושר סוג שיעור אופן ג'ים.",
+        "open_gym_taken": "כבר יש אופן ג'ים בשעה {start} ב{day}, אז שום דבר לא השתנה.",
+        "no_free_hour": "בכל שעות אחר הצהריים ב{day} כבר יש אופן ג'ים, אז שום דבר לא השתנה.",
         "cancelled": "בוטל. {count} הרשמות שוחררו והקרדיטים הוחזרו.",
         "kept": "בסדר, השיעור נשאר כמו שהוא.",
-        "nothing_to_cancel": "אין מחר שיעור עם הרשמות לבטל.",
         "which_saar": "איזה סער?",
-        "nobody": "לא מצאתי את מי או מה לרשום.",
+        "nobody": "לא מצאתי את מי לרשום.",
+        "not_bookable": "{what} לא פתוח להרשמה, אז אף אחד לא נרשם.",
+        "full": "{what} מלא, אז אף אחד לא נרשם.",
+        "already_booked": "כבר רשומים ל{what}: {who}. שום דבר לא השתנה.",
+        "already_booked_some": "כבר רשומים ל{what}: {who}. אני רושם רק את השאר.",
         "not_booked": "בסדר, אף אחד לא נרשם.",
         "booked": "בוצעו {count} מתוך {total} הרשמות.",
         "failed": "{tool} לא הצליח ({code}).",
+        "roles": "בעלים|מנהל|מאמן|מתאמן",
+        "not_allowed": "בתפקיד {role} אי אפשר {what}: בעלים או מנהל יכולים. שום דבר לא השתנה.",
+        "can_cancel": "לבטל שיעורים",
+        "can_create": "ליצור שיעורים",
+        "can_book": "לרשום מתאמנים",
         "overview": "השבוע: {sessions} שיעורים עם {booked} הרשמות.\nמאמנים: {coaches}.\n"
         "סוגי שיעורים: {types}.",
         "ambient": "Spotter צירף להודעה שלך את הרשומות האלה (הקשר סביבתי לפי המילים שלך):\n{hits}",
@@ -463,17 +671,36 @@ _STRINGS: dict[str, dict[str, str]] = {
     "ru": {
         "checking": "Сначала посмотрю расписание.",
         "looking": "Ищу.",
-        "asking": "Это отменит занятие для всех записанных; подтвердите.",
+        "class_label": "{type} в {start} ({day})",
+        "a_class": "занятие",
+        "which_class": "Какое занятие вы имеете в виду? Назовите тип и время, например завтрашний "
+        "CrossFit в 18:00. Ничего не изменено.",
+        "no_such_class": "Занятия «{what}» нет, поэтому ничего не изменено.",
+        "already_cancelled": "Занятие «{what}» уже отменено, поэтому ничего не изменено.",
+        "asking": "Это отменит занятие «{what}» для {count} записавшихся; подтвердите.",
+        "asking_waitlist": "Это отменит занятие «{what}» для {count} записавшихся и {waiting} "
+        "в листе ожидания; подтвердите.",
         "created": "Готово: черновик Open Gym на {day} в {start}. Отменить можно на карточке.",
         "no_class_type": "В этом зале нет типа занятия Open Gym.",
+        "open_gym_taken": "Open Gym в {start} ({day}) уже есть, поэтому ничего не изменено.",
+        "no_free_hour": "Все часы после обеда ({day}) уже заняты Open Gym, ничего не изменено.",
         "cancelled": "Отменено. Освобождено записей: {count}, кредиты возвращены.",
         "kept": "Хорошо, занятие осталось как было.",
-        "nothing_to_cancel": "Завтра нет занятий с записями, которые можно отменить.",
         "which_saar": "Какой Саар?",
-        "nobody": "Не нашёл, кого или куда записать.",
+        "nobody": "Не нашёл, кого записать.",
+        "not_bookable": "На занятие «{what}» запись закрыта, никого не записал.",
+        "full": "Занятие «{what}» заполнено, никого не записал.",
+        "already_booked": "Уже записаны на «{what}»: {who}. Ничего не изменено.",
+        "already_booked_some": "Уже записаны на «{what}»: {who}. Записываю только остальных.",
         "not_booked": "Хорошо, никого не записал.",
         "booked": "Записей сделано: {count} из {total}.",
         "failed": "{tool} не выполнено ({code}).",
+        "roles": "владелец|администратор|тренер|участник",
+        "not_allowed": "Роль «{role}» не может {what}: это могут владелец или администратор. "
+        "Ничего не изменено.",
+        "can_cancel": "отменять занятия",
+        "can_create": "создавать занятия",
+        "can_book": "записывать участников",
         "overview": "На этой неделе: {sessions} занятий, {booked} записей.\nТренеры: {coaches}.\n"
         "Типы занятий: {types}.",
         "ambient": "Spotter приложил к сообщению эти записи (окружающий контекст по вашим "

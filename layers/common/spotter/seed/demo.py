@@ -1,6 +1,8 @@
 """`spotter seed-demo`: a demo gym with staff of every role, and a day-grain demo gym
 (`spotter.seed.day_grain`) where coaches paste a day for `workouts.parse`. Idempotent:
-re-running changes nothing.
+re-running changes nothing. `spotter seed-demo --reset` (`make reset-demo`) puts both gyms back
+as a first seed would leave them today: whatever a demo changed (cancelled classes, bookings,
+conversations, leads) is gone.
 
 Runs on the owner connection (it creates organizations, which the app role may not).
 """
@@ -8,14 +10,16 @@ Runs on the owner connection (it creates organizations, which the app role may n
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from graphlib import TopologicalSorter
+from typing import Any
 from uuid import UUID
 from zoneinfo import ZoneInfo
 
-from psycopg import AsyncConnection
+from psycopg import AsyncConnection, sql
 
 from spotter.seed.attendance import seed_attendance_history
 from spotter.seed.crm import seed_crm
-from spotter.seed.day_grain import seed_day_grain
+from spotter.seed.day_grain import DAY_GRAIN_CLERK_ORG_ID, seed_day_grain
 from spotter.seed.forms import seed_forms
 from spotter.seed.memberships import seed_memberships
 from spotter.seed.people import DemoPerson, ensure_staff
@@ -61,3 +65,48 @@ async def seed_demo(owner_url: str, *, now: datetime | None = None) -> None:
     # the CRM's inbox threads are with leads and with the members seeded above
     await seed_crm(owner_url, DEMO_CLERK_ORG_ID, DEMO_STAFF[0].clerk_user_id, now=at)
     await seed_forms(owner_url, org[0], now=at)
+
+
+DEMO_ORGS = (DEMO_CLERK_ORG_ID, DAY_GRAIN_CLERK_ORG_ID)
+
+
+async def reset_demo(owner_url: str, *, now: datetime | None = None) -> None:
+    """Drop both demo gyms, in one transaction, and seed them again as of `now`. Every
+    org-owned row goes (table by table, each before the tables it points at: not every foreign
+    key cascades); the demo people keep their user rows, so a signed-in console stays signed in;
+    other organizations are untouched."""
+    async with await AsyncConnection.connect(owner_url) as conn, conn.transaction():
+        cur = await conn.execute(
+            "SELECT array_agg(id) FROM organizations WHERE clerk_org_id = ANY(%s)",
+            (list(DEMO_ORGS),),
+        )
+        found = await cur.fetchone()
+        orgs = found[0] if found and found[0] else []
+        for table in await _org_tables_children_first(conn):
+            await conn.execute(
+                sql.SQL("DELETE FROM {} WHERE organization_id = ANY(%s)").format(
+                    sql.Identifier(table)
+                ),
+                (orgs,),
+            )
+        await conn.execute("DELETE FROM organizations WHERE id = ANY(%s)", (orgs,))
+    await seed_demo(owner_url, now=now)
+
+
+async def _org_tables_children_first(conn: AsyncConnection[Any]) -> list[str]:
+    """Every table with an `organization_id`, each before the tables its foreign keys name (read
+    from the catalog, so a table a later migration adds is covered)."""
+    cur = await conn.execute(
+        "SELECT table_name FROM information_schema.columns"
+        " WHERE table_schema = 'public' AND column_name = 'organization_id'"
+    )
+    tables = {str(row[0]) for row in await cur.fetchall()}
+    cur = await conn.execute(
+        "SELECT conrelid::regclass::text, confrelid::regclass::text FROM pg_constraint"
+        " WHERE contype = 'f' AND conrelid <> confrelid"
+    )
+    after: dict[str, set[str]] = {table: set() for table in tables}
+    for child, parent in await cur.fetchall():
+        if child in tables and parent in tables:
+            after[parent].add(child)
+    return list(TopologicalSorter(after).static_order())

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from spotter.agent.cost.pricing import base_model_id
+from spotter.agent.cost.pricing import OFFLINE_DEMO_MODEL, base_model_id
 from spotter.config import Settings
 
 Role = Literal[
@@ -24,7 +24,11 @@ FAST_MODEL = "claude-haiku-4-5-20251001"
 # The loop's output cap, shared with adaptive thinking (spec: "Output cap").
 LOOP_MAX_TOKENS = 16_384
 # Input context windows by base model id; compaction stays 16k below it (context_size).
-CONTEXT_WINDOWS: dict[str, int] = {LOOP_MODEL: 200_000, "claude-haiku-4-5": 200_000}
+CONTEXT_WINDOWS: dict[str, int] = {
+    LOOP_MODEL: 200_000,
+    "claude-haiku-4-5": 200_000,
+    OFFLINE_DEMO_MODEL: 200_000,
+}
 DEFAULT_CONTEXT_WINDOW = 200_000
 
 
@@ -48,6 +52,9 @@ class ModelCall:
 def model_policy(settings: Settings) -> dict[Role, ModelCall]:
     loop = settings.spotter_loop_model or LOOP_MODEL
     fast = settings.spotter_fast_model or FAST_MODEL
+    if settings.uses_demo_model:
+        # the offline demo answers every role, and bills nothing (pricing.OFFLINE_DEMO_MODEL)
+        loop = fast = OFFLINE_DEMO_MODEL
     return {
         "spotterLoop": ModelCall("spotterLoop", loop, LOOP_MAX_TOKENS, {"type": "adaptive"}),
         "spotterQuickRoute": ModelCall("spotterQuickRoute", fast, 1_024),

@@ -31,10 +31,16 @@ def _rates(inp: float, out: float, read: float) -> Rates:
     return Rates(_usd(inp), _usd(out), _usd(read), _usd(inp * 1.25), _usd(inp * 2))
 
 
+# The id every call names when `spotter dev` answers with the offline demo model
+# (`providers.demo`): nothing is billed, so the demo records its tokens and no cost.
+OFFLINE_DEMO_MODEL = "spotter-offline-demo"
+FREE = Rates(0, 0, 0, 0, 0)
+
 MODEL_RATES: dict[str, Rates] = {
     "claude-haiku-4-5": _rates(1.00, 5.00, 0.10),
     "claude-sonnet-5-5": _rates(2.00, 10.00, 0.10),
     "claude-opus-5": _rates(5.00, 25.00, 0.50),
+    OFFLINE_DEMO_MODEL: FREE,
 }
 DEAREST: Rates = max(MODEL_RATES.values(), key=lambda r: (r.output, r.input))
 
