@@ -1311,3 +1311,71 @@ def test_a_named_workouts_one_counted_list_is_for_time(text: str) -> None:
 
 def test_an_untitled_list_says_no_format() -> None:
     assert _only_section("10 burpees\n10 squats")["format"] == "other"
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "rounds", "reps"),
+    [
+        ("Snatch – EMOM 12 x 2 @ 70%", "Snatch", 12, 2),
+        ("Clean & jerk EMOM 10 x 1 @ 80%", "Clean and Jerk", 10, 1),
+        ("Power clean E2MOM x 6 @ 75%", "Power Clean", 6, None),
+        ("Рывок EMOM 10 x 2 на 70%", "Snatch", 10, 2),
+    ],
+)
+def test_a_lift_before_its_clock_with_no_separator_or_marks_straight_after(
+    text: str, name: str, rounds: int, reps: int | None
+) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["rounds"]) == ("emom", rounds)
+    assert section["movements"][0].get("reps") == reps
+    assert _named(text) == [name]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Front squat 5x3 @ 80%, superset with 10 strict pull-ups",
+        "Front squat 5x3 @ 80%, superset w/ 10 strict pull-ups",
+        "Фронтальный присед 5x3 на 80%, суперсет с 10 подтягиваниями",
+    ],
+)
+def test_a_superset_piece_on_the_lifts_line_is_done_in_turn(text: str) -> None:
+    section = _only_section(text)
+    assert len(section["movements"]) == 2
+    assert _named(text)[0] == "Front Squat"
+    assert section["movements"][1]["reps"] == 10
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Deadlift 3 @ 80%, 3 @ 85%, 1+ @ 90%",
+        "Становая тяга 3 на 80%, 3 на 85%, 1+ на 90%",
+        "דדליפט 3 ב-80%, 3 ב-85%, 1+ ב-90%",
+    ],
+)
+def test_a_count_before_a_percent_is_the_lifts_reps(text: str) -> None:
+    [move] = movements_of(parse_workout(text))
+    assert (move["reps"], move["percent"]) == (3, 80.0)
+    assert "90%" in move["note"]
+    assert _named(text) == ["Deadlift"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Barbara – 5 rounds, 3' rest between: 20 pull-ups, 30 push-ups",
+        "5 rounds, 3 min rest between:\n20 pull-ups\n30 push-ups",
+        "4 раунда, 2 мин отдых между раундами:\n20 подтягиваний\n30 отжиманий",
+    ],
+)
+def test_a_rest_said_after_the_rounds_is_their_note(text: str) -> None:
+    section = _only_section(text)
+    assert section["format"] == "rounds" and section["rounds"] in (4, 5)
+    assert _named(text) == ["Pull-up", "Push-up"]
+
+
+def test_a_cap_with_who_does_it_before_a_colon_heads_the_list() -> None:
+    section = _only_section("Teams of 3 – 40' cap: 100 cal row, 80 wall balls")
+    assert (section["format"], section["timeCapSeconds"]) == ("for_time", 2400)
+    assert _named("Teams of 3 – 40' cap: 100 cal row, 80 wall balls") == ["Row", "Wall Ball"]

@@ -29,10 +29,12 @@ from spotter.domain.workout_parser.lines import (
 from spotter.domain.workout_parser.quantities import take
 
 _MIN_WORD = r"(?:[\s-]*(?:min(?:ute)?s?|'|דקות|דק׳|דק|мин(?:ут[аы]?)?)\b|')"
+_REST_LENGTH = rf"\d+(?::\d{{2}})?\s*(?:{_MIN_WORD}|['’′]|[\s-]*{words(lexicon.SECONDS)}\b)?"
 # "Rest 2 min", "rest 1:00 b/w rounds", "1 min rest", ":90 rest", "מנוחה 2 דקות".
 REST = re.compile(
     rf"(?:^|\b){words(lexicon.REST)}\s+\d+(?::\d{{2}})?(?:{_MIN_WORD})?.*$"
-    rf"|^:?\d+(?::\d{{2}})?\s*(?:{_MIN_WORD}|[\s-]*{words(lexicon.SECONDS)}\b)?\s*{words(lexicon.REST)}\b.*$",
+    rf"|^:?{_REST_LENGTH}\s*{words(lexicon.REST)}\b.*$"  # "3 min rest between rounds"
+    rf"|(?<=[,;]\s){_REST_LENGTH}\s*{words(lexicon.REST)}\b[^:]*$",  # "5 rounds, 3' rest between"
     re.I,
 )
 # A piece that opens as a note ("sub 3 goal", "scale to 65 lb") is not the quantity of the
@@ -120,6 +122,24 @@ _CLOCK_TAIL = re.compile(
 PERCENT_SET = re.compile(
     r"^@?\s*\d+(?:[.,]\d+)?\s*%\s*[xX×х]\s*\d+\+?$|^\d+\+?\s*(?:[xX×х@]|на|ב-?)\s*\d+(?:[.,]\d+)?\s*%$"
 )
+# "superset w/ strict pull-ups 4x8", "סופרסט עם מתח", "суперсет с подтягиваниями": the lift
+# is done in turn with the one above, in its section.
+PAIRED = re.compile(
+    rf"^(?:{words(lexicon.GROUPS)}|ss|paired|alternate|alternating)(?:\s*:\s*|\s+)"
+    r"(?:(?:with|עם|с|со)\s+|w/\s*)?(?=\S)",
+    re.I,
+)
+_COUNT_AT_PERCENT = re.compile(r"(?<=[^\W\d])\s+(\d{1,2})\+?\s*$")
+
+
+def _count_at_percent(rest: str, found: dict[str, Any]) -> str:
+    """ "Deadlift 3 @ 80%": with its percent read, the count after the name is the reps."""
+    if "percent" in found and "reps" not in found and (m := _COUNT_AT_PERCENT.search(rest)):
+        found["reps"] = int(m.group(1))
+        return rest[: m.start()]
+    return rest
+
+
 _W_SLASH = re.compile(r"(?<!\w)w/\s*(?=[^\W\d])", re.I)
 _SIDE_TAIL = re.compile(r"\s*/\s*(?:each\s+|per\s+)?(?:side|arm|leg)\b", re.I)
 _NOT_THE_NAME = re.compile(
@@ -194,6 +214,7 @@ def _read_movement(text: str) -> dict[str, Any] | None:
         # "10 push-ups x 3", "Run 400m x 6": that many sets of it
         found["sets"] = int(m.group(1))
         rest = rest[: m.start()]
+    rest = _count_at_percent(rest, found)
     if m := _REMAINING.search(rest):
         found["max"] = True  # "… in the remaining time", "… до конца интервала"
         rest = take(rest, m)
@@ -388,7 +409,12 @@ def _pieces(text: str) -> tuple[str, ...]:
         read = movement(piece)
         runs = _runs(piece) if read is None else []
         bare = (read is None and not runs) or (read is not None and equipment_only(read))
-        apart = REST.match(piece) or _NOTE_PIECE.match(piece) or PERCENT_SET.match(piece)
+        apart = (
+            REST.match(piece)
+            or _NOTE_PIECE.match(piece)
+            or PERCENT_SET.match(piece)
+            or ((lead := PAIRED.match(piece)) and movement(piece[lead.end() :]))
+        )
         if merged and bare and not apart:
             # the quantity piece rejoins its movement as the coach wrote it
             begin = text.index(merged[-1])

@@ -49,6 +49,7 @@ from spotter.domain.workout_parser.lists import (
 from spotter.domain.workout_parser.marks import heavy_reps, marks_only
 from spotter.domain.workout_parser.model import Part, Section, movements_of, part_out
 from spotter.domain.workout_parser.movements import (
+    PAIRED,
     PERCENT_SET,
     REST,
     SLOT,
@@ -112,13 +113,6 @@ _NOT_A_LIFT = re.compile(r"\b(?:across|the|sets?|today|each|every)\b", re.I)
 _OPENS_WITH = re.compile(rf"^{words(lexicon.OPENS_WITH)}(?!\w)\s*", re.I)
 _MAX_OF = re.compile(rf"^{words(lexicon.MAX_OF)}(?!\w)\s*:?", re.I)
 _ADVICE = re.compile(rf"(?<!\w){words(lexicon.ADVICE)}(?!\w)", re.I)
-# "superset w/ strict pull-ups 4x8", "סופרסט עם מתח", "суперсет с подтягиваниями": the lift
-# is done in turn with the one above, in its section.
-_PAIRED = re.compile(
-    rf"^(?:{words(lexicon.GROUPS)}|paired|alternate|alternating)(?:\s*:\s*|\s+)"
-    r"(?:(?:with|עם|с|со)\s+|w/\s*)?(?=\S)",
-    re.I,
-)
 _ARTICLE = re.compile(r"^\s*(?:an?|the)\s+(?=\d)", re.I)
 _SCALED_APART = re.compile(rf"[,;|/]\s*(?={words(lexicon.SCALED)}(?!\w))", re.I)
 _LOAD_LABEL = re.compile(rf"^{words(lexicon.LOAD_LABELS)}(?!\w)\s*:?", re.I)
@@ -420,25 +414,26 @@ class Reader:
 
     def clocked_lift(self, text: str) -> bool:
         """ "Clean & jerk – EMOM 10: 1 rep @ 75-80%", "Snatch: E2MOM x 6, 2 reps @ 70%",
-        "Рывок — EMOM 10: 1 повтор на 75%": a lift named before its clock, then what each
-        interval holds (or nothing: the lift alone)."""
-        m = TITLE_SEP.match(text)
-        if m is None or QUANTITY.search(m["head"]):
+        "Рывок — EMOM 10: 1 повтор на 75%", "Snatch EMOM 12 x 2 @ 70%": a lift named before its
+        clock, then what each interval holds (or nothing: the lift alone)."""
+        if m := TITLE_SEP.match(text):
+            head, clock = m["head"].strip(), m["tail"].strip()
+        elif m := _CLOCK_START.search(text):
+            head, clock = text[: m.start()].strip(), text[m.start() :].strip()
+        else:
             return False
-        known = vocabulary.lookup(m["head"].strip())
-        if known is None:
+        if not head or QUANTITY.search(head) or (known := vocabulary.lookup(head)) is None:
             return False
-        clock = m["tail"].strip()
         said, rest = None, ""
         if split := _FORMAT_SEP.match(clock) or _COMMA_SEP.match(clock):
             said, rest = section_header(split["head"], header_only=True), split["tail"].strip()
         if said is None:
             said, rest = section_header(clock, header_only=True), ""
-        if said is None and (prefix := format_prefix(clock)) is not None:
-            said, rest = prefix
-        if said is None or said.notes or said.format not in ("emom", "amrap", "tabata"):
+        if said is None or said.notes:
+            said, rest = _clock_then_marks(clock, head, known)
+        if said is None or said.notes or said.format not in _CLOCKS:
             return False  # "Front squat: 8-6-4-2" is the lift's scheme, not a clock
-        read = movement(f"{m['head'].strip()} {rest}".strip(" ,"))
+        read = movement(f"{head} {rest}".strip(" ,"))
         if read is None or vocabulary.lookup(read["name"]) is not known:
             return False
         self.add_section(said, clock[: len(clock) - len(rest)] if rest else clock)
@@ -560,7 +555,7 @@ class Reader:
         # "3 sets of max strict pull-ups" is one lift; "3 sets: 12 DB rows, 20 sec L-sit" rounds.
         lift = m is not None and m.group("sep").strip() in ("of", "из") and _N_SETS.match(m["head"])
         head = of_ending(m["head"]) if m and ":" in m["sep"] else m and m["head"]
-        if m and head and not lift and (section := section_header(head)):
+        if m and head and not lift and (section := section_header(head) or format_said(head)):
             if not dry:
                 tail = m.group("tail").strip()
                 self.add_section(section, text[: m.start("tail")])
@@ -656,7 +651,7 @@ class Reader:
                 text = text[scheme.end() :]
         if (opens := _OPENS_WITH.match(text)) and self.opens_with(text, opens.end()):
             return None
-        paired = _PAIRED.match(text)
+        paired = PAIRED.match(text)
         read = movement(text[paired.end() :]) if paired and self.lifts_above() else None
         if paired and read is not None and vocabulary.lookup(read["name"]):
             self.note(paired.group(0).strip())
@@ -693,14 +688,18 @@ class Reader:
     def percent_of_the_lift(self, piece: str) -> bool:
         """ "Жим стоя 5х5, рабочий вес 70% от ПМ", "Back squat 5x5, working weight 75%": a piece
         of marks only after a lift says its percent (or tempo)."""
-        if not self.last_line or not is_lift(self.last_line[-1]):
+        if not self.last_line:
             return False
-        if PERCENT_SET.match(piece):
+        if PERCENT_SET.match(piece) and (
+            is_lift(self.last_line[-1]) or "percent" in self.last_line[-1]
+        ):
             # "Back squat 5/3/1: 75%x5, 85%x3, 95%x1+": the lift's next sets, as written
             lift = self.last_line[-1]
             lift["note"] = ", ".join(filter(None, (lift.get("note"), piece)))
             self.took("marks", piece)
             return True
+        if not is_lift(self.last_line[-1]):
+            return False
         marks = marks_only(piece)
         if marks is None or marks.counts or not {"percent", "tempo"} & set(marks.found):
             return False
@@ -755,6 +754,11 @@ class Reader:
                 move["load"] = last["load"]
 
     def piece(self, text: str) -> None:
+        lead = PAIRED.match(text) if self.last_line else None
+        if lead and (read := movement(text[lead.end() :])) and vocabulary.lookup(read["name"]):
+            # "Front squat 5x3 @ 80%, superset with 10 strict pull-ups": done in turn
+            self.note(lead.group(0).strip())
+            self.paired, text = True, text[lead.end() :]
         if is_note_start(text) or REST.match(text) or heading(text):
             self.note(text)  # "Rest 2 min", "האימון של היום:", "Сегодня:"
             return
@@ -934,6 +938,36 @@ def _a_chipper(section: Section) -> bool:
             for m in section.movements
         )
     )
+
+
+_CLOCKS = ("emom", "amrap", "tabata")
+# Where a clock starts after a lift's name written with no separator ("Snatch EMOM 12 x 2").
+_CLOCK_START = re.compile(
+    rf"\s(?=(?:[EЕ]\d*(?:MOM|MOTM|OTM|МОМ)|AMRAP|АМРАП|{words(lexicon.EVERY)}\s+\d)(?!\w))", re.I
+)
+
+
+_MARKS_START = re.compile(
+    r"^(?:[xX×х]\s*\d|@|на\s|ב-?\d|\d+\s*(?:reps?|повтор\w*|חזרות|חזרה)(?!\w))", re.I
+)
+
+
+def _clock_then_marks(
+    clock: str, lift: str, known: vocabulary.Movement
+) -> tuple[Section | None, str]:
+    """ "EMOM 12 x 2 @ 70%": the shortest head that is a clock, when the rest are the lift's
+    marks (each interval's reps, percent)."""
+    for cut in (m.start() for m in re.finditer(r"\s+", clock)):
+        said = section_header(clock[:cut], header_only=True)
+        if said is None or said.notes or said.format not in _CLOCKS:
+            continue
+        rest = clock[cut:].strip()
+        if not _MARKS_START.match(rest):
+            continue  # "EMOM" then "12 x 2": the clock is "EMOM 12"
+        read = movement(f"{lift} {rest}")
+        if read is not None and vocabulary.lookup(read["name"]) is known:
+            return said, rest
+    return None, ""
 
 
 def _only_a_name(text: str) -> dict[str, Any] | None:
