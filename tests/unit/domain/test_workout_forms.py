@@ -1379,3 +1379,18 @@ def test_a_cap_with_who_does_it_before_a_colon_heads_the_list() -> None:
     section = _only_section("Teams of 3 – 40' cap: 100 cal row, 80 wall balls")
     assert (section["format"], section["timeCapSeconds"]) == ("for_time", 2400)
     assert _named("Teams of 3 – 40' cap: 100 cal row, 80 wall balls") == ["Row", "Wall Ball"]
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("WOD (TC: 20')\n21 KBS\n15 box jumps", "WOD"),
+        ("Chipper (cap: 20 min)\n21 KBS\n15 box jumps", "Chipper"),
+        ("Парный WOD (кэп: 20')\n21 махов гирей\n15 прыжков на тумбу", "Парный WOD"),
+    ],
+)
+def test_a_titles_bracket_is_never_split_at_its_colon(text: str, title: str) -> None:
+    parsed = parse_workout(text)
+    assert parsed["title"] == title
+    section = _only_section(text)
+    assert (section["format"], section["timeCapSeconds"]) == ("for_time", 1200)

@@ -39,7 +39,11 @@ _LENGTH = re.compile(
 # "Buy-in: 50 DU" / "Cash-out: 800m run": a section of its own inside the part.
 BOOKEND = re.compile(r"^(buy[\s-]?in|cash[\s-]?out)\b\s*:?\s*(.*)$", re.I)
 
-TITLE_SEP = re.compile(r"^(?P<head>[^:|=]{1,40}?)(?:\s+[-–—|=]\s+|\s*:\s+)(?P<tail>.+)$")
+# A name and what follows it; never split inside the name's brackets ("WOD (TC: 20')").
+TITLE_SEP = re.compile(
+    r"^(?P<head>(?=[^:|=]{1,40}?(?:\s+[-–—|=]\s+|\s*:\s+))(?:[^:|=(]|\([^()]*\))+?)"
+    r"(?:\s+[-–—|=]\s+|\s*:\s+)(?P<tail>.+)$"
+)
 
 _COUNT_WORD = re.compile(
     rf"{words(lexicon.ROUNDS)}|{words(lexicon.SETS)}|{words(lexicon.REPS)}", re.I
