@@ -277,10 +277,7 @@ class Reader:
         for the section's movements. The line stays a note (it is the coach's standard)."""
         halves, rest = quantities.sexed(text)
         labelled = _LOAD_LABEL.match(text)
-        named_after = (digit := re.search(r"\d", text)) is not None and not names_a_movement(
-            text[: digit.start()]
-        )
-        if halves and named_after and (lift := _only_a_name(rest)) is not None:
+        if halves and _named_after(text) and (lift := _only_a_name(rest)) is not None:
             # "Men use 225-lb. deadlifts": the standard of the lift it names
             halves = [replace(h, implement=h.implement or loadable(lift)) for h in halves]
             rest = ""
@@ -501,7 +498,7 @@ class Reader:
             self.took("format", text)
             self.section().time_cap_seconds = cap_seconds(m)
             return
-        if (capped := format_said(text)) is not None:
+        if CAP.search(text) and (capped := format_said(text)) is not None:
             # "(30' cap)", "Teams of 2 – 35 min cap" before the list: the list's cap
             self.add_section(capped, text)
             return
@@ -555,7 +552,13 @@ class Reader:
         # "3 sets of max strict pull-ups" is one lift; "3 sets: 12 DB rows, 20 sec L-sit" rounds.
         lift = m is not None and m.group("sep").strip() in ("of", "из") and _N_SETS.match(m["head"])
         head = of_ending(m["head"]) if m and ":" in m["sep"] else m and m["head"]
-        if m and head and not lift and (section := section_header(head) or format_said(head)):
+        capped = bool(head and CAP.search(head))
+        if (
+            m
+            and head
+            and not lift
+            and (section := section_header(head) or capped and format_said(head))
+        ):
             if not dry:
                 tail = m.group("tail").strip()
                 self.add_section(section, text[: m.start("tail")])
@@ -968,6 +971,13 @@ def _clock_then_marks(
         if read is not None and vocabulary.lookup(read["name"]) is known:
             return said, rest
     return None, ""
+
+
+def _named_after(text: str) -> bool:
+    """Whether no movement is named before the text's first number ("Men use 225-lb.
+    deadlifts", not "Power snatch ♂️43 ♀️30 kg")."""
+    digit = re.search(r"\d", text)
+    return digit is not None and not names_a_movement(text[: digit.start()])
 
 
 def _only_a_name(text: str) -> dict[str, Any] | None:
