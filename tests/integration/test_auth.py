@@ -157,6 +157,26 @@ async def test_wrong_authorized_party_is_401(
     assert response.json()["code"] == "invalid_authorized_party"
 
 
+# A signed token's claims are text Postgres may be asked to compare: one it cannot hold (a NUL,
+# a lone surrogate) is no valid subject or org (issue 30 item 7: this was a 500)
+UNSTORABLE_CLAIMS = [
+    {"sub": "user_a\u0000b"},
+    {"sub": "user_\ud800"},
+    {"o": {"id": "org_a\u0000b", "rol": "admin"}},
+    {"o": None, "org_id": "org_\udfff", "org_role": "org:admin", "v": 1},
+]
+
+
+@pytest.mark.parametrize("claims", UNSTORABLE_CLAIMS)
+async def test_a_signed_token_whose_claims_hold_a_nul_or_a_lone_surrogate_is_401(
+    client: httpx.AsyncClient, tokens: TokenFactory, org: Org, claims: dict[str, object]
+) -> None:
+    token = tokens.token(org["owner"].clerk_user_id, org.clerk_org_id, **claims)
+    response = await client.get(USAGE, headers=bearer(token))
+    assert response.status_code == 401
+    assert response.json()["code"] == "invalid_token"
+
+
 async def test_token_without_active_org_is_403_no_active_organization(
     client: httpx.AsyncClient, tokens: TokenFactory, org: Org
 ) -> None:

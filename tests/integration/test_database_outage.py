@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import tempfile
 import time
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -14,7 +15,6 @@ import psycopg
 import pytest
 
 from spotter.agent import events as ev
-from spotter.agent.executions import CLAIM_TTL
 from spotter.agent.run import SendMessage, send_message
 from spotter.auth import Caller
 from spotter.config import Settings
@@ -122,17 +122,78 @@ async def test_an_in_flight_stream_ends_with_service_unavailable_and_the_next_me
 
         await asyncio.to_thread(own_server.start)
         conversation = next(e for e in events if isinstance(e, ev.ConversationStarted))
-        # the dead run's lease could not be released: it expires by the claims' rule
-        with psycopg.connect(own_server.url) as conn:
-            conn.execute(
-                "UPDATE ai_conversations SET live_run_claimed_at = live_run_claimed_at - %s",
-                (CLAIM_TTL,),
-            )
+        # no waiting out the lease: the ended run frees its conversation once Postgres is back
         again = await _retry_until_up(db, caller, conversation.conversation_id)
         assert not [e for e in again if isinstance(e, ev.Error)]
         assert stored_history_violations(own_server.url) == {}
     finally:
         await db.close()
+
+
+async def test_runs_ended_by_a_postgres_restart_free_their_conversations_when_it_is_back(
+    settings: Settings, own_server: OwnServer, outage_org: Org
+) -> None:
+    """The blip of issue 30 item 10: a restart under load left conversations leased for the
+    TTL although their runs had ended. Each ended run writes its final batch and releases its
+    lease once the database answers again: events kept, ids continuing, nothing to wait out."""
+    db = await Database.open(own_server.app_url, max_size=4)
+    try:
+        caller = await caller_for(db, outage_org, "owner")
+        conversations = []
+        for _ in range(3):
+            first = await run_turn(deps_for(db, ScriptedModel([Reply([Text("Hi.")])])), caller)
+            conversations.append(next(e for e in first if isinstance(e, ev.Done)).conversation_id)
+        streaming = asyncio.Event()
+
+        async def send(conversation: str | None) -> list[ev.AgentEvent]:
+            slow = Reply([Text("An answer the restart cuts. " * 10)], delay_s=0.05)
+            seen = []
+            request = SendMessage("go on", "/dashboard", conversation_id=uuid.UUID(conversation))
+            async for event in send_message(deps_for(db, ScriptedModel([slow])), caller, request):
+                seen.append(event)
+                if isinstance(event, ev.TextDelta):
+                    streaming.set()
+            return seen
+
+        runs = [asyncio.create_task(send(c)) for c in conversations]
+        await asyncio.wait_for(streaming.wait(), 10)
+        await asyncio.to_thread(own_server.restart)  # a blip: down and straight back up
+        ended = await asyncio.wait_for(asyncio.gather(*runs), 60)
+        for events in ended:
+            assert isinstance(events[-1], ev.Done)
+        for _ in range(80):  # the final writes are retried in the background: seconds
+            if not _leased(own_server.url, conversations):
+                break
+            await asyncio.sleep(0.25)
+        assert _leased(own_server.url, conversations) == [], "every ended run released"
+        for conversation in conversations:
+            ids = _event_ids(own_server.url, conversation)
+            assert ids == list(range(1, len(ids) + 1)), "every event kept, once, in order"
+            model = ScriptedModel([Reply([Text("Back.")])])
+            after = await run_turn(deps_for(db, model), caller, "ok?", conversation_id=conversation)
+            assert not [e for e in after if isinstance(e, ev.Error)]
+        assert stored_history_violations(own_server.url) == {}
+    finally:
+        await db.close()
+
+
+def _leased(url: str, conversations: list[str]) -> list[str]:
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "SELECT id FROM ai_conversations WHERE id = ANY(%s::uuid[])"
+            " AND live_run_id IS NOT NULL",
+            (conversations,),
+        ).fetchall()
+    return [str(r[0]) for r in rows]
+
+
+def _event_ids(url: str, conversation: str) -> list[int]:
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "SELECT events FROM ai_run_events WHERE conversation_id = %s ORDER BY first_seq",
+            (conversation,),
+        ).fetchall()
+    return [seq for (events,) in rows for seq, _ in events]
 
 
 async def _retry_until_up(db: Database, caller: Caller, conversation: str) -> list[ev.AgentEvent]:

@@ -59,6 +59,40 @@ async def test_a_nul_anywhere_in_a_send_is_400_and_writes_nothing(
     assert _stored_rows(clean_db) == 0
 
 
+# JSON may spell a lone surrogate (`\ud800`), which no UTF-8 text holds: sent as raw escapes
+LONE_SURROGATE_BODIES = [
+    '{"text": "hello \\ud800x", "pageContext": {"pathname": "/"}}',
+    '{"text": "hello", "pageContext": {"pathname": "/\\udfff"}}',
+    '{"text": "hello", "pageContext": {"pathname": "/", "selection": {"memberName": "\\ud800x"}}}',
+    '{"text": "hello", "pageContext": {"pathname": "/", "selection": {"\\udc00": 1}}}',
+]
+
+
+@pytest.mark.parametrize("content", LONE_SURROGATE_BODIES)
+async def test_a_lone_surrogate_anywhere_in_a_send_is_400_and_writes_nothing(
+    client: httpx.AsyncClient, staff_headers: dict[str, str], clean_db: str, content: str
+) -> None:
+    headers = {**staff_headers, "content-type": "application/json"}
+    response = await client.post("/agent/messages", content=content.encode(), headers=headers)
+    _assert_error_shape(response, 400, "invalid_request")
+    assert _stored_rows(clean_db) == 0
+
+
+@pytest.mark.parametrize(
+    ("path", "content"),
+    [
+        (f"/agent/conversations/{CID}/pick/toolu_1", '{"id": "a\\ud800"}'),
+        (f"/agent/conversations/{CID}/confirm/toolu_1", '{"approved": false, "reason": "\\udfff"}'),
+    ],
+)
+async def test_a_lone_surrogate_in_a_decision_body_is_400(
+    client: httpx.AsyncClient, staff_headers: dict[str, str], path: str, content: str
+) -> None:
+    headers = {**staff_headers, "content-type": "application/json"}
+    response = await client.post(path, content=content.encode(), headers=headers)
+    _assert_error_shape(response, 400, "invalid_request")
+
+
 @pytest.mark.parametrize(
     ("path", "body"),
     [

@@ -3,9 +3,9 @@
 What replay sends must be valid without repair: user turns first and roles alternating (stored
 consecutive user turns merge, as `transcript.replay.alternating` sends them), every tool_use
 answered in the very next message, and every tool_result there answering a tool_use of the
-previous message, in the same order, once. The last assistant message may still wait for its
-results (a suspended run: they are written when the message is resolved or the next one is sent).
-"""
+previous message, in the same order, once; no tool_use id twice. The last assistant message may
+still wait for its results (a suspended run: they are written when the message is resolved or
+the next one is sent)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,9 @@ def violations(messages: list[dict[str, Any]]) -> list[str]:
         else:
             merged.append(m)
     found: list[str] = []
+    # the Messages API refuses a tool_use id used twice in one request (issue 30 item 4)
+    ids = [b["id"] for m in merged for b in m["content"] if b.get("type") == "tool_use"]
+    found += [f"tool_use id {i} used twice" for i in sorted({i for i in ids if ids.count(i) > 1})]
     if merged and merged[0]["role"] != "user":
         found.append("the first message is not the user's")
     for i, m in enumerate(merged):

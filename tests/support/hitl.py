@@ -107,8 +107,10 @@ def create(name: str, tool_use_id: str) -> ToolUse:
 
 
 def ask(tool_use_id: str, *labels: str) -> ToolUse:
+    """A picker of kind `other`: ids that name no record, labels shown as the model wrote them
+    (a record's candidates are named by the server: `tools.pickers`)."""
     candidates = [{"id": f"id_{label}", "label": label} for label in labels]
-    args = {"kind": "program", "prompt": "Which one?", "candidates": candidates}
+    args = {"kind": "other", "prompt": "Which one?", "candidates": candidates}
     return ToolUse("read", {"action": "ask_user_to_pick", "args": args}, id=tool_use_id)
 
 

@@ -36,3 +36,8 @@ class OwnServer:
     def start(self) -> None:
         """Start again on the same socket: the app's URL stays valid."""
         self._server.ensure_postgres_running()
+
+    def restart(self) -> None:
+        """A blip: the server stops (every connection cut) and starts again at once."""
+        self.stop()
+        self.start()

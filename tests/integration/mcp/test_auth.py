@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from fastapi import FastAPI
 
 from tests.integration.mcp.conftest import BASE, MCP_URL, http_client
+from tests.integration.test_auth import UNSTORABLE_CLAIMS
 from tests.support.tokens import TEST_ISSUER, TokenFactory
 from tests.support.world import Org
 
@@ -42,6 +44,15 @@ async def test_token_without_membership_is_401(
         mcp_app, tokens.token(org["owner"].clerk_user_id, other_org.clerk_org_id)
     )
     assert status == 401
+
+
+@pytest.mark.parametrize("claims", UNSTORABLE_CLAIMS)
+async def test_a_signed_token_whose_claims_hold_a_nul_or_a_lone_surrogate_is_401(
+    mcp_app: FastAPI, tokens: TokenFactory, org: Org, claims: dict[str, object]
+) -> None:
+    token = tokens.token(org["owner"].clerk_user_id, org.clerk_org_id, **claims)
+    status, challenge = await _post(mcp_app, token)
+    assert status == 401 and "resource_metadata" in challenge
 
 
 async def test_protected_resource_metadata_names_clerk_as_authorization_server(

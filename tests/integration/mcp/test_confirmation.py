@@ -171,7 +171,7 @@ async def test_picker_asks_for_one_of_the_candidates(
         offered.extend(params.requested_schema["properties"]["pick"]["oneOf"])  # type: ignore[union-attr]
         return ElicitResult(action="accept", content={"pick": "b"})
 
-    args = {"kind": "program", "prompt": "Which one?", "candidates": [
+    args = {"kind": "other", "prompt": "Which one?", "candidates": [
         {"id": "a", "label": "Engine"}, {"id": "b", "label": "Barbell"},
     ]}  # fmt: skip
     async with connect(mcp_app, token_for(tokens, org, "coach"), elicit=pick) as client:
@@ -180,7 +180,7 @@ async def test_picker_asks_for_one_of_the_candidates(
     assert payload(result)["output"] == {
         "pickedId": "b",
         "pickedLabel": "Barbell",
-        "kind": "program",
+        "kind": "other",
     }
     assert rows(clean_db, "SELECT status, kind FROM ai_tool_executions") == [
         ("succeeded", "user_picker")

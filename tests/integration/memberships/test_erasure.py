@@ -9,6 +9,7 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
+import spotter.agent.erasure  # noqa: F401  (registers the assistant's records)
 from spotter.db import Database
 from spotter.db.scope import OrgScope
 from spotter.domain import erasure, outbox

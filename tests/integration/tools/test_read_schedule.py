@@ -7,7 +7,7 @@ from datetime import date
 
 from spotter.db import Database
 from tests.support.callers import caller_for
-from tests.support.schedule import add_workout, class_type, fails, ok, session
+from tests.support.schedule import add_workout, class_type, fails, ok, session, today
 from tests.support.world import Org, add_person
 
 
@@ -39,12 +39,14 @@ async def test_schedule_lists_a_local_range_with_coaches_and_counts(db: Database
 async def test_session_shows_roster_and_workouts(db: Database, org: Org, clean_db: str) -> None:
     owner = await caller_for(db, org, "owner")
     crossfit = await class_type(db, owner, capacity=5)
-    sid = await session(db, owner, crossfit, date(2027, 1, 5), "07:00")
+    # a session still ahead whatever today is: booking refuses one that has started
+    day = today(7)
+    sid = await session(db, owner, crossfit, day, "07:00")
     saar = add_person(clean_db, org, "Saar Levi")
     await ok(db, owner, "bookings", "book", {"sessionId": sid, "memberId": str(saar.membership_id)})
     fran = add_workout(clean_db, org.id, "Fran")
     await ok(db, owner, "daily_programming", "set",
-             {"classTypeId": crossfit, "day": "2027-01-05", "workoutIds": [fran]})  # fmt: skip
+             {"classTypeId": crossfit, "day": day.isoformat(), "workoutIds": [fran]})  # fmt: skip
     out = await ok(db, owner, "read", "session", {"sessionId": sid})
     assert out["roster"] == [
         {"memberId": str(saar.membership_id), "name": "Saar Levi", "status": "booked"}

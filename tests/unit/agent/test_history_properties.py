@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spotter.agent.transcript.replay import alternating, repair_replay, validate_replay
-from spotter.agent.transcript.storable import MAX_INPUT_DEPTH, NUL, storable_reply
+from spotter.agent.transcript.storable import MAX_INPUT_DEPTH, distinct_tool_ids, storable_reply
 from tests.support.history import violations
 
 _ids = st.sampled_from([f"toolu_{i}" for i in range(6)])
@@ -112,35 +112,40 @@ def test_the_invariant_checker_agrees_with_validate_on_answered_calls(
         assert validate_replay(messages).ok or messages[-1]["role"] == "assistant"
 
 
+# any code point, NUL and lone surrogates included (the model's JSON can escape both)
+_texts = st.text(st.characters(exclude_categories=()), max_size=8)
 _json = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
-    lambda inner: (
-        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
-    ),
+    st.none() | st.booleans() | st.integers() | _texts,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_texts, inner, max_size=3),
     max_leaves=12,
 )
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(max_size=40), _json)
-def test_storable_output_never_holds_a_nul(text: str, tool_input: Any) -> None:
+@given(st.text(st.characters(exclude_categories=()), max_size=40), _json)
+def test_storable_output_never_holds_a_nul_or_a_lone_surrogate(text: str, tool_input: Any) -> None:
     content = [
         {"type": "text", "text": text},
         {"type": "tool_use", "id": "toolu_1", "name": "t", "input": {"args": tool_input}},
     ]
     stored = storable_reply(content)
-    assert not _has_nul(stored.content)
+    assert not _unstorable(stored.content)
     assert [b.get("id") for b in stored.content] == [None, "toolu_1"], "every call keeps its id"
-    assert ("toolu_1" in stored.refused) == _has_nul(tool_input)
+    assert ("toolu_1" in stored.refused) == _unstorable(tool_input)
 
 
-def _has_nul(value: Any) -> bool:
+def _unstorable(value: Any) -> bool:
+    """What jsonb refuses, judged the way Postgres is reached: UTF-8 text without NUL."""
     if isinstance(value, str):
-        return NUL in value
+        try:
+            value.encode()
+        except UnicodeEncodeError:
+            return True
+        return "\x00" in value
     if isinstance(value, dict):
-        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+        return any(_unstorable(k) or _unstorable(v) for k, v in value.items())
     if isinstance(value, list):
-        return any(_has_nul(v) for v in value)
+        return any(_unstorable(v) for v in value)
     return False
 
 
@@ -156,3 +161,18 @@ def test_depth_at_the_limit_is_refused_and_just_below_is_not() -> None:
         return "x" in storable_reply([block]).refused
 
     assert refused(MAX_INPUT_DEPTH) and not refused(MAX_INPUT_DEPTH - 1)
+
+
+@given(st.lists(_ids, max_size=6), st.sets(_ids))
+def test_distinct_tool_ids_gives_every_call_an_unused_id_and_changes_nothing_else(
+    ids: list[str], used: set[str]
+) -> None:
+    content = [{"type": "text", "text": "t"}] + [
+        {"type": "tool_use", "id": i, "name": "n", "input": {"k": n}} for n, i in enumerate(ids)
+    ]
+    out, renamed = distinct_tool_ids(content, used)
+    calls = [b for b in out if b["type"] == "tool_use"]
+    assert len({b["id"] for b in calls}) == len(calls) and not {b["id"] for b in calls} & used
+    assert [b["input"] for b in calls] == [{"k": n} for n in range(len(ids))]
+    assert renamed == sum(1 for a, b in zip(content[1:], calls, strict=True) if a["id"] != b["id"])
+    assert out[0] == content[0]

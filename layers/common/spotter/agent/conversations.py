@@ -11,7 +11,7 @@ from spotter.agent.run_lease import LEASE_TTL
 from spotter.agent.transcript import visible_text
 from spotter.db import Conn
 from spotter.db.scope import OrgScope
-from spotter.domain.outbox import statuses_for_conversation
+from spotter.domain.outbox import statuses_for_conversation, with_delivery
 from spotter.errors import NotFoundError
 from spotter.tools.asking import awaits_pick, needs_user
 from spotter.tools.catalog import load_catalog
@@ -80,6 +80,8 @@ async def get_conversation(
     for tool in tools:
         if tool["toolUseId"] in deliveries:
             tool["delivery"] = deliveries[tool["toolUseId"]]
+            # the output as the rows say now, never as it was before delivery (`settle`)
+            tool["output"] = with_delivery(tool["output"], tool["delivery"])
     return {
         "id": str(conversation["id"]),
         "title": conversation["title"],

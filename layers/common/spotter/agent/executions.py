@@ -33,6 +33,7 @@ from psycopg.types.json import Jsonb
 from spotter.agent.call_record import CallRef
 from spotter.auth.caller import Caller
 from spotter.db import Conn, Database
+from spotter.domain.mentions import ColumnType, Mentions, redact_columns
 from spotter.domain.outbox import CallLink
 from spotter.tools.asking import ConfirmPolicy, ToolKind, awaits_approval, awaits_pick
 from spotter.tools.calls import ResolvedCall, ToolOutcome
@@ -447,6 +448,19 @@ async def load_calls(
     return {row["tool_use_id"]: _pending(row) for row in await cur.fetchall()}
 
 
+async def used_tool_use_ids(
+    db: Database, org_id: UUID, conversation_id: UUID, tool_use_ids: Sequence[str]
+) -> set[str]:
+    """Which of these ids the conversation's calls already have (ids are unique in it)."""
+    async with db.org_tx(org_id) as conn:
+        cur = await conn.execute(
+            "SELECT tool_use_id FROM ai_tool_executions"
+            " WHERE organization_id = %s AND conversation_id = %s AND tool_use_id = ANY(%s)",
+            (org_id, conversation_id, list(tool_use_ids)),
+        )
+        return {row["tool_use_id"] for row in await cur.fetchall()}
+
+
 async def message_calls(conn: Conn, org_id: UUID, message_id: UUID) -> list[PendingCall]:
     """Every call of one assistant message, in the message's tool order."""
     cur = await conn.execute(
@@ -592,17 +606,18 @@ class StoredResult:
     payload: Any
     input: dict[str, Any]
     edited_by_user: bool
+    execution_id: UUID | None = None
 
 
 def _result(row: dict[str, Any]) -> StoredResult:
     ok = row["status"] == "succeeded"
     return StoredResult(
         row["tool_use_id"], ok, row["output"] if ok else row["error"], row["input"],
-        row["edited_by_user"],
+        row["edited_by_user"], row["id"],
     )  # fmt: skip
 
 
-_RESULT_COLUMNS = "tool_use_id, status, input, output, error, edited_by_user"
+_RESULT_COLUMNS = "id, tool_use_id, status, input, output, error, edited_by_user"
 
 
 async def message_results(conn: Conn, org_id: UUID, message_id: UUID) -> list[StoredResult] | None:
@@ -712,3 +727,15 @@ async def conversation_calls(
         (CLAIM_TTL, conversation_id, org_id),
     )
     return list(await cur.fetchall())
+
+
+async def erase_mentions(conn: Conn, org_id: UUID, mentions: Mentions) -> None:
+    """Member erasure: every call of the org, on every channel, keeps its shape with each
+    mention of the person `[erased]` (what it was given, returned, failed with, asked)."""
+    columns: dict[str, ColumnType] = {
+        "input": "jsonb",
+        "output": "jsonb",
+        "error": "jsonb",
+        "confirmation": "jsonb",
+    }
+    await redact_columns(conn, org_id, "ai_tool_executions", columns, mentions)

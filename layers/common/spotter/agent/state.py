@@ -151,6 +151,8 @@ class RunState:
     truncated_once: bool = False
     resumed: bool = False  # a run resumed by resolving a suspended message
     wrote_records: bool = False  # a write tool succeeded: embeddings may be stale after the run
+    # the replay starts at a compaction summary: earlier calls' ids are not in `messages`
+    compacted: bool = False
 
     @property
     def deps(self) -> AgentDeps:

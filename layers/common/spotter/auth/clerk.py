@@ -15,6 +15,7 @@ import jwt
 from jwt import PyJWKClient
 
 from spotter.config import Settings
+from spotter.db.text import unstorable
 from spotter.errors import AuthError, ForbiddenError
 
 _ALGORITHMS = ["RS256"]
@@ -31,7 +32,13 @@ class SessionClaims:
 
 
 def read_claims(payload: dict[str, Any]) -> SessionClaims:
-    """Both claim formats: v2 carries `o: {id, rol}`, v1 carries `org_id` / `org_role`."""
+    """Both claim formats: v2 carries `o: {id, rol}`, v1 carries `org_id` / `org_role`.
+
+    The claims we read are compared in Postgres: a signed token whose subject, org, role or
+    session holds text no column can hold (a NUL, a lone surrogate) names nobody: invalid."""
+    read = [payload.get(k) for k in ("sub", "o", "org_id", "org_role", "sid")]
+    if unstorable(read):
+        raise AuthError("invalid_token", "The session token's claims are not valid text.")
     subject = payload.get("sub")
     if not isinstance(subject, str) or not subject:
         raise AuthError("invalid_token", "The session token has no subject.")

@@ -621,6 +621,19 @@ async def log_emailed(
     await _log(scope, lead_ids, actor, "emailed", {"subjectChars": len(subject)})
 
 
+async def contacts_of_person(
+    scope: OrgScope, user_id: UUID, email: str | None
+) -> list[dict[str, Any]]:
+    """The contact fields of the leads that are this person (converted into them, or carrying
+    their email): how else they may be named (erasure reads them before `erase_person`)."""
+    cur = await scope.conn.execute(
+        "SELECT first_name, last_name, email, phone FROM leads WHERE organization_id = %s"
+        " AND (converted_user_id = %s OR lower(email) = lower(%s))",
+        (scope.org_id, user_id, email),
+    )
+    return list(await cur.fetchall())
+
+
 async def erase_person(scope: OrgScope, user_id: UUID) -> None:
     """Member erasure: the leads converted into this person or carrying their email go (with
     their notes, activity, inbox threads and tasks); their staff references are cleared."""

@@ -76,3 +76,18 @@ async def session_label(scope: OrgScope, session_id: UUID, tz: ZoneInfo, locale:
     if row is None:
         raise not_found("class session")
     return f"{row['name']} · {format_local_datetime(row['starts_at'].astimezone(tz), locale)}"
+
+
+async def person(scope: OrgScope, membership_id: UUID) -> tuple[str, str | None, str]:
+    """A person in the org (member or staff) by membership id: full name, email and role, to
+    tell two people of one name apart; missing, removed or another org's is `not_found`."""
+    cur = await scope.conn.execute(
+        "SELECT u.full_name, u.email, m.role FROM org_memberships m"
+        " JOIN users u ON u.id = m.user_id"
+        " WHERE m.id = %s AND m.organization_id = %s AND m.status <> 'removed'",
+        (membership_id, scope.org_id),
+    )
+    row = await cur.fetchone()
+    if row is None:
+        raise not_found("member")
+    return str(row["full_name"]), row["email"], str(row["role"])

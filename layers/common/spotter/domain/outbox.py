@@ -352,6 +352,22 @@ def with_delivery(output: Any, delivered: Sequence[dict[str, Any]]) -> Any:
     }
 
 
+async def deliveries_by_execution(
+    scope: OrgScope, execution_ids: Sequence[UUID]
+) -> dict[UUID, list[dict[str, Any]]]:
+    """Each call's messages and their delivery status now, in the order they were queued."""
+    cur = await scope.conn.execute(
+        "SELECT id, execution_id, to_address, to_name, status, delivered_at, error"
+        " FROM outbox_messages WHERE organization_id = %s AND execution_id = ANY(%s)"
+        " ORDER BY created_at, lower(to_address), id",
+        (scope.org_id, list(execution_ids)),
+    )
+    by_call: dict[UUID, list[dict[str, Any]]] = {}
+    for row in await cur.fetchall():
+        by_call.setdefault(row["execution_id"], []).append(delivery_out(row))
+    return by_call
+
+
 async def ids_for_execution(scope: OrgScope, execution_id: UUID) -> list[UUID]:
     """The rows one tool call queued, in the order they were queued."""
     cur = await scope.conn.execute(

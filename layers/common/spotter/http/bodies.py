@@ -8,25 +8,10 @@ from uuid import UUID
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
+from spotter.db.text import unstorable
+
 MAX_TEXT_CHARS = 20_000
 MAX_DECISIONS = 20
-
-
-def has_nul(value: Any) -> bool:
-    """Whether a NUL character hides anywhere in a JSON value, keys included: Postgres text and
-    jsonb cannot hold one, so such input is refused before anything is written."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if "\x00" in item:
-                return True
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
 
 
 class _Body(BaseModel):
@@ -34,9 +19,10 @@ class _Body(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _no_nul(cls, data: Any) -> Any:
-        if has_nul(data):
-            raise ValueError("text must not contain NUL characters")
+    def _storable(cls, data: Any) -> Any:
+        # what Postgres cannot hold is refused before anything is written (`db.text`)
+        if unstorable(data):
+            raise ValueError("text must not contain NUL characters or unpaired surrogates")
         return data
 
 

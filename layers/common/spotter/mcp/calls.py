@@ -42,6 +42,7 @@ from mcp_types import (
     InputResponse,
 )
 
+from spotter.agent import erasure as _erasure  # noqa: F401  (a call may erase a member)
 from spotter.agent.approvals.claimed import run_claimed
 from spotter.agent.approvals.resolution import REJECTED
 from spotter.agent.executions import (
@@ -71,7 +72,7 @@ from spotter.tools.calls import ResolvedCall, ToolOutcome
 from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import TOOL_REFUSALS, ToolError, UnknownTool, tool_error
-from spotter.tools.previews import build_confirmation
+from spotter.tools.previews import what_is_asked
 from spotter.tools.registry import registry_for_caller, surface_of
 from spotter.tools.runner import execute, resolve_call
 from spotter.tools.spec import ToolSpec
@@ -152,7 +153,7 @@ async def call_tool(deps: McpDeps, request: McpCall, *, now: datetime | None = N
     caller = request.caller
     if not caller.is_staff:
         return error_result("staff_only", "Spotter is available to staff only.")
-    problem = input_problem(request.arguments) or _unencodable(request.arguments)
+    problem = input_problem(request.arguments)  # a NUL, a lone surrogate, too deep
     if problem is not None:  # validated as HTTP validates: never a driver's message
         return outcome_error(ToolError("invalid_args", problem))
     at = now or datetime.now(UTC)
@@ -174,15 +175,6 @@ async def call_tool(deps: McpDeps, request: McpCall, *, now: datetime | None = N
     if needs_user(spec.kind, spec.confirm):
         return await _ask(deps, request, call, at)
     return await _inline(deps.db, caller, call, at)
-
-
-def _unencodable(value: Any) -> str | None:
-    """A lone surrogate cannot be stored (UTF-8 refuses it): refused like a NUL."""
-    try:
-        json.dumps(value, ensure_ascii=False).encode()
-    except UnicodeEncodeError:
-        return "The tool input contains an unpaired surrogate; send valid Unicode text."
-    return None
 
 
 async def _inline(db: Database, caller: Caller, call: ResolvedCall, at: datetime) -> CallToolResult:
@@ -279,6 +271,14 @@ def _on_the_page(
 async def _ask(deps: McpDeps, request: McpCall, call: ResolvedCall, at: datetime) -> CallAnswer:
     spec, caller = call.spec, request.caller
     async with deps.db.org_tx(caller.org_id) as conn:
+        if awaits_pick(spec.kind):
+            # the candidates as the server names them from their ids (`what_is_asked`): what is
+            # stored, shown, picked from and matched by a retry; an id naming nothing refuses
+            try:
+                async with conn.transaction():
+                    call, _ = await what_is_asked(ToolContext(caller, conn, at, "mcp"), call)
+            except TOOL_REFUSALS as exc:
+                return outcome_error(tool_error(exc))
         prior = await unreported_mcp_call(
             conn, caller, spec.router, spec.action, call.executable_input
         )
@@ -292,7 +292,7 @@ async def _ask(deps: McpDeps, request: McpCall, call: ResolvedCall, at: datetime
         if awaits_approval(spec.kind, spec.confirm):
             try:
                 async with conn.transaction():  # a card that cannot be built stores nothing
-                    card = await build_confirmation(ToolContext(caller, conn, at, "mcp"), call)
+                    _, card = await what_is_asked(ToolContext(caller, conn, at, "mcp"), call)
             except TOOL_REFUSALS as exc:
                 return outcome_error(tool_error(exc))
         execution_id = await insert_mcp_call(conn, caller, call, card=card, expires_in=ttl)

@@ -6,6 +6,8 @@ are collected and joined once, a tool call's `partial_json` is parsed once at it
 `content_block_stop` (with jiter, the SDK's own parser, so what parses is what parsed before).
 A tool input that does not parse (malformed, or nested past jiter's limit) becomes `{}` and its
 id is listed in `unparsed`, for the caller to answer `invalid_args`; the stream goes on.
+Text and thinking arrive repaired (`db.text`: a NUL or lone surrogate becomes U+FFFD), so what
+is streamed, stored, titled and summarized is the same text, and all of it storable.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jiter import from_json
+
+from spotter.db.text import repaired_text
 
 
 class IncompleteStream(RuntimeError):
@@ -91,12 +95,13 @@ class ReplyReducer:
             return None
         kind = delta.get("type")
         if kind == "text_delta":
-            block.parts.append(delta["text"])
-            return str(delta["text"]) or None
+            text = repaired_text(str(delta["text"]))
+            block.parts.append(text)
+            return text or None
         if kind == "input_json_delta":
             block.parts.append(delta["partial_json"])
         elif kind == "thinking_delta":
-            block.parts.append(delta["thinking"])
+            block.parts.append(repaired_text(str(delta["thinking"])))
         elif kind == "signature_delta":
             block.signature = delta["signature"]
         return None
@@ -131,7 +136,7 @@ class ReplyReducer:
         start = block.start
         kind = start.get("type")
         if kind == "text":
-            text = start.get("text", "") + "".join(block.parts)
+            text = repaired_text(start.get("text", "")) + "".join(block.parts)
             return {"type": "text", "text": text} if text else None
         if kind == "tool_use":
             return {
@@ -141,7 +146,7 @@ class ReplyReducer:
                 "input": self._input(index, block),
             }
         if kind == "thinking":
-            thinking = start.get("thinking", "") + "".join(block.parts)
+            thinking = repaired_text(start.get("thinking", "")) + "".join(block.parts)
             signature = block.signature if block.signature is not None else start.get("signature")
             return {"type": "thinking", "thinking": thinking, "signature": signature or ""}
         if kind == "redacted_thinking":

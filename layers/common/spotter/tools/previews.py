@@ -10,11 +10,13 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from spotter.tools.asking import awaits_pick
 from spotter.tools.calls import ResolvedCall
 from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
 from spotter.tools.entities import namer_for
 from spotter.tools.errors import ToolArgsError, not_found
+from spotter.tools.pickers import server_labelled
 from spotter.tools.spec import CountTarget, EntityTarget, NameTarget
 
 
@@ -62,3 +64,15 @@ async def build_confirmation(ctx: ToolContext, call: ResolvedCall) -> Confirmati
             "arguments": exact_arguments(call),
         }
     )
+
+
+async def what_is_asked(
+    ctx: ToolContext, call: ResolvedCall
+) -> tuple[ResolvedCall, Confirmation | None]:
+    """What a person is asked about a call that needs one, built on the server on every
+    channel: an approval's card (the call as it is), or a picker's candidates named from their
+    ids (the call with them, `tools.pickers`). Raises a refusal instead when it cannot be built:
+    nobody is asked about what cannot succeed."""
+    if awaits_pick(call.spec.kind):
+        return await server_labelled(ctx, call), None
+    return call, await build_confirmation(ctx, call)

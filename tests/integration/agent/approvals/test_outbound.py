@@ -19,7 +19,7 @@ from spotter.db import Database
 from spotter.domain.outbox import sweep_outbox
 from spotter.providers.email import OutboundEmail, RecordingSender
 from spotter.providers.fake import Reply, ScriptedModel, Text, ToolUse
-from tests.support.agent import deps_for
+from tests.support.agent import deps_for, run_turn
 from tests.support.callers import caller_for
 from tests.support.hitl import collect, of_type, suspend
 from tests.support.memberships import add_member
@@ -119,9 +119,10 @@ async def test_a_send_the_provider_may_have_taken_is_shown_unknown_and_never_res
     assert await shown_delivery(db, owner, conversation) == [("t1", ["outcome_unknown"])]
 
 
-async def test_a_delivery_killed_mid_call_is_never_resent(
-    db: Database, owner: Caller, ann: Person, clean_db: str
-) -> None:
+async def _confirm_killed_during_the_provider_call(
+    db: Database, owner: Caller, ann: Person
+) -> tuple[ScriptedModel, uuid.UUID]:
+    """An outbound call approved, and the process dies while the provider has its message."""
     model = ScriptedModel()
     conversation, _ = await suspend(db, owner, model, message(ann))
     calling = asyncio.Event()
@@ -136,9 +137,16 @@ async def test_a_delivery_killed_mid_call_is_never_resent(
     object.__setattr__(deps, "email_sender", Hangs())
     task = asyncio.create_task(collect(resolution.confirm(deps, owner, conversation, "t1", True)))
     await asyncio.wait_for(calling.wait(), timeout=10)
-    task.cancel()  # the process dies while the provider has the message
+    task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+    return model, conversation
+
+
+async def test_a_delivery_killed_mid_call_is_never_resent(
+    db: Database, owner: Caller, ann: Person, clean_db: str
+) -> None:
+    model, conversation = await _confirm_killed_during_the_provider_call(db, owner, ann)
     assert outbox_statuses(clean_db) == ["sending"]
     assert await shown_delivery(db, owner, conversation) == [("t1", ["sending"])]
     healthy = RecordingSender()
@@ -152,3 +160,37 @@ async def test_a_delivery_killed_mid_call_is_never_resent(
     again = await collect(resolution.confirm(deps_for(db, model), owner, conversation, "t1", True))
     assert of_type(again, ev.Error)[0].code == "tool_already_resolved"
     assert await shown_delivery(db, owner, conversation) == [("t1", ["outcome_unknown"])]
+
+
+async def test_what_the_model_and_the_loader_read_is_the_rows_final_state_after_a_crash(
+    db: Database, owner: Caller, ann: Person, clean_db: str
+) -> None:
+    """Issue 30 item 9: after a crash during the provider call the row ended `outcome_unknown`,
+    but the tool_result the model read still said `delivery {queued: 1}`, and it told the user
+    the mail was sent."""
+    model, conversation = await _confirm_killed_during_the_provider_call(db, owner, ann)
+    with psycopg.connect(clean_db) as conn:
+        conn.execute("UPDATE outbox_messages SET claimed_at = claimed_at - interval '10 minutes'")
+        conn.execute(  # two minutes pass: the dead resolution's lease is known gone
+            "UPDATE ai_conversations SET live_run_claimed_at = live_run_claimed_at"
+            " - interval '10 minutes' WHERE live_run_id IS NOT NULL"
+        )
+    await sweep_outbox(db, RecordingSender())
+    assert outbox_statuses(clean_db) == ["outcome_unknown"]
+
+    async with db.org_tx(owner.org_id) as conn:
+        shown = await get_conversation(conn, owner.org_id, owner.user_id, conversation)
+    [call] = shown["toolExecutions"]
+    assert call["output"]["delivery"] == {"outcome_unknown": 1}
+    assert [m["status"] for m in call["output"]["messages"]] == ["outcome_unknown"]
+
+    model.script.append(Reply([Text("I am not sure it went out.")]))
+    events = await run_turn(deps_for(db, model), owner, "did it go?", conversation_id=conversation)
+    assert not of_type(events, ev.Error)
+    [told] = [
+        json.loads(b["content"])
+        for m in model.requests[-1]["messages"]
+        for b in m["content"]
+        if isinstance(b, dict) and b.get("type") == "tool_result"
+    ]
+    assert told["delivery"] == {"outcome_unknown": 1}, "the model reads the row's final state"

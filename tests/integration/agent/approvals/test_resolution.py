@@ -269,7 +269,7 @@ async def test_pick_stores_the_choice_runs_held_siblings_and_resumes(
     assert [c.id for c in asked.candidates] == ["id_X", "id_Y"]
     events = await collect(resolution.pick(deps_for(db, model), owner, conversation, "t1", "id_Y"))
     picked = of_type(events, ev.ToolCompleted)
-    assert picked[0].output == {"pickedId": "id_Y", "pickedLabel": "Y", "kind": "program"}
+    assert picked[0].output == {"pickedId": "id_Y", "pickedLabel": "Y", "kind": "other"}
     assert [(c.tool_use_id, c.ok) for c in picked] == [("t1", True), ("t2", True)]
     assert "Held" in program_names(clean_db)
     result = model.requests[-1]["messages"][-1]["content"][0]

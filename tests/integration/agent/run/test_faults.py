@@ -20,6 +20,7 @@ from spotter.agent.executions import CLAIM_TTL
 from spotter.agent.transcript.replay import validate_replay
 from spotter.auth import Caller
 from spotter.db import Database
+from spotter.db.text import REPLACEMENT
 from spotter.providers.fake import MidStreamFailure, Reply, ScriptedModel, Text
 from tests.support.agent import conversation_id_of, deps_for, roles, run_turn, stored_messages
 from tests.support.callers import caller_for
@@ -166,5 +167,40 @@ async def test_a_provider_fault_mid_stream_ends_the_run_cleanly(
     after = _usage(clean_db, org)
     assert after[0] - before[0] == done.usage.input_tokens, "what was reported is recorded, once"
     assert after[2] - before[2] == done.usage.cost_usd_micros
+    assert roles(clean_db, str(conversation))[-1] == "user", "no half reply stored"
+    await _next_message_works(db, owner, conversation)
+
+
+@pytest.mark.parametrize("hostile", ["\u0000", "\ud800"], ids=["nul", "lone_surrogate"])
+@pytest.mark.parametrize("failure", ["connection_reset", "api_error"])
+async def test_a_hostile_stream_cut_by_a_provider_fault_frees_the_conversation(
+    db: Database,
+    org: Org,
+    owner: Caller,
+    clean_db: str,
+    hostile: str,
+    failure: MidStreamFailure,
+) -> None:
+    """Text Postgres cannot hold, then the provider fails mid-stream: the events streamed so far
+    are stored repaired, the run ends with its error and `done`, and nothing keeps the lease."""
+    conversation = await _first_turn(db, owner)
+    cut = Reply([Text(f"a{hostile}b " * 20)], fail_after=6, failure=failure)
+    events = await run_turn(
+        deps_for(db, ScriptedModel([cut])), owner, "go on", conversation_id=conversation
+    )
+    streamed = "".join(e.delta for e in of_type(events, ev.TextDelta))
+    assert streamed and hostile not in streamed and REPLACEMENT in streamed
+    assert [e.code for e in of_type(events, ev.Error)] == ["provider_unavailable"]
+    assert isinstance(events[-1], ev.Done)
+    with psycopg.connect(clean_db) as conn:
+        lease = conn.execute(
+            "SELECT live_run_id FROM ai_conversations WHERE id = %s", (conversation,)
+        ).fetchone()
+        logged = conn.execute(
+            "SELECT count(*) FROM ai_run_events WHERE conversation_id = %s AND final",
+            (conversation,),
+        ).fetchone()
+    assert lease == (None,), "the ended run freed its conversation"
+    assert logged == (2,), "both runs' events were persisted to their `done`"
     assert roles(clean_db, str(conversation))[-1] == "user", "no half reply stored"
     await _next_message_works(db, owner, conversation)

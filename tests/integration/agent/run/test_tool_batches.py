@@ -169,7 +169,7 @@ async def test_a_picker_suspends_the_run_and_never_runs(
         {
             "action": "pick",
             "args": {
-                "kind": "member",
+                "kind": "other",  # ids naming no record: the model's labels are shown
                 "prompt": "Which Saar?",
                 "candidates": [{"id": "a", "label": "Saar A"}, {"id": "b", "label": "Saar B"}],
             },

@@ -9,7 +9,8 @@ complete, so the conversation replays validly afterwards.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -27,6 +28,8 @@ from spotter.agent.executions import (
 )
 from spotter.agent.transcript import INTERRUPTED, StoredMessage, append_message, tool_result_block
 from spotter.db import Conn, Database
+from spotter.db.scope import OrgScope
+from spotter.domain import outbox
 from spotter.observability import log_event
 
 if TYPE_CHECKING:
@@ -63,11 +66,36 @@ async def settle_message(conn: Conn, org_id: UUID, message_id: UUID) -> bool:
     )
     if await cur.fetchone() is not None:
         return False
+    results = await with_delivery_now(conn, org_id, results)
     blocks = [tool_result_block(r.tool_use_id, r.ok, _told(r)) for r in results]
     await append_message(
         conn, org_id, conversation_id, run_id=run_id, role="tool_result", content=blocks
     )
     return True
+
+
+async def with_delivery_now(
+    conn: Conn, org_id: UUID, results: Sequence[StoredResult]
+) -> list[StoredResult]:
+    """Outbound calls' results with their mail's delivery as its rows say now: a call whose
+    delivery was cut off (the process died during the provider call) stored `queued`, and its
+    rows have since ended `outcome_unknown` (or been delivered by the sweep). What the model
+    reads is the rows' final state, never what the output said before delivery."""
+    outbound = [
+        r for r in results
+        if r.ok and r.execution_id is not None and isinstance(r.payload, dict)
+        and "delivery" in r.payload
+    ]  # fmt: skip
+    if not outbound:
+        return list(results)
+    ids = [r.execution_id for r in outbound if r.execution_id is not None]
+    rows = await outbox.deliveries_by_execution(OrgScope(conn, org_id), ids)
+    return [
+        replace(r, payload=outbox.with_delivery(r.payload, rows[r.execution_id]))
+        if r.execution_id in rows and r in outbound
+        else r
+        for r in results
+    ]
 
 
 def _told(result: StoredResult) -> Any:
@@ -111,6 +139,8 @@ async def answer_for_new_message(
         return []
     await close_for_new_message(conn, state.caller.org_id, stored[-1].id)
     known = await settled_results(conn, state.caller.org_id, state.conversation_id, ids)
+    refreshed = await with_delivery_now(conn, state.caller.org_id, list(known.values()))
+    known = {r.tool_use_id: r for r in refreshed}
     content = [
         tool_result_block(tid, known[tid].ok, known[tid].payload)
         if tid in known

@@ -41,6 +41,7 @@ from spotter.agent.executions import (
 from spotter.agent.state import AgentDeps
 from spotter.auth.caller import Caller
 from spotter.db import Conn, Database
+from spotter.domain.mentions import ColumnType, Mentions, redact_columns
 from spotter.errors import ErrorCode, NotFoundError
 from spotter.i18n import error_message
 from spotter.observability import current_trace_id, log_event
@@ -203,3 +204,9 @@ async def run_undo(
         return
     yield tool_completed(undo.ref, outcome)  # an undo is not undone: no inverse offered
     yield ev.Done(conversation_id=conversation_id)
+
+
+async def erase_mentions(conn: Conn, org_id: UUID, mentions: Mentions) -> None:
+    """Member erasure: an undo's input, output and error keep their shape, mentions `[erased]`."""
+    columns: dict[str, ColumnType] = {"input": "jsonb", "output": "jsonb", "error": "jsonb"}
+    await redact_columns(conn, org_id, "ai_tool_undos", columns, mentions)

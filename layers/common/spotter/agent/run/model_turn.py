@@ -7,11 +7,13 @@ from typing import Any
 
 from spotter.agent import events as ev
 from spotter.agent.cost import CallUsage
+from spotter.agent.executions import used_tool_use_ids
 from spotter.agent.prompting import system_blocks, with_cached_tail
 from spotter.agent.run.metering import metered_call
 from spotter.agent.state import RunState
 from spotter.agent.stream import Emitter
 from spotter.agent.transcript import storable_reply
+from spotter.agent.transcript.storable import distinct_tool_ids, tool_use_ids
 from spotter.providers.message_reply import ReplyReducer
 from spotter.providers.message_stream import open_stream
 from spotter.providers.wire_request import WireRequest, to_json
@@ -83,6 +85,17 @@ def finished_content(
     return content
 
 
+async def used_tool_ids(state: RunState, content: list[dict[str, Any]]) -> set[str]:
+    """The tool_use ids this reply may not take: every id the replay holds (all the model can
+    have seen), and after a compaction those of the calls it summarized (one indexed read)."""
+    used = tool_use_ids(state.messages)
+    asked = [b["id"] for b in content if b["type"] == "tool_use" and b["id"] not in used]
+    if state.compacted and asked:
+        db, org_id = state.deps.db, state.caller.org_id
+        used |= await used_tool_use_ids(db, org_id, state.conversation_id, asked)
+    return used
+
+
 async def stream_reply(state: RunState, events: Emitter) -> ModelReply:
     """Emit text deltas as they arrive; return the reply. A cancelled run (a client that left,
     a stop) closes the provider stream here at once; the tokens already reported still count."""
@@ -108,16 +121,19 @@ async def stream_reply(state: RunState, events: Emitter) -> ModelReply:
         stored_tool_use(b["id"], b["name"], b["input"]) if b["type"] == "tool_use" else b
         for b in final.content
     ]
-    # NUL characters and absurdly deep tool inputs are stored repaired, never fatal
+    # a reused tool_use id is renamed; NUL characters, lone surrogates and absurdly deep tool
+    # inputs are stored repaired: invalid model output is never fatal
+    content, renamed = distinct_tool_ids(content, await used_tool_ids(state, content))
     storable = storable_reply(finished_content(content, final.stop_reason))
     kept = {b["id"] for b in storable.content if b["type"] == "tool_use"}
     refused = storable.refused | {i: UNPARSEABLE_INPUT for i in final.unparsed if i in kept}
-    if storable.repaired:
+    if storable.repaired or renamed:
         state.telemetry.emit(
             "agent.model_output.repaired",
             level="warning",
             blocks=storable.repaired,
             refused_calls=len(storable.refused),
+            renamed_calls=renamed,
             **state.ids,
         )
     return ModelReply(

@@ -17,6 +17,7 @@ from spotter.agent.errors import ReplayIntegrityViolation
 from spotter.agent.prompting import build_turn_context, user_turn
 from spotter.agent.run_lease import queue_acquire, read_acquired, refusal
 from spotter.agent.state import RunStart, RunState
+from spotter.agent.stream import release_ended
 from spotter.agent.transcript import (
     StoredMessage,
     UserTurnGuard,
@@ -65,6 +66,8 @@ async def prepare_run(start: RunStart, request: SendMessage, ambient: str = "") 
     page = {"pathname": request.pathname, "selection": request.selection}
     guard = UserTurnGuard(daily_cap(caller.platform_tier, start.now))
     history = lease = None
+    if request.conversation_id is not None:
+        await release_ended(request.conversation_id)  # a run of it here ended in a blip
     sent = time.monotonic()
     async with start.deps.db.pipelined_tx(caller.org_id) as conn:
         budget_of = await queue_usage_snapshot(conn, caller.org_id, caller.platform_tier, start.now)
@@ -118,6 +121,7 @@ async def _queue_user_turn(
 
 def valid_replay(state: RunState, stored: list[StoredMessage]) -> list[dict[str, Any]]:
     """The stored rows as the next call replays them, canonical once here (not per call)."""
+    state.compacted = any(row.role == "system_note" for row in stored)
     messages: list[dict[str, Any]] = canonical(replay_messages(stored, state.call))
     check = validate_replay(messages)
     if check.ok:

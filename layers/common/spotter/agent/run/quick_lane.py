@@ -22,7 +22,7 @@ from uuid import UUID
 from spotter.agent import events as ev
 from spotter.agent.cost import model_policy
 from spotter.agent.prompting import CACHE_5M
-from spotter.agent.run.model_turn import UNPARSEABLE_INPUT, stored_tool_use
+from spotter.agent.run.model_turn import UNPARSEABLE_INPUT, stored_tool_use, used_tool_ids
 from spotter.agent.run.side_calls import side_call
 from spotter.agent.run.steps import (
     BatchResults,
@@ -41,6 +41,7 @@ from spotter.agent.transcript import (
     storable_reply,
     visible_text,
 )
+from spotter.agent.transcript.storable import distinct_tool_ids
 from spotter.observability import log_event
 
 QUICK_ROUTE_MAX_CHARS = 280  # longer messages are rarely one-step; they go straight to the loop
@@ -145,6 +146,7 @@ async def try_quick_lane(
         log_event("quick_route.failed", level="warning", error=type(exc).__name__)
         return LaneDeclined()
     tool_uses = [stored_tool_use(b["id"], b["name"], b["input"]) for b in decision.tool_uses]
+    tool_uses, _ = distinct_tool_ids(tool_uses, await used_tool_ids(state, tool_uses))
     try:
         if not tool_uses and decision.text.strip().rstrip(".").upper() == ANSWER:
             return await _answer(state, events, routed, None)

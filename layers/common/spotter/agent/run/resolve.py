@@ -14,6 +14,7 @@ from functools import partial
 from typing import Any
 from uuid import UUID
 
+from spotter.agent import erasure as _erasure  # noqa: F401  (a resolution may erase a member)
 from spotter.agent import events as ev
 from spotter.agent.approvals import DecisionKind
 from spotter.agent.approvals.resolution import (
@@ -28,7 +29,7 @@ from spotter.agent.run.prepare import prepare_resume
 from spotter.agent.run.steps import ModelRun, RunEnded
 from spotter.agent.run_lease import acquire_lease
 from spotter.agent.state import AgentDeps, RunStart, RunState
-from spotter.agent.stream import Emitter, RunLog
+from spotter.agent.stream import Emitter, RunLog, release_ended
 from spotter.agent.telemetry import AgentEndpoint
 from spotter.auth.caller import Caller
 
@@ -100,6 +101,7 @@ def resolve_message(
 async def _resolve(
     state: RunState, decisions: Sequence[Decision], kind: DecisionKind, events: Emitter
 ) -> RunEnded | ModelRun:
+    await release_ended(state.conversation_id)  # a run of it here ended in a blip
     sent = time.monotonic()
     async with state.deps.db.pipelined_tx(state.caller.org_id) as conn:
         # one run per conversation: a live run makes this resolution a refusal, nothing claimed

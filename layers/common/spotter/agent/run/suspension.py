@@ -12,6 +12,7 @@ merged tool_result turn carries its error once the message settles.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Literal, Protocol, cast
 from uuid import UUID
 
@@ -21,22 +22,25 @@ from spotter.agent.call_record import CallRef
 from spotter.agent.executions import NewExecution, insert_turn_calls
 from spotter.agent.state import RunState
 from spotter.db import Conn
-from spotter.tools.asking import awaits_approval, awaits_pick, needs_user
+from spotter.tools.asking import awaits_pick, needs_user
 from spotter.tools.calls import ResolvedCall, ToolOutcome
 from spotter.tools.cards import Confirmation
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import TOOL_REFUSALS, ToolError, tool_error
-from spotter.tools.previews import build_confirmation
+from spotter.tools.previews import what_is_asked
 from spotter.tools.spec import ToolSpec
 
 CANNOT_RUN = ToolError("invalid_args", "This call cannot run.")
 
 
-async def confirmation_card(ctx: ToolContext, call: ResolvedCall) -> Confirmation:
-    """The card, in a savepoint: a preview that fails (not_found, validation, or worse) leaves
-    the surrounding transaction usable."""
+async def asked_of_the_user(
+    ctx: ToolContext, call: ResolvedCall
+) -> tuple[ResolvedCall, Confirmation | None]:
+    """What the user is asked (`tools.previews.what_is_asked`: an approval's card, or a picker
+    named by the server), in a savepoint: one that cannot be built (not_found, validation, or
+    worse) leaves the surrounding transaction usable."""
     async with ctx.conn.transaction():
-        return await build_confirmation(ctx, call)
+        return await what_is_asked(ctx, call)
 
 
 def announcement(
@@ -90,24 +94,26 @@ async def store_suspended(
     first_card: Confirmation | None,
     rest: Sequence[HeldCall],
 ) -> list[ev.AgentEvent]:
-    """Store the suspending call and everything after it; return the announcements."""
+    """Store the suspending call (`first_call` as the user is asked it: `asked_of_the_user`)
+    and everything after it; return the announcements."""
     ctx = ToolContext(state.caller, conn, state.now)
-    rows = [NewExecution.pending(first.position, first.ref, first_call.spec, first_card)]
+    first_ref = replace(first.ref, input=first_call.executable_input)
+    rows = [NewExecution.pending(first.position, first_ref, first_call.spec, first_card)]
     announced: list[ev.AgentEvent] = [announcement(first.ref.tool_use_id, first_call, first_card)]
     for p in rest:
         if p.call is None or p.refusal is not None:
             rows.append(_failed_row(p, p.refusal or CANNOT_RUN))
             continue
-        spec, card = p.call.spec, None
-        if awaits_approval(spec.kind, spec.confirm):
+        call, ref, card = p.call, p.ref, None
+        if needs_user(call.spec.kind, call.spec.confirm):
             try:
-                card = await confirmation_card(ctx, p.call)
+                call, card = await asked_of_the_user(ctx, call)
             except TOOL_REFUSALS as exc:
                 rows.append(_failed_row(p, tool_error(exc)))
                 continue
-        rows.append(NewExecution.pending(p.position, p.ref, spec, card))
-        if needs_user(spec.kind, spec.confirm):
-            announced.append(announcement(p.ref.tool_use_id, p.call, card))
+            ref = replace(ref, input=call.executable_input)  # a picker as the server named it
+            announced.append(announcement(ref.tool_use_id, call, card))
+        rows.append(NewExecution.pending(p.position, ref, call.spec, card))
     await insert_turn_calls(conn, state.caller.org_id, state.conversation_id, message_id, rows)
     state.telemetry.emit(
         "agent.run.suspended",

@@ -20,12 +20,12 @@ from spotter.agent import events as ev
 from spotter.agent.call_record import CallRef, executed, tool_started
 from spotter.agent.executions import NewExecution, insert_turn_calls
 from spotter.agent.run.steps import BatchResults, BatchStep, BatchSuspended
-from spotter.agent.run.suspension import CANNOT_RUN, confirmation_card, store_suspended
+from spotter.agent.run.suspension import CANNOT_RUN, asked_of_the_user, store_suspended
 from spotter.agent.state import RunState
 from spotter.agent.stream import Emitter
 from spotter.agent.transcript import tool_result_block
 from spotter.db.errors import is_unavailable
-from spotter.tools.asking import awaits_approval, needs_user
+from spotter.tools.asking import needs_user
 from spotter.tools.calls import ResolvedCall, ToolOutcome
 from spotter.tools.context import ToolContext
 from spotter.tools.errors import TOOL_REFUSALS, ToolError, tool_error
@@ -185,16 +185,16 @@ async def _suspend_at(
     state: RunState, events: Emitter, message_id: UUID, first: PlannedCall, call: ResolvedCall,
     rest: list[PlannedCall],
 ) -> BatchSuspended | ToolError:  # fmt: skip
-    """Suspend at `first`: its card (a picker has none) and the pending rows in one
-    transaction, then the announcements; the card's error, storing nothing, when it cannot be
-    built (nobody is asked to approve a call that cannot succeed)."""
+    """Suspend at `first`: what the user is asked (an approval's card, a picker's candidates
+    named by the server) and the pending rows in one transaction, then the announcements; the
+    error, storing nothing, when it cannot be built (nobody is asked about a call that cannot
+    succeed)."""
     async with state.deps.db.org_tx(state.caller.org_id) as conn:
-        card = None
-        if awaits_approval(call.spec.kind, call.spec.confirm):
-            try:
-                card = await confirmation_card(ToolContext(state.caller, conn, state.now), call)
-            except TOOL_REFUSALS as exc:
-                return tool_error(exc)
+        try:
+            ctx = ToolContext(state.caller, conn, state.now)
+            call, card = await asked_of_the_user(ctx, call)
+        except TOOL_REFUSALS as exc:
+            return tool_error(exc)
         announced = await store_suspended(state, conn, message_id, first, call, card, rest)
     for event in announced:
         events.emit(event)

@@ -5,7 +5,7 @@ stopping a live run, and the run that outlives its request (`driver`)."""
 from spotter.agent.stream.channel import Emitter, RunChannel, stream_run
 from spotter.agent.stream.driver import LiveRun, RunFactory, start_live
 from spotter.agent.stream.follow import check_can_follow, follow
-from spotter.agent.stream.log import Recorded, RunLog, wire
+from spotter.agent.stream.log import Recorded, RunLog, release_ended, wire
 from spotter.agent.stream.stop import request_stop
 
 __all__ = [
@@ -17,6 +17,7 @@ __all__ = [
     "RunLog",
     "check_can_follow",
     "follow",
+    "release_ended",
     "request_stop",
     "start_live",
     "stream_run",

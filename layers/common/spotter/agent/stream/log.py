@@ -9,11 +9,20 @@ transaction that releases the conversation's lease (`agent.run_lease`).
 
 The log is bound once the run knows its conversation is the caller's (`bind`); events before
 that (a refusal) are relayed to the local listeners without an id and never persisted.
+
+Every batch is written only while the run holds its lease (a run that lost it never writes ids
+its successor uses). The final batch can never keep a lease: a batch Postgres refuses is
+dropped (logged) and the lease released alone; a final write the database was away for is
+tried again in the background until it lands (`RELEASE_RETRY_SECONDS`, about the lease's own
+two minutes), and a new run of the same conversation in this process writes it first
+(`release_ended`), so a run that ended during a blip frees its conversation once the database
+is back, with its events and ids intact.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,29 +30,52 @@ from typing import Any
 from uuid import UUID
 
 import anyio
+from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from spotter.agent import events as ev
 from spotter.agent.run_lease import KEEP_ALIVE_SQL, RELEASE_SQL
-from spotter.db import Database
+from spotter.db import Conn, Database
+from spotter.db.errors import is_unavailable
+from spotter.db.text import repaired
+from spotter.domain.mentions import Mentions
 from spotter.observability import log_event
 
 FLUSH_SECONDS = 0.5
 HEARTBEAT_SECONDS = 2.0  # an idle run (a long tool, a slow first token) still says it is live
 
+# fenced on the lease: a run that lost its conversation writes no ids its successor uses
 _INSERT = (
     "INSERT INTO ai_run_events"
     " (organization_id, conversation_id, run_id, first_seq, last_seq, events, final)"
-    " VALUES (%s, %s, %s, %s, %s, %s, %s)"
+    " SELECT %(org)s, %(conversation)s, %(run)s, %(first)s, %(last)s, %(events)s, %(final)s"
+    " WHERE EXISTS (SELECT 1 FROM ai_conversations WHERE id = %(conversation)s"
+    "  AND organization_id = %(org)s AND live_run_id = %(run)s)"
 )
 
 # the runs of this process by conversation: a stop reaching this instance acts at once
 LOCAL_RUNS: dict[UUID, RunLog] = {}
+# ended runs of this process whose final batch (and the lease's release) is not written yet
+UNRELEASED: dict[UUID, RunLog] = {}
+# waits between tries of such a final write: about the lease's two minutes in all, after which
+# the lease would have expired by its rule anyway
+RELEASE_RETRY_SECONDS = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 30.0, 30.0)
+_RETRIES: set[asyncio.Task[None]] = set()
+
+
+async def release_ended(conversation_id: UUID) -> None:
+    """Before a run takes a conversation's lease: an earlier run of it in this process that
+    ended with its final write undone (the database was away) writes it now, so the holder
+    the new run finds is known gone and the new run's ids follow the old run's."""
+    ended = UNRELEASED.get(conversation_id)
+    if ended is not None:
+        await ended.write_final()
 
 
 def wire(event: ev.AgentEvent) -> dict[str, Any]:
-    """An event as the client reads it (camelCase, no None fields)."""
-    data: dict[str, Any] = event.model_dump(mode="json", by_alias=True, exclude_none=True)
+    """An event as the client reads it (camelCase, no None fields), and as it is persisted:
+    repaired (`db.text`), so no text in it can fail the UTF-8 wire or the log's jsonb."""
+    data: dict[str, Any] = repaired(event.model_dump(mode="json", by_alias=True, exclude_none=True))
     return data
 
 
@@ -79,7 +111,8 @@ class RunLog:
         self._last_contact = time.monotonic()
         self.stopping = False
         self.ending = False  # the run is past its body: a stop now changes nothing
-        self._abandoned = False  # closed with the database gone: nothing more is written
+        self._abandoned = False  # ended: no heartbeat may make its lease look alive again
+        self._released = False  # the final batch and the lease's release are written
         self.on_stop: Callable[[], Any] | None = None  # cancels the run (`stream.channel`)
 
     @property
@@ -124,27 +157,78 @@ class RunLog:
         return True
 
     async def close(self, *, persist: bool = True) -> None:
-        """The final batch (the run is no longer live); idempotent, and not cut short by a
-        cancelled scope: what the client saw must be what a reconnect replays.
+        """The final batch, which releases the lease (the run is no longer live); idempotent,
+        and not cut short by a cancelled scope: what the client saw must be what a reconnect
+        replays.
 
         `persist=False`: the database is known to be gone (the run ended `service_unavailable`),
-        so no write is tried: each would wait out the pool's bound again before the client
-        gets its `done`. The lease then expires by its rule."""
+        so the write is not tried now — it would wait out the pool's bound again before the
+        client gets its `done` — but in the background, until the database is back."""
         if self._closed:
             return
         self._closed = True
-        self._abandoned = not persist
         with anyio.CancelScope(shield=True):
             if self._flusher is not None:
                 self._flusher.cancel()
                 if persist:
                     await asyncio.gather(self._flusher, return_exceptions=True)
             if self._binding is not None:
-                if persist:
-                    await self._flush(final=True)
+                self._abandoned = True
                 LOCAL_RUNS.pop(self._binding.conversation_id, None)
+                if not (persist and await self.write_final()):
+                    self._retry_final_write(self._binding)
         for queue in self._listeners:
             queue.put_nowait(None)
+
+    async def write_final(self) -> bool:
+        """The final batch and the lease's release in one transaction; True once written.
+        A batch Postgres refuses (nothing should: every event is repaired) cannot keep the
+        lease: it is dropped, logged, and the lease released alone."""
+        b = self._binding
+        assert b is not None
+        async with self._lock:
+            if self._released:
+                return True
+            try:
+                await self._write(b, self._pending, final=True)
+            except Exception as exc:
+                if is_unavailable(exc):
+                    return False
+                log_event(
+                    "agent.stream.final_batch_dropped",
+                    level="error",
+                    error=type(exc).__name__,
+                    events=len(self._pending),
+                )
+                self._pending = []
+                try:
+                    await self._write(b, [], final=True)
+                except Exception as again:
+                    log_event(
+                        "agent.stream.release_failed", level="error", error=type(again).__name__
+                    )
+                    return False
+            self._pending = []
+            self._released = True
+        if UNRELEASED.get(b.conversation_id) is self:
+            del UNRELEASED[b.conversation_id]
+        return True
+
+    def _retry_final_write(self, b: _Binding) -> None:
+        UNRELEASED[b.conversation_id] = self
+        task = asyncio.create_task(self._keep_trying(b))
+        _RETRIES.add(task)
+        task.add_done_callback(_RETRIES.discard)
+
+    async def _keep_trying(self, b: _Binding) -> None:
+        for wait in RELEASE_RETRY_SECONDS:
+            await asyncio.sleep(wait)
+            if await self.write_final():
+                log_event("agent.stream.released_late", run_id=str(b.run_id))
+                return
+        # the lease expires by its rule; a later run here no longer waits for this one
+        if UNRELEASED.get(b.conversation_id) is self:
+            del UNRELEASED[b.conversation_id]
 
     async def _flush_periodically(self) -> None:
         while True:
@@ -177,26 +261,30 @@ class RunLog:
         """One pipelined transaction, one round trip: the batch, and the lease kept (or, with
         the final batch, released); whether a stop was asked is read after the commit."""
         keep_alive = None
+        # a flush that was under way when the run ended still writes its batch, but no
+        # heartbeat: it must not make the ended run's lease look alive again
+        heartbeat = not final and not self._abandoned
+        if not (batch or final or heartbeat):
+            return False
         async with b.db.pipelined_tx(b.org_id) as conn:
-            if self._abandoned:
-                # closed without persisting while this write waited for the database: a late
-                # heartbeat must not make the ended run's lease look alive again
-                return False
             if batch:
-                entries = [[r.seq, r.data] for r in batch]
-                ends = any(r.type == "done" for r in batch)
                 await conn.execute(
                     _INSERT,
-                    (
-                        b.org_id, b.conversation_id, b.run_id, batch[0].seq, batch[-1].seq,
-                        Jsonb(entries), final and ends,
-                    ),
-                )  # fmt: skip
+                    {
+                        "org": b.org_id,
+                        "conversation": b.conversation_id,
+                        "run": b.run_id,
+                        "first": batch[0].seq,
+                        "last": batch[-1].seq,
+                        "events": Jsonb([[r.seq, r.data] for r in batch]),
+                        "final": final and any(r.type == "done" for r in batch),
+                    },
+                )
             if final:
                 # the last batch and the end of the run's lease commit together: a follower
                 # that finds the conversation free has the run's `done`
                 await conn.execute(RELEASE_SQL, (b.conversation_id, b.org_id, b.run_id))
-            else:
+            elif heartbeat:
                 keep_alive = await conn.execute(
                     KEEP_ALIVE_SQL, (b.conversation_id, b.org_id, b.run_id)
                 )
@@ -204,3 +292,66 @@ class RunLog:
             return False
         row = await keep_alive.fetchone()
         return bool(row and row["stop"])
+
+
+# The runs whose log may mention a person: a batch that does, or a run whose text deltas,
+# read in order as one text, do (a name or a number can be split between two deltas).
+_RUNS_MENTIONING = """
+SELECT run_id FROM ai_run_events WHERE organization_id = %(org)s AND {events}
+UNION
+SELECT run_id FROM (
+  SELECT r.run_id, string_agg(e.item -> 1 ->> 'delta', '' ORDER BY (e.item ->> 0)::bigint) AS text
+    FROM ai_run_events r, jsonb_array_elements(r.events) AS e(item)
+   WHERE r.organization_id = %(org)s AND e.item -> 1 ->> 'type' = 'text_delta'
+   GROUP BY r.run_id) streamed
+ WHERE {text}
+"""
+
+
+async def erase_mentions(conn: Conn, org_id: UUID, mentions: Mentions) -> None:
+    """Member erasure: the stream log (every event a run streamed, replayed by `GET …/stream`)
+    keeps its batches and ids, each mention of the person `[erased]` — in each event, and in
+    the run's text deltas read together (`Mentions.redacted_fragments`)."""
+    events_found, params = mentions.preselect(sql.SQL("events::text"))
+    text_found, _ = mentions.preselect(sql.SQL("text"))
+    query = sql.SQL(_RUNS_MENTIONING).format(events=events_found, text=text_found)
+    cur = await conn.execute(query, {**params, "org": org_id})
+    runs = [r["run_id"] for r in await cur.fetchall()]
+    if not runs:
+        return
+    cur = await conn.execute(
+        "SELECT ctid, run_id, events FROM ai_run_events WHERE organization_id = %s"
+        " AND run_id = ANY(%s) ORDER BY run_id, first_seq FOR UPDATE",
+        (org_id, runs),
+    )
+    rows = await cur.fetchall()
+    for run_id in runs:
+        batches = [copy.deepcopy(r["events"]) for r in rows if r["run_id"] == run_id]
+        _redact_run(batches, mentions)
+        for row, batch in zip((r for r in rows if r["run_id"] == run_id), batches, strict=True):
+            if batch != row["events"]:
+                await conn.execute(
+                    "UPDATE ai_run_events SET events = %s WHERE ctid = %s::tid",
+                    (Jsonb(batch), str(row["ctid"])),
+                )
+
+
+def _redact_run(batches: list[list[list[Any]]], mentions: Mentions) -> None:
+    """In place: every event of the run's batches, consecutive text deltas read as one."""
+    group: list[dict[str, Any]] = []
+
+    def flush() -> None:
+        fragments = mentions.redacted_fragments([str(e.get("delta", "")) for e in group])
+        for event, fragment in zip(group, fragments, strict=True):
+            event["delta"] = fragment
+        group.clear()
+
+    for batch in batches:
+        for pair in batch:
+            event = pair[1]
+            if isinstance(event, dict) and event.get("type") == "text_delta":
+                group.append(event)
+                continue
+            flush()
+            pair[1] = mentions.redacted(event)
+    flush()

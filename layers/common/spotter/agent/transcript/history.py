@@ -17,6 +17,7 @@ from psycopg import AsyncCursor
 from spotter.agent.transcript.message_log import MessageRole
 from spotter.auth.caller import Caller
 from spotter.db import Conn
+from spotter.domain.mentions import Mentions, redact_columns
 from spotter.errors import NotFoundError
 
 Cursor = AsyncCursor[dict[str, Any]]
@@ -116,3 +117,13 @@ async def read_history(cur: Cursor) -> list[StoredMessage]:
 async def load_history(conn: Conn, caller: Caller, conversation_id: UUID) -> list[StoredMessage]:
     """`read_history` of `queue_history`: one round trip."""
     return await read_history(await queue_history(conn, caller, conversation_id))
+
+
+async def erase_person(conn: Conn, org_id: UUID, user_id: UUID, mentions: Mentions) -> None:
+    """Member erasure: the person's own conversations go whole (their messages, calls, events
+    and usage with them); other conversations' titles lose each mention of them."""
+    await conn.execute(
+        "DELETE FROM ai_conversations WHERE organization_id = %s AND user_id = %s",
+        (org_id, user_id),
+    )
+    await redact_columns(conn, org_id, "ai_conversations", {"title": "text"}, mentions)

@@ -18,6 +18,7 @@ from psycopg.types.json import Jsonb
 
 from spotter.agent.cost.budget import UNDER_CAP_SQL, DailyCap
 from spotter.db import Conn
+from spotter.domain.mentions import ColumnType, Mentions, redact_columns
 from spotter.errors import NotFoundError
 
 # 'tool_result' and 'system_note' (a compaction summary) rows are user turns to the model
@@ -140,3 +141,10 @@ async def queue_append(
             "usage": Jsonb(usage) if usage is not None else None,
         },
     )
+
+
+async def erase_mentions(conn: Conn, org_id: UUID, mentions: Mentions) -> None:
+    """Member erasure: every stored turn keeps its shape (the history stays valid), each mention
+    of the person `[erased]` — in what was said and in the page it was said on."""
+    columns: dict[str, ColumnType] = {"content": "jsonb", "page_context": "jsonb"}
+    await redact_columns(conn, org_id, "ai_messages", columns, mentions)
