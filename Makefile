@@ -15,7 +15,7 @@ TOOLS_STAMP := $(TOOLS)/.installed
 export SAM_CLI_TELEMETRY := 0
 
 .PHONY: install tools dev reset-demo test test-slow lint lint-imports lint-template typecheck build unit \
-	stop-db clean chromium pgbouncer build-CommonLayer build-ModelLayer build-EmbeddingLayer build-McpLayer
+	stop-db clean chromium node pgbouncer build-CommonLayer build-ModelLayer build-EmbeddingLayer build-McpLayer
 
 $(STAMP): pyproject.toml layers/common/requirements.txt layers/model/requirements.txt layers/embedding/requirements.txt layers/mcp/requirements.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -59,11 +59,16 @@ lint-template: tools
 
 # The tests need the tools venv too: tests/deploy runs `sam build` (cached) and checks artifacts.
 # The browser tests share one server and one Chromium: `loadgroup` keeps them on one worker.
-test: chromium pgbouncer lint typecheck lint-imports lint-template
+test: chromium node pgbouncer lint typecheck lint-imports lint-template
 	CHROMIUM=$(CHROMIUM) PGBOUNCER=$(PGBOUNCER) $(BIN)/pytest -n 2 --dist loadgroup
 
 chromium:
 	@test -x "$(CHROMIUM)" || { echo "make test needs Chromium at $(CHROMIUM) for the browser tests: apt-get install -y chromium (or CHROMIUM=/path/to/chromium make test)"; exit 1; }
+
+# The AI SDK tests run the example's pinned npm packages (installed once per lockfile into
+# ~/.cache/spotter) and bundle its page with esbuild.
+node:
+	@command -v node >/dev/null && command -v npm >/dev/null || { echo "make test needs Node.js 20+ and npm for the AI SDK tests: apt-get install -y nodejs npm"; exit 1; }
 
 pgbouncer:
 	@test -x "$(PGBOUNCER)" || { echo "make test needs PgBouncer (the tests' transaction-pooling proxy, as RDS Proxy is in production): apt-get install -y pgbouncer, brew install pgbouncer (or PGBOUNCER=/path/to/pgbouncer make test)"; exit 1; }

@@ -186,7 +186,8 @@ async def _conversation(db: Database, caller: Any, runs: int) -> list[dict[str, 
         request = SendMessage(text=text, pathname="/dashboard", conversation_id=conversation_id)
         before = meter.summaries_micros
         events = [e async for e in send_message(deps, caller, request)]
-        done = events[-1]
+        # the run's `done` (a turn that makes the conversation due compacts after it)
+        done = next((e for e in reversed(events) if e.type == "done"), events[-1])
         if done.type != "done" or any(e.type == "error" for e in events):
             raise RuntimeError(f"run {run} failed: {events[-2:]}")
         conversation_id = uuid.UUID(done.conversation_id)
@@ -214,10 +215,11 @@ def _lane_of(body: dict[str, Any]) -> str | None:
     lanes = {
         TITLE_SYSTEM: "title",
         SUMMARIZER_SYSTEM: "compaction",
-        ROUTER_PROMPT: "quick_route",
         QUICK_ANSWER_SYSTEM: "quick_answer",
     }
-    return lanes.get(system) if isinstance(system, str) else None
+    if not isinstance(system, str):
+        return None
+    return "quick_route" if system.startswith(ROUTER_PROMPT) else lanes.get(system)
 
 
 def _turn_off_context_management() -> None:

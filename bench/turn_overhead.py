@@ -288,7 +288,8 @@ class Conversation:
         started = time.perf_counter()
         events = [event async for event in send_message(self.deps, self.caller, request)]
         elapsed = (time.perf_counter() - started) * 1000
-        done = events[-1]
+        # the run's `done` (a turn that makes the conversation due compacts after it)
+        done = next((e for e in reversed(events) if e.type == "done"), events[-1])
         errors = [e for e in events if e.type == "error"]
         if done.type != "done" or errors:
             raise RuntimeError(f"turn {self.number} failed: {errors or done}")

@@ -10,27 +10,19 @@ screenshot of its end state under test-artifacts/console/.
 
 from __future__ import annotations
 
-import asyncio
 import os
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import psycopg
 import pytest
-import uvicorn
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
-from spotter.auth.devkeys import DEV_ISSUER, ensure_dev_key, public_pem
-from spotter.config import Settings
 from spotter.db.bouncer import PgBouncer
-from spotter.db.migrate import migrate
-from spotter.db.server import LOCAL_APP_PASSWORD, app_login_url, ensure_database
 from spotter.devconsole.app import create_dev_app
-from spotter.seed.demo import DEMO_CLERK_ORG_ID, seed_demo
+from spotter.seed.demo import DEMO_CLERK_ORG_ID
+from tests.support.dev_server import demo_database, dev_settings, serving
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -48,53 +40,20 @@ TIMEOUT_MS = 15_000
 @pytest.fixture(scope="session")
 def console_db(pg_server_url: str) -> str:
     """The demo gym in a database of its own: other tests truncate theirs between tests."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    url = ensure_database(pg_server_url, f"spotter_console_{worker}", recreate=True)
-    asyncio.run(migrate(url, app_password=LOCAL_APP_PASSWORD))
-    asyncio.run(seed_demo(url))
-    return url
+    return demo_database(pg_server_url, "spotter_console")
 
 
 @pytest.fixture(scope="session")
 def console_url(
     console_db: str, proxy: PgBouncer, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
-    data_dir = tmp_path_factory.mktemp("console-data")
-    settings = Settings(
-        environment="dev",
-        database_url=console_db,
-        app_database_url=proxy.url(app_login_url(console_db)),
-        data_dir=data_dir,
-        clerk_jwt_key=public_pem(ensure_dev_key(data_dir)),
-        clerk_issuer=DEV_ISSUER,
-        clerk_jwks_url=None,
-        clerk_authorized_parties="",
-        anthropic_api_key=None,
-        model_provider="anthropic",
-        spotter_fake_model=True,
-        voyage_api_key=None,
-        # the ambient-context test needs the search's answer, not the latency guard, on a
-        # machine that also runs the rest of the suite
-        ambient_rag_budget_seconds=5.0,
-        sentry_dsn=None,
-        posthog_api_key=None,
+    # the ambient-context test needs the search's answer, not the latency guard, on a machine
+    # that also runs the rest of the suite
+    settings = dev_settings(
+        console_db, tmp_path_factory.mktemp("console-data"), proxy, ambient_rag_budget_seconds=5.0
     )
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(create_dev_app(settings), log_level="warning", lifespan="on")
-    )
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the dev console server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(create_dev_app(settings)) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

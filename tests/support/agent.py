@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -10,6 +11,7 @@ from uuid import UUID
 
 import psycopg
 from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
 
 from spotter.agent import events as ev
 from spotter.agent.compaction.summary import SUMMARIZER_SYSTEM
@@ -23,12 +25,12 @@ from spotter.db import Database
 from spotter.providers.embeddings import Embedder
 from spotter.providers.fake import FakeUsage, Reply, ScriptedModel, Step, Text
 from spotter.tools.registry import ToolRegistry, registry_for_caller
+from tests.support.world import Org, sync_next_ordinals
 
 LANE_SYSTEMS: dict[str, str] = {
     TITLE_SYSTEM: "title",
     SUMMARIZER_SYSTEM: "compaction",
     QUICK_ANSWER_SYSTEM: "quick_answer",
-    ROUTER_PROMPT: "quick_route",
 }
 DEFAULT_TITLE = "Test conversation"
 DEFAULT_SUMMARY = "Earlier the user asked questions and got answers."
@@ -40,7 +42,10 @@ def spotter_lane(body: dict[str, Any]) -> str | None:
     system = body.get("system")
     if isinstance(system, list) and len(system) == 1:
         system = system[0].get("text")
-    return LANE_SYSTEMS.get(system) if isinstance(system, str) else None
+    if not isinstance(system, str):
+        return None
+    # the router's block is its surface's (`router_system`): it opens with the routing rules
+    return "quick_route" if system.startswith(ROUTER_PROMPT) else LANE_SYSTEMS.get(system)
 
 
 def default_lane_reply(lane: str, body: dict[str, Any]) -> Step:
@@ -114,7 +119,8 @@ def text_of(events: list[ev.AgentEvent]) -> str:
 
 
 def conversation_id_of(events: list[ev.AgentEvent]) -> str:
-    done = events[-1]
+    # the run's `done` (a settled turn may compact the conversation after it)
+    done = next((e for e in reversed(events) if isinstance(e, ev.Done)), events[-1])
     assert isinstance(done, ev.Done) and done.conversation_id
     return done.conversation_id
 
@@ -178,3 +184,43 @@ def sse_frames(text: str) -> list[dict[str, str]]:
             fields[name] = value
         frames.append(fields)
     return frames
+
+
+def long_conversation(url: str, org: Org, *, exchanges: int, usage: dict[str, int] | None) -> str:
+    """A stored conversation of `exchanges` question/answer pairs (the owner's), for compaction."""
+    conversation_id = uuid.uuid4()
+    with psycopg.connect(url) as conn:
+        conn.execute(
+            "INSERT INTO ai_conversations (id, organization_id, user_id, title)"
+            " VALUES (%s, %s, %s, 'old')",
+            (conversation_id, org.id, org["owner"].user_id),
+        )
+        ordinal = 0
+        for i in range(exchanges):
+            run = uuid.uuid4()
+            for role, text in (("user", f"question {i}"), ("assistant", f"answer {i}")):
+                conn.execute(
+                    "INSERT INTO ai_messages (organization_id, conversation_id, run_id, ordinal,"
+                    " role, content, stop_reason, model, usage)"
+                    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    (
+                        org.id, conversation_id, run, ordinal, role,
+                        Jsonb([{"type": "text", "text": text}]),
+                        "end_turn" if role == "assistant" else None,
+                        "claude-sonnet-5-5" if role == "assistant" else None,
+                        Jsonb(usage) if role == "assistant" and usage else None,
+                    ),
+                )  # fmt: skip
+                ordinal += 1
+        sync_next_ordinals(conn)
+    return str(conversation_id)
+
+
+def conversation_row(owner_url: str, conversation_id: str) -> dict[str, Any]:
+    """The conversation's row as stored (its title, lease, compaction lease...)."""
+    with psycopg.connect(owner_url, row_factory=dict_row) as conn:
+        row = conn.execute(
+            "SELECT * FROM ai_conversations WHERE id = %s", (conversation_id,)
+        ).fetchone()
+    assert row is not None
+    return row

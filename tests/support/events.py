@@ -12,7 +12,7 @@ from typing import Any
 EVENTS_DIR = Path(__file__).resolve().parents[2] / "events"
 
 # The Function URL events of each kind of function (one file per route).
-STREAMING_EVENTS = ("send-message", "confirm", "confirm-batch", "pick", "undo", "stream")
+STREAMING_EVENTS = ("send-message", "confirm", "confirm-batch", "pick", "undo", "stream", "chat")
 READS_EVENTS = ("reads-conversations", "reads-conversation", "reads-usage")
 MIGRATION_EVENTS = ("migrate-create", "migrate-update", "migrate-delete")
 SCHEDULED_EVENTS = ("sweep-scheduled",)

@@ -11,6 +11,8 @@ import asyncio
 import psycopg
 from psycopg import sql
 
+from spotter.cli import cmd_agent_switch
+from spotter.config import Settings
 from spotter.db.migrate import migrate
 from spotter.db.pool import APP_ROLE
 from spotter.db.server import LOCAL_APP_PASSWORD, with_login
@@ -58,3 +60,12 @@ def migrate_as_owner(superuser_url: str) -> list[str]:
                 )
     owner = with_login(superuser_url, MIGRATION_OWNER, LOCAL_APP_PASSWORD)
     return asyncio.run(migrate(owner, app_password=LOCAL_APP_PASSWORD))
+
+
+def switch_agent(superuser_url: str, state: str, org_clerk_id: str | None = None) -> None:
+    """`spotter agent-switch` as an operator runs it: logged in as the schema's owner, whom
+    FORCE ROW LEVEL SECURITY binds like the app (it sees no organization's rows)."""
+    owner = with_login(superuser_url, MIGRATION_OWNER, LOCAL_APP_PASSWORD)
+    cmd_agent_switch(
+        Settings(environment="test", database_url=owner), state, org_clerk_id, "incident 42"
+    )

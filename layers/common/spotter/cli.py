@@ -273,10 +273,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         case "agent-switch":
             print(cmd_agent_switch(settings, args.state, args.org, args.reason))
         case "tools-doc":
-            from spotter.agent.run.quick_lane import ROUTER_PROMPT
+            from spotter.agent.run.quick_lane import router_system
             from spotter.tools.report import render_tools_doc
 
-            args.out.write_text(render_tools_doc(ROUTER_PROMPT))
+            args.out.write_text(render_tools_doc(router_system))
             print(f"wrote {args.out}")
         case "mcp-doc":
             from spotter.mcp.report import with_table

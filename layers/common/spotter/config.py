@@ -65,6 +65,13 @@ class Settings(BaseSettings):
     agent_send_window_seconds: int = Field(default=60, ge=1, le=86_400)
 
     max_body_bytes: int = Field(default=64 * 1024, ge=1024)
+    # The AI SDK chat's POST carries every message of the chat (the SDK's own body, of which
+    # only the newest is read): a long conversation's tool outputs need far more room.
+    chat_max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)
+    # Origins allowed to call the API from a browser (comma-separated) when the app answers CORS
+    # itself (`spotter dev`: any localhost origin when empty). On AWS the Function URLs answer
+    # it, for the stack's DashboardOrigin (spotter.http.cors).
+    cors_allowed_origins: str = ""
     log_level: str = "INFO"
 
     # The Anthropic API's client settings (MODEL_PROVIDER below chooses the API or Bedrock).
@@ -115,6 +122,10 @@ class Settings(BaseSettings):
     email_sender: Literal["local", "ses", "none"] = "local"
     email_from_address: str | None = None
     ses_configuration_set: str | None = None
+
+    @property
+    def cors_origins(self) -> frozenset[str]:
+        return frozenset(o.strip() for o in self.cors_allowed_origins.split(",") if o.strip())
 
     @property
     def authorized_parties(self) -> frozenset[str]:

@@ -16,6 +16,9 @@ UNMETERED = -1
 class Tier:
     daily_budget_micros: int
     features: frozenset[str]
+    # the assistant's loop model for this tier (agent.cost.model_policy.loop_call); None: the
+    # deployment's. No tier sets one today: every tier runs the same model.
+    loop_model: str | None = None
 
 
 PLATFORM_TIERS: dict[str, Tier] = {

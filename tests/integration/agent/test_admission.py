@@ -23,7 +23,7 @@ from spotter.i18n import error_message
 from spotter.providers.fake import Reply, ScriptedModel, Text
 from tests.support.agent import deps_for, sse_payloads
 from tests.support.callers import caller_for
-from tests.support.owner import MIGRATION_OWNER
+from tests.support.owner import MIGRATION_OWNER, switch_agent
 from tests.support.tokens import TokenFactory
 from tests.support.world import Org
 
@@ -73,11 +73,7 @@ def _count(url: str, table: str) -> int:
 
 
 def _switch(url: str, state: str, org: Org | None = None) -> None:
-    """`spotter agent-switch` as an operator runs it: logged in as the schema's owner, whom
-    FORCE ROW LEVEL SECURITY binds like the app (it sees no organization's rows)."""
-    owner = with_login(url, MIGRATION_OWNER, LOCAL_APP_PASSWORD)
-    settings = Settings(environment="test", database_url=owner)
-    cmd_agent_switch(settings, state, org.clerk_org_id if org else None, "incident 42")
+    switch_agent(url, state, org.clerk_org_id if org else None)
 
 
 async def test_an_orgs_kill_switch_refuses_with_agent_disabled_before_anything_is_written(

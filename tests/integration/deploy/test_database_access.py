@@ -11,7 +11,7 @@ from tests.integration.deploy.conftest import template
 
 # a run: its parallel reads, its event log's flush or heartbeat, the new conversation's title
 RUN_CONNECTIONS = MAX_PARALLEL_READS + 2
-RUNS = ("SendFunction", "ConfirmFunction", "PickFunction")
+RUNS = ("SendFunction", "ConfirmFunction", "PickFunction", "ChatFunction")
 
 
 def _functions() -> dict[str, Any]:

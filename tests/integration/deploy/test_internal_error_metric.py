@@ -40,7 +40,7 @@ def log_output() -> Iterator[io.StringIO]:
 
 def test_every_api_log_group_uses_the_same_filter() -> None:
     patterns = re.findall(r"FilterPattern: '(.+)'", TEMPLATE.read_text())
-    assert patterns == [FILTER] * 7
+    assert patterns == [FILTER] * 8  # send, confirm, pick, undo, chat, mcp, stream, reads
 
 
 async def test_an_unexpected_error_logs_a_line_the_filter_counts(

@@ -22,6 +22,7 @@ ENTRY_POINTS = {
     "UndoFunction": "run.sh",
     "McpFunction": "run.sh",
     "StreamFunction": "run.sh",
+    "ChatFunction": "run.sh",
     "ReadsFunction": "app.py",
     "MigrationFunction": "app.py",
     "SweepFunction": "app.py",

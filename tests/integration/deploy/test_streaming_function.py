@@ -106,6 +106,22 @@ def test_streaming_routes_refuse_unauthenticated_requests_with_json_401(
     assert body["traceId"] == response.headers["x-trace-id"]
 
 
+def test_the_ai_sdk_chat_streams_the_ui_message_stream(
+    server: str, tokens: TokenFactory, org: Org
+) -> None:
+    token = tokens.token(org["coach"].clerk_user_id, org.clerk_org_id)
+    response, chunks = _replay(server, with_bearer(load_event("chat"), token))
+    assert response.status_code == 200
+    assert response.headers["x-vercel-ai-ui-message-stream"] == "v1"
+    assert response.headers["transfer-encoding"] == "chunked"
+    body = b"".join(chunks).decode()
+    assert body.endswith("data: [DONE]\n\n")
+    frames = [json.loads(b.removeprefix("data: ")) for b in body.split("\n\n")[:-2]]
+    # no provider here: the stream says so as the SDK reads errors, then finishes
+    assert [f["type"] for f in frames] == ["start", "message-metadata", "error", "finish"]
+    assert frames[1]["messageMetadata"]["error"]["code"] == "provider_not_configured"
+
+
 def test_send_streams_server_sent_events(server: str, tokens: TokenFactory, org: Org) -> None:
     token = tokens.token(org["coach"].clerk_user_id, org.clerk_org_id)
     response, chunks = _replay(server, with_bearer(load_event("send-message"), token))

@@ -248,6 +248,7 @@ IDENTITY = {
     "organizations.name", "organizations.clerk_org_id",  # the gym's own
 }  # fmt: skip
 MACHINE = {
+    "ai_conversations.chat_id",  # the id an AI SDK app gave useChat (a CHECK keeps it one)
     "ai_messages.role", "ai_messages.model", "ai_messages.stop_reason", "ai_messages.usage",
     "ai_tool_executions.tool_use_id", "ai_tool_executions.router", "ai_tool_executions.action",
     "ai_tool_executions.status", "ai_tool_executions.confirm_policy", "ai_tool_executions.kind",
@@ -263,7 +264,9 @@ MACHINE = {
     "member_invitations.status", "member_subscriptions.status", "membership_plans.interval",
     "membership_plans.status", "org_memberships.role", "org_memberships.status",
     "organizations.timezone", "organizations.default_locale", "organizations.platform_tier",
-    "organizations.org_type", "organizations.feature_flags", "outbox_messages.source",
+    "organizations.org_type", "organizations.feature_flags",
+    "organizations.ai_loop_model",  # a model id an operator pins (a CHECK keeps it one)
+    "outbox_messages.source",
     "outbox_messages.tool_use_id", "outbox_messages.recipient_kind", "outbox_messages.channel",
     "outbox_messages.status", "outbox_messages.provider_message_id", "outbox_messages.error",
     "programs.status", "schema_migrations.version",

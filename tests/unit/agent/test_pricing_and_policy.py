@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from spotter.agent.cost.model_policy import LOOP_MAX_TOKENS, ROLES, model_policy
+from spotter.agent.cost.model_policy import (
+    LOOP_MAX_TOKENS,
+    LOOP_MODEL,
+    ROLES,
+    loop_call,
+    model_policy,
+)
 from spotter.agent.cost.pricing import (
     DEAREST,
     MODEL_RATES,
@@ -15,6 +21,7 @@ from spotter.agent.cost.pricing import (
     rates_for,
 )
 from spotter.config import Settings
+from spotter.tiers import PLATFORM_TIERS, Tier
 
 
 def test_every_role_has_a_call_and_every_policy_model_has_rates() -> None:
@@ -68,11 +75,51 @@ def test_cost_is_integer_micro_dollars_with_cache_ttls_apart() -> None:
     assert cost_usd_micros("claude-haiku-4-5", CallTokens(cache_read_tokens=1)) == 1, "rounded up"
 
 
+def test_the_loop_model_is_the_org_s_then_the_setting_then_the_tier_then_ours(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(PLATFORM_TIERS, "pinned", Tier(1_000_000, frozenset(), "claude-opus-5"))
+    plain, configured = (
+        Settings(environment="test"),
+        Settings(environment="test", spotter_loop_model="claude-sonnet-5-5-20260801"),
+    )
+    assert loop_call(plain, "growth").model == LOOP_MODEL
+    assert loop_call(plain, "pinned").model == "claude-opus-5"
+    assert loop_call(configured, "pinned").model == "claude-sonnet-5-5-20260801"
+    assert loop_call(configured, "pinned", "claude-sonnet-4-5").model == "claude-sonnet-4-5"
+    # each model is called its own way: Sonnet 4.5 has the smaller cap and a fixed budget
+    assert loop_call(plain, "growth", "claude-sonnet-4-5").max_tokens == 8_192
+
+
+def test_a_resumed_run_continues_on_the_model_that_wrote_its_turn() -> None:
+    settings = Settings(environment="test")
+    resumed = loop_call(settings, "growth", resumed_on="claude-sonnet-4-5-20250929")
+    assert (resumed.model, resumed.max_tokens) == ("claude-sonnet-4-5-20250929", 8_192)
+    assert resumed.thinking == {"type": "enabled", "budget_tokens": 4_096}
+    # the same model under another snapshot id is the configured call itself
+    assert loop_call(settings, "growth", resumed_on=f"{LOOP_MODEL}-20260801").model == LOOP_MODEL
+
+
+def test_a_turn_of_a_model_we_cannot_call_resumes_on_ours_with_thinking_off() -> None:
+    resumed = loop_call(Settings(environment="test"), "growth", resumed_on="claude-3-opus")
+    assert (resumed.model, resumed.max_tokens) == (LOOP_MODEL, LOOP_MAX_TOKENS)
+    assert not resumed.thinks, "its signed thinking cannot go back to another model"
+
+
 def test_the_offline_demo_model_answers_every_role_and_costs_nothing() -> None:
     policy = model_policy(Settings(environment="dev", spotter_fake_model=True))
     assert {call.model for call in policy.values()} == {OFFLINE_DEMO_MODEL}
     tokens = CallTokens(input_tokens=1_800, output_tokens=90, cache_read_tokens=6_000)
     assert cost_usd_micros(OFFLINE_DEMO_MODEL, tokens) == 0
+
+
+def test_the_demo_model_is_the_loop_call_over_an_org_override_and_a_resumed_turn() -> None:
+    """The run's loop call (issue 26 item 10) is chosen per run: in the demo it is still the
+    demo, whatever the org pins or the suspended turn was written by, so the demo bills nothing."""
+    demo = Settings(environment="dev", spotter_fake_model=True)
+    assert loop_call(demo, "growth", "claude-opus-5").model == OFFLINE_DEMO_MODEL
+    resumed = loop_call(demo, "growth", resumed_on="claude-sonnet-4-5")
+    assert resumed.model == OFFLINE_DEMO_MODEL
 
 
 def test_a_real_provider_is_priced_at_its_rates_even_with_the_demo_asked_for() -> None:

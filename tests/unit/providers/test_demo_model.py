@@ -379,17 +379,25 @@ def test_the_demo_model_is_refused_in_production_even_beside_a_key() -> None:
         )
 
 
+def _without_the_demo_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SPOTTER_FAKE_MODEL absent, and absent again after the test: `spotter dev` sets it in the
+    process's environment, and `delenv` of an absent variable records nothing to undo, so the
+    demo model would answer every later test of this worker."""
+    monkeypatch.setenv("SPOTTER_FAKE_MODEL", "")
+    monkeypatch.delenv("SPOTTER_FAKE_MODEL")
+
+
 def test_spotter_dev_turns_the_demo_model_on_without_a_provider(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.delenv("SPOTTER_FAKE_MODEL", raising=False)
+    _without_the_demo_setting(monkeypatch)
     said = cli._model_announcement(Settings(anthropic_api_key=None, model_provider="anthropic"))
     assert "OFFLINE DEMO MODEL" in said
     assert Settings().spotter_fake_model is True  # set for the server it starts
 
 
 def test_spotter_dev_announces_a_real_key(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("SPOTTER_FAKE_MODEL", raising=False)
+    _without_the_demo_setting(monkeypatch)
     said = cli._model_announcement(Settings(anthropic_api_key="k", model_provider="anthropic"))
     assert said == "Model: the Anthropic API."
     assert "SPOTTER_FAKE_MODEL" not in __import__("os").environ

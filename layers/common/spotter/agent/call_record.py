@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from uuid import UUID
 
 from spotter.agent import events as ev
 
@@ -30,6 +31,9 @@ class CallRef:
     router: str
     action: str
     input: dict[str, Any]
+    # the call's row in `ai_tool_executions`, chosen before it is written (None: a call that has
+    # no row of its own, such as an undo); `tool_completed` names it, as the loader does
+    execution_id: UUID | None = None
 
 
 def tool_started(ref: CallRef) -> ev.ToolStarted:
@@ -49,6 +53,7 @@ def tool_completed(
         output=outcome.output if outcome.ok else None,
         error=outcome.error_json,
         inverse_available=outcome.ok and inverse_available,
+        execution_id=str(ref.execution_id) if ref.execution_id is not None else None,
     )
 
 

@@ -1,14 +1,16 @@
-"""Reading conversations for the dashboard: the list, and one conversation as a person sees it."""
+"""Reading conversations for the dashboard: the list, one conversation as a person sees it, and
+one in full for a client that rebuilds it (`conversation_log`: the AI SDK history)."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 from uuid import UUID
 
 from spotter.agent.approvals import call_fingerprint
 from spotter.agent.executions import conversation_calls, interrupted_error
 from spotter.agent.run_lease import LEASE_TTL
-from spotter.agent.transcript import visible_text
+from spotter.agent.transcript import strip_turn_context, visible_text
 from spotter.db import Conn
 from spotter.db.scope import OrgScope
 from spotter.domain.outbox import statuses_for_conversation, with_delivery
@@ -39,26 +41,45 @@ async def list_conversations(conn: Conn, org_id: UUID, user_id: UUID) -> list[di
     ]
 
 
+async def _own(
+    conn: Conn, org_id: UUID, user_id: UUID, conversation_id: UUID, columns: str
+) -> dict[str, Any]:
+    """The caller's conversation row (`columns` of it); a foreign or missing one is not_found."""
+    cur = await conn.execute(
+        f"SELECT {columns} FROM ai_conversations"
+        " WHERE id = %s AND organization_id = %s AND user_id = %s",
+        (conversation_id, org_id, user_id),
+    )
+    conversation = await cur.fetchone()
+    if conversation is None:
+        raise NotFoundError("No such conversation.")
+    return conversation
+
+
+async def _turns(conn: Conn, org_id: UUID, conversation_id: UUID, columns: str) -> list[Any]:
+    """The user and assistant turns (`columns` of them), oldest first."""
+    cur = await conn.execute(
+        f"SELECT {columns} FROM ai_messages"
+        " WHERE conversation_id = %s AND organization_id = %s AND role IN ('user', 'assistant')"
+        " ORDER BY ordinal",
+        (conversation_id, org_id),
+    )
+    return list(await cur.fetchall())
+
+
 async def get_conversation(
     conn: Conn, org_id: UUID, user_id: UUID, conversation_id: UUID, *, voice: Voice | None = None
 ) -> dict[str, Any]:
     """The conversation as its reader sees it; with a `voice`, each call also carries the words
     its card shows (`tools.summaries`: title, summary, a labelled card) in the reader's language,
     exactly as the live stream gave them."""
-    cur = await conn.execute(
-        "SELECT id, title, created_at, updated_at, compacting_since IS NOT NULL AS compacting"
-        " FROM ai_conversations WHERE id = %s AND organization_id = %s AND user_id = %s",
-        (conversation_id, org_id, user_id),
-    )
-    conversation = await cur.fetchone()
-    if conversation is None:
-        raise NotFoundError("No such conversation.")
+    conversation = await _own(
+        conn, org_id, user_id, conversation_id,
+        "id, title, created_at, updated_at, compacting_since IS NOT NULL AS compacting",
+    )  # fmt: skip
     live = await _live_run(conn, org_id, conversation_id)
-    cur = await conn.execute(
-        "SELECT id, run_id, role, content, stop_reason, created_at FROM ai_messages"
-        " WHERE conversation_id = %s AND organization_id = %s AND role IN ('user', 'assistant')"
-        " ORDER BY ordinal",
-        (conversation_id, org_id),
+    rows = await _turns(
+        conn, org_id, conversation_id, "id, run_id, role, content, stop_reason, created_at"
     )
     messages = [
         {
@@ -69,7 +90,7 @@ async def get_conversation(
             "stopReason": row["stop_reason"],
             "createdAt": row["created_at"].isoformat(),
         }
-        for row in await cur.fetchall()
+        for row in rows
     ]
     tools = [
         _tool_execution(row, voice)
@@ -160,3 +181,59 @@ def _tool_execution(row: dict[str, Any], voice: Voice | None) -> dict[str, Any]:
         if awaiting and not awaits_pick(row["kind"]):
             shown["confirmation"] = present_card(row["confirmation"], voice)
     return shown
+
+
+@dataclass(frozen=True)
+class LoggedMessage:
+    """One stored user or assistant turn as a person reads it: a user turn's visible text; an
+    assistant turn's text blocks and tool calls in the order the model wrote them."""
+
+    id: UUID
+    role: Literal["user", "assistant"]
+    run_id: UUID
+    # {"type": "text", "text"} and {"type": "tool_use", "id", "name", "input"}
+    blocks: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class ConversationLog:
+    """A conversation read in full for a client that rebuilds it (the AI SDK history): every
+    user and assistant turn, oldest first, and every call as the loader shows it, with its input
+    and fingerprint, by tool_use id."""
+
+    id: UUID
+    chat_id: str | None
+    messages: list[LoggedMessage]
+    calls: dict[str, dict[str, Any]]
+
+
+async def conversation_log(
+    conn: Conn, org_id: UUID, user_id: UUID, conversation_id: UUID
+) -> ConversationLog:
+    conversation = await _own(conn, org_id, user_id, conversation_id, "chat_id")
+    messages = [
+        LoggedMessage(row["id"], row["role"], row["run_id"], _readable(row["content"]))
+        for row in await _turns(conn, org_id, conversation_id, "id, role, run_id, content")
+    ]
+    calls = {}
+    for row in await conversation_calls(conn, org_id, conversation_id):
+        shown = _tool_execution(row, None)
+        shown["input"] = row["input"]
+        shown["kind"] = row["kind"]
+        shown["confirm"] = row["confirm_policy"]
+        shown["fingerprint"] = call_fingerprint(row["router"], row["action"], row["input"])
+        calls[row["tool_use_id"]] = shown
+    return ConversationLog(conversation_id, conversation["chat_id"], messages, calls)
+
+
+def _readable(content: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    readable: list[dict[str, Any]] = []
+    for block in strip_turn_context(content):
+        if block.get("type") == "text" and block.get("text"):
+            readable.append({"type": "text", "text": str(block["text"])})
+        elif block.get("type") == "tool_use":
+            readable.append(
+                {"type": "tool_use", "id": block["id"], "name": block.get("name", "")}
+                | {"input": block.get("input")}
+            )
+    return readable

@@ -54,6 +54,7 @@ class ToolCompleted(_Event):
     output: Any = None
     error: dict[str, Any] | None = None
     inverse_available: bool = False
+    execution_id: str | None = None  # its row, as the loader names it (undo by execution id)
 
 
 class ConfirmationPending(_Event):
@@ -81,6 +82,9 @@ class DisambiguationPending(_Event):
     kind: str
     prompt: str
     candidates: list[PickCandidate]
+    # the picker tool itself (`read.ask_user_to_pick`), as `confirmation_pending` names its call
+    router: str | None = None
+    action: str | None = None
 
 
 class MessageDone(_Event):

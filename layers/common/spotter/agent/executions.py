@@ -23,7 +23,7 @@ conversation, owned by `actor_user_id`, tool_use id `mcp_<hex>`). Its life:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Literal
 from uuid import UUID, uuid4
@@ -133,6 +133,8 @@ class NewExecution:
         cls, position: int, ref: CallRef, spec: ToolSpec | None, *, status: ExecutionStatus,
         **columns: Any,
     ) -> NewExecution:  # fmt: skip
+        if ref.execution_id is not None:  # the id the call's events already name
+            columns["id"] = ref.execution_id
         if spec is None:
             return cls(position, ref, status, **columns)
         return cls(
@@ -219,14 +221,13 @@ async def insert_mcp_call(
     transaction of its effect and audit row), or pending with its card when there is none, its
     question lapsing after `expires_in` (then the sweep closes it `expired`)."""
     row_id = uuid4()
-    ref = CallRef(f"mcp_{row_id.hex}", call.spec.router, call.spec.action, call.executable_input)
+    spec = call.spec
+    ref = CallRef(f"mcp_{row_id.hex}", spec.router, spec.action, call.executable_input, row_id)
     if outcome is None:
         row = NewExecution.pending(0, ref, call.spec, card)
     else:
         row = NewExecution.settled(0, ref, call.spec, outcome)
-    await _insert(
-        conn, caller.org_id, _Owner("mcp", actor_user_id=caller.user_id), [replace(row, id=row_id)]
-    )
+    await _insert(conn, caller.org_id, _Owner("mcp", actor_user_id=caller.user_id), [row])
     if outcome is None and expires_in is not None:
         await conn.execute(
             "UPDATE ai_tool_executions SET expires_at = clock_timestamp() + %s"
@@ -395,7 +396,7 @@ class PendingCall:
 
     @property
     def ref(self) -> CallRef:
-        return CallRef(self.tool_use_id, self.router, self.action, self.input)
+        return CallRef(self.tool_use_id, self.router, self.action, self.input, self.execution_id)
 
     @property
     def link(self) -> CallLink:

@@ -1,8 +1,9 @@
 """What one run carries between its phases, and the dependencies it is built from.
 
 `RunStart` is what a run knows before it has a conversation (the caller, the clock read once,
-the loop's model call, the usage it spends); `RunState` is a run in a conversation: its id is
-never missing, and `append` is the one way a run writes to the transcript (the row, fenced on
+the loop's configured model call, the usage it spends); `RunState` is a run in a conversation:
+its id is never missing, its loop call is the one chosen with its history (`run.loop_call`),
+and `append` is the one way a run writes to the transcript (the row, fenced on
 the lease, then the same turn mirrored into `messages`, what the next model call replays), in
 `transaction()`, the run's one kind of write transaction (pipelined, settling the usage of the
 calls that ended since the last one).
@@ -14,16 +15,25 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from spotter.agent.cost import ModelCall, RunUsage, model_policy
+from spotter.agent.cost import ModelCall, RunUsage
+from spotter.agent.cost.model_policy import loop_call
 from spotter.agent.run_lease import LeaseClock, RunTx, refusal
 from spotter.agent.stream.log import RunLog
 from spotter.agent.telemetry import AgentEndpoint, AgentTelemetry
-from spotter.agent.transcript import MessageRole, api_role, canonical, queue_append
+from spotter.agent.transcript import (
+    MessageRole,
+    StoredMessage,
+    api_role,
+    canonical,
+    is_turn_context,
+    queue_append,
+    queue_complete_user_turn,
+)
 from spotter.auth.caller import Caller
 from spotter.config import Settings
 from spotter.db import Database
@@ -69,12 +79,21 @@ class AgentDeps:
 
 
 @dataclass(frozen=True)
+class CompletedUserTurn:
+    """A run's own user turn with its turn context completed, owed to the database: written by
+    the run's next transaction, before any loop call may read it."""
+
+    message_id: UUID
+    content: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
 class RunStart:
     """A run before it has a conversation: enough to fail, record usage and say `done`."""
 
     deps: AgentDeps
     caller: Caller
-    call: ModelCall
+    call: ModelCall  # the configured loop call (the run's own is chosen with its history)
     registry: ToolRegistry
     telemetry: AgentTelemetry
     now: datetime
@@ -84,6 +103,7 @@ class RunStart:
     usage: RunUsage = field(default_factory=RunUsage)
     log: RunLog = field(default_factory=RunLog)  # the run's SSE ids and persisted events
     lease: LeaseClock = field(default_factory=LeaseClock)  # when it last knew it held the lease
+    owed_turns: list[CompletedUserTurn] = field(default_factory=list)  # not yet written
 
     @classmethod
     def begin(
@@ -97,7 +117,7 @@ class RunStart:
         return cls(
             deps=deps,
             caller=caller,
-            call=model_policy(deps.settings)["spotterLoop"],
+            call=loop_call(deps.settings, caller.platform_tier),
             registry=deps.registry_for(caller),
             telemetry=deps.telemetry_for(caller, endpoint),
             now=deps.clock(),
@@ -117,22 +137,38 @@ class RunStart:
     def in_conversation(self, conversation_id: UUID, *, resumed: bool = False) -> RunState:
         return RunState(self, conversation_id, resumed=resumed)
 
+    @property
+    def owes_writes(self) -> bool:
+        """Something the run's next transaction writes first (usage, a completed user turn)."""
+        return not self.usage.settled or bool(self.owed_turns)
+
     @asynccontextmanager
     async def transaction(self, conversation_id: UUID | None = None) -> AsyncIterator[RunTx]:
         """The run's own writes, in one pipelined transaction that first records the usage of
-        the calls that ended since the last one and drops their budget holds — so a call's
-        usage commits with the very next thing the run writes, in no round trip of its own.
-        Its fences are read once it committed: `ConversationBusy` when the run lost the
-        conversation (what it wrote unfenced, its usage included, stays written)."""
+        the calls that ended since the last one and drops their budget holds, and writes the
+        user turn whose context the run completed — so each commits with the very next thing
+        the run writes, in no round trip of its own. Its fences are read once it committed:
+        `ConversationBusy` when the run lost the conversation (what it wrote unfenced, its
+        usage included, stays written)."""
         caller = self.caller
         sent = time.monotonic()
+        # (the finish path's last try names no conversation: a turn no model read stays as is)
+        owed = list(self.owed_turns) if conversation_id is not None else []
         async with self.deps.db.pipelined_tx(caller.org_id) as conn:
             settlement = await self.usage.queue_settle(
                 conn, caller.org_id, caller.user_id, self.now
             )
             tx = RunTx(conn)
+            for turn in owed:
+                assert conversation_id is not None
+                completed = await queue_complete_user_turn(
+                    conn, caller.org_id, conversation_id, turn.message_id,
+                    run_id=self.run_id, content=turn.content,
+                )  # fmt: skip
+                tx.fence(completed)
             yield tx
         self.usage.mark_settled(settlement)
+        del self.owed_turns[: len(owed)]
         if not tx.fenced:
             return
         if not await tx.fences_held():
@@ -147,12 +183,22 @@ class RunState:
     conversation_id: UUID
     # what the next call replays, canonical (keys sorted: what the cached prefix needs)
     messages: list[dict[str, Any]] = field(default_factory=list)
+    # the run's loop call, chosen once with its history (`run.loop_call.loop_history`)
+    call: ModelCall = field(init=False)
+    # the stored rows the run knows, its own appends included (theirs numbered after the last
+    # known ordinal): what says, with no read, whether compaction is due when it settles
+    history: list[StoredMessage] = field(default_factory=list)
     model_turns: int = 0
     truncated_once: bool = False
     resumed: bool = False  # a run resumed by resolving a suspended message
+    suspended: bool = False  # the run ended waiting for a person (an approval, a pick)
+    compaction_tried: bool = False  # one compaction attempt per run (the gate or the kick)
     wrote_records: bool = False  # a write tool succeeded: embeddings may be stale after the run
     # the replay starts at a compaction summary: earlier calls' ids are not in `messages`
     compacted: bool = False
+
+    def __post_init__(self) -> None:
+        self.call = self.start.call
 
     @property
     def deps(self) -> AgentDeps:
@@ -161,10 +207,6 @@ class RunState:
     @property
     def caller(self) -> Caller:
         return self.start.caller
-
-    @property
-    def call(self) -> ModelCall:
-        return self.start.call
 
     @property
     def registry(self) -> ToolRegistry:
@@ -192,7 +234,7 @@ class RunState:
 
     @property
     def ids(self) -> dict[str, Any]:
-        return self.start.ids(self.conversation_id, self.model_turns)
+        return {**self.start.ids(self.conversation_id, self.model_turns), "model": self.call.model}
 
     def stream_events(self, last_seq: int) -> None:
         """The conversation is the caller's: from here the run's events are its stream."""
@@ -203,6 +245,20 @@ class RunState:
     def transaction(self) -> AbstractAsyncContextManager[RunTx]:
         """`RunStart.transaction` in this run's conversation."""
         return self.start.transaction(self.conversation_id)
+
+    def complete_user_turn(self, turn: StoredMessage, content: list[dict[str, Any]]) -> None:
+        """The run's user turn `turn`, as replayed, gets `content` (the same words, its turn
+        context completed) now, and in the database with the run's next transaction — before
+        any loop call, which `run.metering` makes wait for it."""
+        old = [b["text"] for b in turn.content if is_turn_context(b)]
+        new = next(canonical(b) for b in content if is_turn_context(b))
+        for index, message in enumerate(self.messages):
+            blocks = message["content"]
+            if old and any(b.get("text") == old[0] for b in blocks):
+                replaced = [new if b.get("text") == old[0] else b for b in blocks]
+                self.messages[index] = {**message, "content": replaced}
+        self.history = [replace(m, content=content) if m.id == turn.id else m for m in self.history]
+        self.start.owed_turns.append(CompletedUserTurn(turn.id, content))
 
     async def append(
         self,
@@ -225,4 +281,7 @@ class RunState:
         )  # fmt: skip
         tx.fence(cursor)
         self.messages.append(canonical({"role": api_role(role), "content": content}))
+        ordinal = self.history[-1].ordinal + 1 if self.history else 0
+        row = StoredMessage(message_id, ordinal, role, content, model, self.run_id)
+        self.history.append(replace(row, usage=usage, stop_reason=stop_reason))
         return message_id

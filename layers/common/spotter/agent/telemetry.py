@@ -39,6 +39,7 @@ AgentEventName = Literal[
     "agent.turn_failed",
     "agent.usage.unrecorded",
     "agent.model_output.repaired",
+    "agent.compaction.kick_failed",
 ]
 # what product analytics receives (the rest stays in logs and Sentry)
 ANALYTICS_EVENTS: frozenset[str] = frozenset(

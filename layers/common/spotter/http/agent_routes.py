@@ -13,7 +13,7 @@ model SDK, a second of cold start the buffered reads function never pays.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated
 from uuid import UUID
 
@@ -23,12 +23,12 @@ from starlette.responses import StreamingResponse
 from spotter.agent import events as ev
 from spotter.agent import run
 from spotter.agent.admission import admit_action, admit_send
-from spotter.agent.stream import RunLog, check_can_follow, follow, request_stop, start_live
+from spotter.agent.stream import LiveRun, RunLog, check_can_follow, follow, request_stop, start_live
 from spotter.auth.caller import Caller
-from spotter.errors import SpotterError
 from spotter.http.bodies import ConfirmBatchBody, ConfirmBody, PickBody, SendMessageBody
 from spotter.http.deps import StaffCaller, get_agent_deps
-from spotter.http.sse import protocol_of, recorded_response, unlogged
+from spotter.http.sse import recorded_response, resume_point, unlogged
+from spotter.http.ui_stream import UiMessageStream
 from spotter.i18n import Locale, error_message
 from spotter.observability import current_trace_id
 from spotter.providers.anthropic import ProviderNotConfigured
@@ -53,23 +53,52 @@ def _voice(caller: Caller) -> Voice:
 RunStarter = Callable[[run.AgentDeps, RunLog], AsyncIterator[ev.AgentEvent]]
 
 
-async def _live(
-    request: Request, caller: Caller, start: RunStarter, *, sending: bool = False
+async def live_response(
+    request: Request,
+    caller: Caller,
+    start: RunStarter,
+    ui: Callable[[LiveRun | None], UiMessageStream] | None = None,
+    *,
+    sending: bool = False,
 ) -> StreamingResponse:
     """Admit the caller (a send also against its window), then start the run in its own task;
-    the response streams it in the request's encoding."""
-    protocol = protocol_of(request)
+    the response streams it natively, or through the AI SDK translator `ui` makes for it (given
+    the live run, None when no model is configured)."""
     try:
         deps = get_agent_deps(request, request.app.state.db)
     except ProviderNotConfigured:
         # `make dev` without a key: say so on the stream instead of failing the request
-        return recorded_response(unlogged(_provider_missing(caller.locale)), protocol)
+        missing = unlogged(_provider_missing(caller.locale))
+        return recorded_response(missing, ui=ui(None) if ui else None)
     if sending:
         await admit_send(deps.db, deps.settings, caller, deps.clock())
     else:
         await admit_action(deps.db, caller)
     live = start_live(lambda log: start(deps, log))
-    return recorded_response(live.events(), protocol, run=live.task, voice=_voice(caller))
+    translator = ui(live) if ui else None
+    # the native stream speaks its cards' words to the watcher; the AI SDK chat carries the
+    # events as stored, as its history (`ui_history`) does
+    voice = None if translator else _voice(caller)
+    return recorded_response(live.events(), run=live.task, ui=translator, voice=voice)
+
+
+async def undo_response(
+    request: Request,
+    caller: Caller,
+    claim: Callable[[run.AgentDeps], Awaitable[run.ClaimedUndo]],
+    ui: UiMessageStream | None = None,
+) -> StreamingResponse:
+    """Admit the caller, claim the undo (its refusals, 403 / 404 / 422, are JSON before any
+    stream), then stream the inverse. An undo is the user's act on a finished call, not a run:
+    its events carry no ids."""
+    try:
+        deps = get_agent_deps(request, request.app.state.db)
+    except ProviderNotConfigured:
+        return recorded_response(unlogged(_provider_missing(caller.locale)), ui=ui)
+    await admit_action(deps.db, caller)
+    claimed = await claim(deps)
+    voice = None if ui else _voice(caller)
+    return recorded_response(unlogged(run.run_undo(deps, caller, claimed)), ui=ui, voice=voice)
 
 
 @router.post("/messages")
@@ -82,7 +111,7 @@ async def send_message(
         selection=body.page_context.selection,
         conversation_id=body.conversation_id,
     )
-    return await _live(
+    return await live_response(
         request,
         caller,
         lambda deps, log: run.send_message(deps, caller, message, log=log),
@@ -98,7 +127,7 @@ async def confirm(
     tool_use_id: str,
     body: ConfirmBody,
 ) -> StreamingResponse:
-    return await _live(
+    return await live_response(
         request,
         caller,
         lambda deps, log: run.confirm(
@@ -125,7 +154,7 @@ async def confirm_batch(
         )
         for d in body.decisions
     ]
-    return await _live(
+    return await live_response(
         request,
         caller,
         lambda deps, log: run.confirm_batch(deps, caller, conversation_id, decisions, log=log),
@@ -136,7 +165,7 @@ async def confirm_batch(
 async def pick(
     request: Request, caller: StaffCaller, conversation_id: UUID, tool_use_id: str, body: PickBody
 ) -> StreamingResponse:
-    return await _live(
+    return await live_response(
         request,
         caller,
         lambda deps, log: run.pick(deps, caller, conversation_id, tool_use_id, body.id, log=log),
@@ -147,31 +176,11 @@ async def pick(
 async def undo(
     request: Request, caller: StaffCaller, conversation_id: UUID, tool_use_id: str
 ) -> StreamingResponse:
-    protocol = protocol_of(request)
-    try:
-        deps = get_agent_deps(request, request.app.state.db)
-    except ProviderNotConfigured:
-        return recorded_response(unlogged(_provider_missing(caller.locale)), protocol)
-    # refusals (403, 404, 422) are JSON, before the stream; the claim is taken here too
-    await admit_action(deps.db, caller)
-    claimed = await run.claim_undo(deps, caller, conversation_id, tool_use_id)
-    # an undo is the user's act on a finished call, not a run: its events carry no ids
-    return recorded_response(
-        unlogged(run.run_undo(deps, caller, claimed)), protocol, voice=_voice(caller)
+    return await undo_response(
+        request,
+        caller,
+        lambda deps: run.claim_undo(deps, caller, conversation_id, tool_use_id),
     )
-
-
-def _resume_point(last_event_id: str | None, after: int | None) -> int:
-    raw = after if after is not None else last_event_id
-    if raw is None or raw == "":
-        return 0
-    try:
-        point = int(raw)
-    except ValueError:
-        point = -1
-    if point < 0:
-        raise SpotterError("invalid_request", "Last-Event-ID must be an event id.", status=400)
-    return point
 
 
 @router.get("/conversations/{conversation_id}/stream")
@@ -184,12 +193,10 @@ async def stream(
 ) -> StreamingResponse:
     """What the client missed (every event after its last id), then the live run until its
     `done`; with no run live, the replay alone. Any instance serves it."""
-    point = _resume_point(last_event_id, after)
+    point = resume_point(last_event_id, after)
     db = request.app.state.db
     await check_can_follow(db, caller, conversation_id)  # foreign or missing: a JSON 404
-    return recorded_response(
-        follow(db, caller, conversation_id, point), protocol_of(request), voice=_voice(caller)
-    )
+    return recorded_response(follow(db, caller, conversation_id, point), voice=_voice(caller))
 
 
 @router.post("/conversations/{conversation_id}/stop")
@@ -203,14 +210,10 @@ async def undo_execution(
     request: Request, caller: StaffCaller, execution_id: UUID
 ) -> StreamingResponse:
     """Undo a write made outside a conversation (an MCP client's), named by its execution id."""
-    try:
-        deps = get_agent_deps(request, request.app.state.db)
-    except ProviderNotConfigured:
-        return recorded_response(unlogged(_provider_missing(caller.locale)), protocol_of(request))
-    await admit_action(deps.db, caller)
-    claimed = await run.claim_execution_undo(
-        deps.db, deps.registry_for(caller), caller, execution_id
-    )
-    return recorded_response(
-        unlogged(run.run_undo(deps, caller, claimed)), protocol_of(request), voice=_voice(caller)
+    return await undo_response(
+        request,
+        caller,
+        lambda deps: run.claim_execution_undo(
+            deps.db, deps.registry_for(caller), caller, execution_id
+        ),
     )

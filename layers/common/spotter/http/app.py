@@ -19,6 +19,7 @@ from spotter.db.errors import RETRY_AFTER_SECONDS, UNAVAILABLE_ERRORS
 from spotter.db.server import app_pool_url
 from spotter.errors import ErrorCode, SpotterError
 from spotter.http.approval_routes import router as approvals_router
+from spotter.http.cors import add_cors
 from spotter.http.health import database_reachable
 from spotter.http.locale import resolve_locale
 from spotter.http.middleware import BodyLimitMiddleware, NulPathMiddleware, TraceIdMiddleware
@@ -30,6 +31,8 @@ from spotter.providers.email import email_sender_for
 
 if TYPE_CHECKING:
     from spotter.mcp.server import McpApp
+
+CHAT_PATH = "/agent/chat"  # the AI SDK chat's POST: the SDK sends the whole chat each time
 
 
 def _error_body(request: Request, code: str, detail: Any) -> dict[str, Any]:
@@ -155,8 +158,10 @@ def create_app(
     app.include_router(gym_router)
     if streaming:
         from spotter.http.agent_routes import router as agent_router
+        from spotter.http.chat_routes import router as chat_router
 
         app.include_router(agent_router)
+        app.include_router(chat_router)
     # one sender per app: an approved outbound call delivers its mail right after it committed,
     # on every channel (the agent's confirm stream, an MCP approval)
     app.state.email_sender = email_sender_for(settings)
@@ -186,8 +191,14 @@ def create_app(
             headers={"retry-after": str(RETRY_AFTER_SECONDS)},
         )
 
-    # Outermost first: the trace id exists before the body limit can refuse a request.
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    # Outermost first: the trace id exists before the body limit can refuse a request, and CORS
+    # wraps everything, so a refusal is readable cross-origin.
+    app.add_middleware(
+        BodyLimitMiddleware,
+        max_bytes=settings.max_body_bytes,
+        per_path={CHAT_PATH: settings.chat_max_body_bytes},
+    )
     app.add_middleware(NulPathMiddleware)
     app.add_middleware(TraceIdMiddleware)
+    add_cors(app, settings)
     return app

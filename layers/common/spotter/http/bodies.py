@@ -14,7 +14,9 @@ MAX_TEXT_CHARS = 20_000
 MAX_DECISIONS = 20
 
 
-class _Body(BaseModel):
+class Body(BaseModel):
+    """camelCase on the wire, unknown keys refused, and what Postgres cannot hold (`db.text`)."""
+
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
 
     @model_validator(mode="before")
@@ -26,12 +28,12 @@ class _Body(BaseModel):
         return data
 
 
-class PageContext(_Body):
+class PageContext(Body):
     pathname: Annotated[str, Field(min_length=1, max_length=512)]
     selection: dict[str, Any] | None = None
 
 
-class SendMessageBody(_Body):
+class SendMessageBody(Body):
     conversation_id: UUID | None = None
     text: Annotated[str, Field(min_length=1, max_length=MAX_TEXT_CHARS)]
     page_context: PageContext
@@ -48,7 +50,7 @@ MAX_REASON_CHARS = 2_000
 Fingerprint = Annotated[str, Field(min_length=1, max_length=64)]
 
 
-class ConfirmBody(_Body):
+class ConfirmBody(Body):
     """`args` approves with edited arguments; `reason` says why a call was declined (the model
     reads it); `fingerprint` is the card's, so a decision made on a stale card is refused."""
 
@@ -70,7 +72,7 @@ class Decision(ConfirmBody):
     tool_use_id: Annotated[str, Field(min_length=1, max_length=128)]
 
 
-class ConfirmBatchBody(_Body):
+class ConfirmBatchBody(Body):
     decisions: Annotated[list[Decision], Field(min_length=1, max_length=MAX_DECISIONS)]
 
     @field_validator("decisions")
@@ -82,11 +84,11 @@ class ConfirmBatchBody(_Body):
         return decisions
 
 
-class PickBody(_Body):
+class PickBody(Body):
     id: Annotated[str, Field(min_length=1, max_length=128)]
 
 
-class ApprovalDecisionBody(_Body):
+class ApprovalDecisionBody(Body):
     """A person's decision on the approval page of a pending MCP call."""
 
     decision: Literal["approve", "reject"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -79,19 +80,24 @@ class TraceIdMiddleware:
 
 
 class BodyLimitMiddleware:
-    """Refuse bodies over the limit with 413, by header or by counting a chunked stream."""
+    """Refuse bodies over the limit with 413, by header or by counting a chunked stream.
+    `per_path`: a path's own limit (the AI SDK chat's POST carries the whole chat)."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(
+        self, app: ASGIApp, max_bytes: int, per_path: Mapping[str, int] | None = None
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.per_path = dict(per_path or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.per_path.get(scope.get("path", ""), self.max_bytes)
         declared = _header(scope, b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
-            await self._refuse(scope, send)
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            await self._refuse(scope, send, limit)
             return
         seen = 0
         started = refused = False
@@ -103,10 +109,10 @@ class BodyLimitMiddleware:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.max_bytes:
+                if seen > limit:
                     if not started and not refused:
                         refused = True
-                        await self._refuse(scope, send)
+                        await self._refuse(scope, send, limit)
                     return {"type": "http.disconnect"}
             return message
 
@@ -119,13 +125,9 @@ class BodyLimitMiddleware:
 
         await self.app(scope, counting_receive, guarded_send)
 
-    async def _refuse(self, scope: Scope, send: Send) -> None:
+    async def _refuse(self, scope: Scope, send: Send, limit: int) -> None:
         await send_json_error(
-            scope,
-            send,
-            413,
-            "payload_too_large",
-            f"The body must be at most {self.max_bytes} bytes.",
+            scope, send, 413, "payload_too_large", f"The body must be at most {limit} bytes."
         )
 
 

@@ -1,9 +1,6 @@
 """The SSE wire: the native encoding (`id:` / `event:` / `data:`, one chunk and flush per event)
-and the response that streams recorded events in the encoding the request chose.
-
-Two encodings of the same events, chosen per request (`?protocol=ai-sdk` or the header
-`x-stream-protocol: ai-sdk`); the native one is the default. Both carry the event's `id:` when
-it has one, so either reconnects with `Last-Event-ID`.
+and the response that streams recorded events, natively or, for the AI SDK chat routes, as the
+UI message stream (`http.ui_stream`). Both carry the event's `id:` when it has one.
 """
 
 from __future__ import annotations
@@ -11,27 +8,20 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
-from typing import Any, Literal
+from typing import Any
 
 import anyio
-from starlette.requests import Request
 from starlette.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
 from spotter.agent import events as ev
 from spotter.agent.stream import Recorded, wire
+from spotter.errors import SpotterError
 from spotter.http.ui_stream import UI_STREAM_HEADERS, UiMessageStream
 from spotter.tools.summaries import Voice, describe_call, present_card
 
-Protocol = Literal["spotter", "ai-sdk"]
-
 # no proxy or adapter may buffer a stream: each event must reach the dashboard now
 _NO_BUFFERING = {"cache-control": "no-cache", "x-accel-buffering": "no"}
-
-
-def protocol_of(request: Request) -> Protocol:
-    asked = request.query_params.get("protocol") or request.headers.get("x-stream-protocol")
-    return "ai-sdk" if asked == "ai-sdk" else "spotter"
 
 
 def encode(event: ev.AgentEvent, event_id: int | None = None) -> bytes:
@@ -83,12 +73,11 @@ async def _native(records: AsyncIterator[Recorded]) -> AsyncIterator[bytes]:
         yield encode_wire(recorded.data, recorded.seq)
 
 
-async def _ai_sdk(records: AsyncIterator[Recorded]) -> AsyncIterator[bytes]:
-    translator = UiMessageStream()
+async def _ui(records: AsyncIterator[Recorded], ui: UiMessageStream) -> AsyncIterator[bytes]:
     async for recorded in records:
-        for frame in translator.frames(recorded):
+        for frame in ui.frames(recorded):
             yield frame
-    for frame in translator.end():
+    for frame in ui.end():
         yield frame
 
 
@@ -110,21 +99,36 @@ class _RunResponse(StreamingResponse):
 
 def recorded_response(
     records: AsyncIterator[Recorded],
-    protocol: Protocol,
     *,
     run: asyncio.Task[None] | None = None,
+    ui: UiMessageStream | None = None,
     voice: Voice | None = None,
 ) -> StreamingResponse:
-    """`run`: the task of the run these records come from; the response outlives it. `voice`:
-    whom the tool events' words are for (none: the events as stored)."""
+    """`run`: the task of the run these records come from; the response outlives it. `ui`: the
+    AI SDK translator of this response (None: the native encoding). `voice`: whom the tool
+    events' words are for (none: the events as stored)."""
     if voice is not None:
         records = _presented(records, voice)
-    body = _ai_sdk(records) if protocol == "ai-sdk" else _native(records)
-    headers = {**_NO_BUFFERING, **UI_STREAM_HEADERS} if protocol == "ai-sdk" else _NO_BUFFERING
+    body = _native(records) if ui is None else _ui(records, ui)
+    headers = _NO_BUFFERING if ui is None else {**_NO_BUFFERING, **UI_STREAM_HEADERS}
     if run is None:
         return StreamingResponse(body, media_type="text/event-stream", headers=headers)
     return _RunResponse(body, run, media_type="text/event-stream", headers=headers)
 
 
 def sse_response(events: AsyncIterator[ev.AgentEvent]) -> StreamingResponse:
-    return recorded_response(unlogged(events), "spotter")
+    return recorded_response(unlogged(events))
+
+
+def resume_point(last_event_id: str | None, after: int | None) -> int:
+    """The last event a reconnecting client has: `?after=` or `Last-Event-ID` (neither: 0)."""
+    raw: int | str | None = after if after is not None else last_event_id
+    if raw is None or raw == "":
+        return 0
+    try:
+        point = int(raw)
+    except ValueError:
+        point = -1
+    if point < 0:
+        raise SpotterError("invalid_request", "Last-Event-ID must be an event id.", status=400)
+    return point

@@ -1,170 +1,334 @@
-"""The AI SDK UI message stream protocol (v1), a second encoding of Spotter's events, so a
-dashboard built on `useChat` reads Spotter unchanged.
+"""Spotter's events as the AI SDK UI message stream (v1): what `useChat` reads from the chat
+endpoints (`http.chat_routes`).
 
-Each frame is `data: <chunk JSON>` (with Spotter's `id:`), the stream ends `data: [DONE]`, and
-the response says `x-vercel-ai-ui-message-stream: v1`. One run is one assistant UI message:
-`start`, then per model call a `start-step` … `finish-step` holding its `text-start/-delta/-end`
-and the tool calls it asked for. A tool call is `tool-input-available` (tool name = the router,
-input `{action, args}`), then `tool-output-available` or `tool-output-error`. A confirmation is
-a `data-confirmation` part (the card and its fingerprint) and `tool-approval-request` whose
-`approvalId` is the fingerprint, so an approval names what was shown. Pickers, compaction, usage
-and the conversation id are `data-picker`, `data-compaction`, `data-usage`, `data-conversation`;
-an error is `error`; `done` is `finish`.
+Each frame is `data: <chunk JSON>` (with the event's `id:`), the stream ends `data: [DONE]`, and
+the response says `x-vercel-ai-ui-message-stream: v1`. One stream writes ONE assistant UI
+message: `start` (its id: the turn's, `agent.chats`), then per model reply a `start-step` with
+its text and the calls it asked for, and `finish`. A stream that continues a message (a
+decision) starts inside the message's last step, as the SDK's own continuation does, so a
+decided call's part moves `approval-requested → output-available` (or `output-denied`) in place.
+
+Calls (`docs/ai-sdk.md` has the table):
+- a tool part per action, `tool-<router>_<action>` (the MCP names), its input the action's
+  arguments; Spotter runs it, so `providerExecuted: true` (the SDK's client-tool checks skip
+  it); `toolMetadata` names the router and action, and once it ran its execution id and
+  whether Undo is available (`inverseAvailable`), or its error code;
+- a confirmation is `tool-approval-request` whose `approvalId` is the card's fingerprint, the
+  card in `approvalDescriptor`; the answer comes back as the SDK's approval response;
+- a picker is a client tool (`tool-read_ask_user_to_pick`, input `{kind, prompt, candidates}`,
+  no `providerExecuted`): the app answers with `addToolOutput`;
+- a rejection is `tool-output-denied`; any other failure `tool-output-error`.
+The conversation id and the run's usage are message metadata; an error is `message-metadata
+{error: {code, traceId}}` then `error`; compaction a transient `data-compaction`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
+from spotter.agent.approvals import call_fingerprint
 from spotter.agent.stream import Recorded
+from spotter.tools.catalog import load_catalog
+from spotter.tools.spec import action_tool_name
 
 UI_STREAM_HEADERS = {"x-vercel-ai-ui-message-stream": "v1"}
+REJECTED = "rejected_by_user"
+# a failure of a call that was never approved (nobody decided it), so no approval is answered
+_NEVER_DECIDED = frozenset({"superseded", "skipped_after_rejection"})
+
+Chunk = dict[str, Any]
+Phase = Literal["none", "tools", "reply", "reply_done"]
 
 
+def is_client_tool(router: str, action: str) -> bool:
+    """A picker: the person answers it in the app (`addToolOutput`), Spotter never runs it."""
+    spec = load_catalog().specs.get(f"{router}.{action}")
+    return spec is not None and spec.kind == "user_picker"
+
+
+def tool_input(call_input: Any) -> Any:
+    """A call's input as the app reads it: the action's arguments (the model's envelope is
+    `{action, args}`); an input that never parsed, as it was."""
+    if isinstance(call_input, dict) and isinstance(call_input.get("args"), dict):
+        return call_input["args"]
+    return call_input if call_input is not None else {}
+
+
+def tool_metadata(router: str, action: str, **more: Any) -> dict[str, Any]:
+    return {"router": router, "action": action, **{k: v for k, v in more.items() if v is not None}}
+
+
+def approval_descriptor(confirm: Any, confirmation: Any) -> dict[str, Any]:
+    """What the approval is about: the card built on the server."""
+    return {"confirm": confirm, "confirmation": confirmation}
+
+
+def picker_input(kind: Any, prompt: Any, candidates: Any) -> dict[str, Any]:
+    return {"kind": kind, "prompt": prompt, "candidates": candidates}
+
+
+@dataclass
+class KnownCall:
+    """A call the client's message already shows (or this stream has shown)."""
+
+    name: str
+    client: bool = False  # a picker
+    approval_id: str | None = None  # asked, and not yet answered on this stream
+    answered: bool = False
+    awaiting: bool = False  # waits for a person (until this stream reports its outcome)
+
+
+@dataclass
 class UiMessageStream:
-    """Stateful: which text part and step are open, which tool calls the client knows."""
+    """The translator of one response: which step and text part are open, which calls the
+    message shows. `message_id` may be a callable: a send's id is its run's, known once the
+    run has its conversation (its first event with an id). `continues`: the calls of the
+    message a decision continues (the stream starts in its last step). `after`: events the
+    client already has (a resume with `Last-Event-ID`) are read but not sent again."""
 
-    def __init__(self) -> None:
-        self._started = False
-        self._step_open = False
-        self._text_id: str | None = None
-        self._texts = 0
-        self._tools: set[str] = set()
-        self._finish_reason = "stop"
-        self._id: int | None = None
-        self._turn_done = False
+    message_id: Callable[[], str | None] | str | None = None
+    continues: Mapping[str, KnownCall] | None = None
+    after: int = 0
+    metadata: dict[str, Any] = field(default_factory=dict)
+    _calls: dict[str, KnownCall] = field(default_factory=dict)
+    _phase: Phase = "none"
+    _text_id: str | None = None
+    _texts: int = 0
+    _started: bool = False
+    _error: bool = False
+    _awaiting: set[str] = field(default_factory=set)
+    _seq: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.continues is not None:
+            self._calls = dict(self.continues)
+            self._awaiting = {call_id for call_id, c in self._calls.items() if c.awaiting}
+            # the message's last step is the suspended reply's: its calls' outputs land in it
+            self._phase = "reply_done"
+
+    # ---- frames --------------------------------------------------------------------------
 
     def frames(self, recorded: Recorded) -> Iterator[bytes]:
-        self._id = recorded.seq
-        for chunk in self._chunks(recorded.data):
+        chunks = self._start() + self._chunks(recorded.data)
+        self._seq = recorded.seq if recorded.seq is not None else self._seq
+        if recorded.seq is not None and recorded.seq <= self.after:
+            chunks = [c for c in chunks if c["type"] == "start"]  # the client has the rest
+        for chunk in chunks:
             yield self._frame(chunk)
 
     def end(self) -> Iterator[bytes]:
         """After the last event: close what is open (a stream cut before `done` too)."""
-        if self._started:
-            for chunk in [*self._close_step(), self._finish()]:
-                yield self._frame(chunk)
+        chunks = self._start() + self._close_text()
+        if self._phase != "none":
+            chunks.append({"type": "finish-step"})
+        finish: Chunk = {"type": "finish", "finishReason": self._finish_reason()}
+        if self.metadata:
+            finish["messageMetadata"] = dict(self.metadata)
+        chunks.append(finish)
+        for chunk in chunks:
+            yield self._frame(chunk)
         yield b"data: [DONE]\n\n"
 
-    def _frame(self, chunk: dict[str, Any]) -> bytes:
-        head = f"id: {self._id}\n" if self._id is not None else ""
+    def _frame(self, chunk: Chunk) -> bytes:
+        head = f"id: {self._seq}\n" if self._seq is not None else ""
         body = json.dumps(chunk, ensure_ascii=False, separators=(",", ":"))
         return f"{head}data: {body}\n\n".encode()
 
-    def _start(self) -> list[dict[str, Any]]:
+    def _finish_reason(self) -> str:
+        if self._error:
+            return "error"
+        return "tool-calls" if self._awaiting else "stop"
+
+    def _start(self) -> list[Chunk]:
         if self._started:
             return []
         self._started = True
-        return [{"type": "start"}]
+        start: Chunk = {"type": "start"}
+        message_id = self.message_id() if callable(self.message_id) else self.message_id
+        if message_id is not None:
+            start["messageId"] = message_id
+        if self.metadata:
+            start["messageMetadata"] = dict(self.metadata)
+        return [start]
 
-    def _open_step(self) -> list[dict[str, Any]]:
-        if self._step_open:
-            return []
-        self._step_open = True
-        return [{"type": "start-step"}]
+    # ---- steps and text ------------------------------------------------------------------
 
-    def _close_text(self) -> list[dict[str, Any]]:
+    def _close_text(self) -> list[Chunk]:
         if self._text_id is None:
             return []
         text_id, self._text_id = self._text_id, None
         return [{"type": "text-end", "id": text_id}]
 
-    def _close_step(self) -> list[dict[str, Any]]:
-        closed = self._close_text()
-        if self._step_open:
-            self._step_open = False
-            closed.append({"type": "finish-step"})
-        return closed
+    def _new_step(self, phase: Phase) -> list[Chunk]:
+        """A model reply (or the calls no model asked for: page seeds) is a step of its own."""
+        chunks = self._close_text()
+        if self._phase != "none":
+            chunks.append({"type": "finish-step"})
+        chunks.append({"type": "start-step"})
+        self._phase = phase
+        return chunks
 
-    def _finish(self) -> dict[str, Any]:
-        """The message ends; a replay that goes on to a later run starts a new one."""
-        finish = {"type": "finish", "finishReason": self._finish_reason}
-        self._started, self._tools, self._finish_reason = False, set(), "stop"
-        self._turn_done = False
-        return finish
+    def _text(self, delta: str) -> list[Chunk]:
+        chunks = [] if self._phase == "reply" else self._new_step("reply")
+        if self._text_id is None:
+            self._texts += 1
+            self._text_id = f"text-{self._texts}"
+            chunks.append({"type": "text-start", "id": self._text_id})
+        chunks.append({"type": "text-delta", "id": self._text_id, "delta": delta})
+        return chunks
 
-    def _tool_input(self, e: dict[str, Any]) -> list[dict[str, Any]]:
-        """The call, once: a resolution's stream reports calls its own stream never started."""
-        tool_use_id = e["toolUseId"]
-        if tool_use_id in self._tools:
+    def _reply_done(self) -> list[Chunk]:
+        chunks = self._close_text()
+        if self._phase == "reply":
+            self._phase = "reply_done"
+            return chunks
+        return chunks + self._new_step("reply_done")  # a reply that only calls tools
+
+    # ---- calls ---------------------------------------------------------------------------
+
+    def _call_input(
+        self, call_id: str, router: str, action: str, call_input: Any, *, client: bool = False
+    ) -> list[Chunk]:
+        """The call's part, once: a resolution's stream reports calls the message already has
+        (answered in place) and held ones it never showed (added to the same step)."""
+        if call_id in self._calls:
             return []
-        self._tools.add(tool_use_id)
-        call_input = e.get("input") or {"action": e.get("action")}
+        name = action_tool_name(router, action)
+        self._calls[call_id] = KnownCall(name, client=client)
+        chunks = self._new_step("tools") if self._phase == "none" else []
+        chunk: Chunk = {
+            "type": "tool-input-available",
+            "toolCallId": call_id,
+            "toolName": name,
+            "input": call_input,
+            "toolMetadata": tool_metadata(router, action),
+        }
+        if not client:
+            chunk["providerExecuted"] = True
+        return [*chunks, chunk]
+
+    def _answer(self, call_id: str, approved: bool, reason: str | None = None) -> list[Chunk]:
+        """The approval's answer, once, before the call's outcome: what the person decided,
+        also for a replay that never saw the request that carried it."""
+        call = self._calls.get(call_id)
+        if call is None or call.approval_id is None or call.answered:
+            return []
+        call.answered = True
+        chunk: Chunk = {
+            "type": "tool-approval-response",
+            "approvalId": call.approval_id,
+            "approved": approved,
+            "providerExecuted": True,
+        }
+        if reason:
+            chunk["reason"] = reason
+        return [chunk]
+
+    def _started_call(self, e: dict[str, Any]) -> list[Chunk]:
+        call_id = e["toolUseId"]
+        self._awaiting.discard(call_id)
         return [
-            *self._open_step(),
-            {
-                "type": "tool-input-available",
-                "toolCallId": tool_use_id,
-                "toolName": e["router"],
-                "input": call_input,
-            },
+            *self._close_text(),
+            *self._answer(call_id, approved=True),
+            *self._call_input(call_id, e["router"], e["action"], tool_input(e.get("input"))),
         ]
 
-    def _chunks(self, e: dict[str, Any]) -> list[dict[str, Any]]:
-        kind = e["type"]
-        chunks = self._start()
-        if kind == "conversation_started":
-            data = {"conversationId": e["conversationId"]}
-            chunks.append({"type": "data-conversation", "data": data})
-        elif kind == "text_delta":
-            if self._turn_done:  # a new model call: the last one's step (and its tools) ends
-                self._turn_done = False
-                chunks += self._close_step()
-            chunks += self._open_step()
-            if self._text_id is None:
-                self._texts += 1
-                self._text_id = f"text-{self._texts}"
-                chunks.append({"type": "text-start", "id": self._text_id})
-            chunks.append({"type": "text-delta", "id": self._text_id, "delta": e["delta"]})
-        elif kind == "message_done":
-            # the step stays open for the tool calls this reply asked for
-            self._turn_done = True
-            chunks += self._close_text()
-        elif kind == "tool_started":
-            chunks += self._close_text() + self._tool_input(e)
-        elif kind == "tool_completed":
-            chunks += self._close_text() + self._tool_input(e)
-            if e["ok"]:
-                out = e.get("output")
-                chunks.append(
-                    {"type": "tool-output-available", "toolCallId": e["toolUseId"], "output": out}
-                )
-            else:
-                error = e.get("error") or {}
-                text = str(error.get("message") or error.get("code") or "failed")
-                chunks.append(
-                    {"type": "tool-output-error", "toolCallId": e["toolUseId"], "errorText": text}
-                )
-        elif kind == "confirmation_pending":
-            self._finish_reason = "tool-calls"
-            card = {k: e.get(k) for k in ("toolUseId", "confirm", "confirmation", "fingerprint")}
-            chunks += self._close_text() + self._tool_input(e)
-            chunks.append({"type": "data-confirmation", "id": e["toolUseId"], "data": card})
-            approval = e.get("fingerprint") or e["toolUseId"]
-            chunks.append(
-                {
-                    "type": "tool-approval-request",
-                    "approvalId": approval,
-                    "toolCallId": e["toolUseId"],
-                }
+    def _completed(self, e: dict[str, Any]) -> list[Chunk]:
+        call_id, router, action = e["toolUseId"], e["router"], e["action"]
+        self._awaiting.discard(call_id)
+        error = e.get("error") or {}
+        code = None if e["ok"] else str(error.get("code") or "internal")
+        client = is_client_tool(router, action)
+        chunks = self._close_text()
+        if code == REJECTED:
+            chunks += self._answer(call_id, approved=False, reason=error.get("reason"))
+        elif code not in _NEVER_DECIDED:
+            chunks += self._answer(call_id, approved=True)
+        chunks += self._call_input(call_id, router, action, {}, client=client)
+        if code == REJECTED:
+            return [*chunks, {"type": "tool-output-denied", "toolCallId": call_id}]
+        outcome: Chunk
+        if code is None:
+            meta = tool_metadata(
+                router,
+                action,
+                executionId=e.get("executionId"),
+                inverseAvailable=bool(e.get("inverseAvailable")),
             )
-        elif kind == "disambiguation_pending":
-            self._finish_reason = "tool-calls"
-            picker = {k: e.get(k) for k in ("toolUseId", "kind", "prompt", "candidates")}
-            chunks += self._close_text()
-            chunks.append({"type": "data-picker", "id": e["toolUseId"], "data": picker})
-        elif kind in ("compaction_started", "compaction_finished"):
+            outcome = {"type": "tool-output-available", "toolCallId": call_id}
+            outcome |= {"output": e.get("output"), "toolMetadata": meta}
+        else:
+            meta = tool_metadata(router, action, executionId=e.get("executionId"), errorCode=code)
+            text = str(error.get("message") or code)
+            outcome = {"type": "tool-output-error", "toolCallId": call_id, "errorText": text}
+            outcome["toolMetadata"] = meta
+        if not client:
+            outcome["providerExecuted"] = True
+        return [*chunks, outcome]
+
+    def _confirmation(self, e: dict[str, Any]) -> list[Chunk]:
+        call_id, router, action = e["toolUseId"], e["router"], e["action"]
+        chunks = self._close_text() + self._call_input(
+            call_id, router, action, tool_input(e.get("input"))
+        )
+        approval_id = e.get("fingerprint") or call_fingerprint(router, action, e.get("input") or {})
+        call = self._calls[call_id]
+        call.approval_id, call.answered = approval_id, False  # an edited call is asked again
+        self._awaiting.add(call_id)
+        request: Chunk = {
+            "type": "tool-approval-request",
+            "approvalId": approval_id,
+            "toolCallId": call_id,
+            "approvalDescriptor": approval_descriptor(e.get("confirm"), e.get("confirmation")),
+        }
+        return [*chunks, request]
+
+    def _picker(self, e: dict[str, Any]) -> list[Chunk]:
+        call_id = e["toolUseId"]
+        router, action = e.get("router") or "read", e.get("action") or "ask_user_to_pick"
+        self._awaiting.add(call_id)
+        asked = picker_input(e.get("kind"), e.get("prompt"), e.get("candidates"))
+        return self._close_text() + self._call_input(call_id, router, action, asked, client=True)
+
+    # ---- events --------------------------------------------------------------------------
+
+    def _chunks(self, e: dict[str, Any]) -> list[Chunk]:
+        kind = e["type"]
+        if kind == "text_delta":
+            return self._text(e["delta"])
+        if kind == "message_done":
+            return self._reply_done()
+        if kind == "tool_started":
+            return self._started_call(e)
+        if kind == "tool_completed":
+            return self._completed(e)
+        if kind == "confirmation_pending":
+            return self._confirmation(e)
+        if kind == "disambiguation_pending":
+            return self._picker(e)
+        if kind == "conversation_started":
+            self.metadata["conversationId"] = e["conversationId"]
+            return [{"type": "message-metadata", "messageMetadata": dict(self.metadata)}]
+        if kind in ("compaction_started", "compaction_finished"):
             data = {k: v for k, v in e.items() if k != "type"}
             data["status"] = "started" if kind == "compaction_started" else "finished"
-            chunks.append({"type": "data-compaction", "id": "compaction", "data": data})
-        elif kind == "error":
-            self._finish_reason = "error"
-            chunks.append({"type": "error", "errorText": e["message"]})
-        elif kind == "done":
-            chunks += self._close_step()
-            usage = {"conversationId": e.get("conversationId"), **e.get("usage", {})}
-            chunks.append({"type": "data-usage", "data": usage})
-            chunks.append(self._finish())
-        return chunks
+            compaction = {"type": "data-compaction", "id": "compaction", "data": data}
+            return [compaction | {"transient": True}]
+        if kind == "error":
+            self._error = True
+            failure = {"code": e["code"], "traceId": e.get("traceId")}
+            return [
+                *self._close_text(),
+                {"type": "message-metadata", "messageMetadata": {"error": failure}},
+                {"type": "error", "errorText": e["message"]},
+            ]
+        if kind == "done":
+            if e.get("conversationId"):
+                self.metadata["conversationId"] = e["conversationId"]
+            if "usage" in e:
+                self.metadata["usage"] = e["usage"]
+            return self._close_text()
+        return []

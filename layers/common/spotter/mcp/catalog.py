@@ -26,7 +26,7 @@ UNDO_TOOL = "spotter_undo"
 
 
 def mcp_name(spec: ToolSpec) -> str:
-    return f"{spec.router}_{spec.action}"
+    return spec.action_tool_name
 
 
 def _title(spec: ToolSpec) -> str:

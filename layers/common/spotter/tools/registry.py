@@ -8,6 +8,7 @@ definitions are serialized once.
 from __future__ import annotations
 
 from functools import cached_property, lru_cache
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +87,16 @@ class ToolRegistry:
     @cached_property
     def quick_definitions(self) -> list[dict[str, Any]]:
         return build_definitions(self.quick_specs, self._catalog.router_descriptions)
+
+    @cached_property
+    def action_index(self) -> str:
+        """Every router of this surface and each of its actions by name, one line each: what
+        the assistant can do (the T1 router reads it to tell what only the full loop does)."""
+        lines: list[str] = []
+        for router, specs in groupby(self.specs, key=lambda spec: spec.router):
+            lines.append(f"{router}: {self._catalog.router_descriptions.get(router, '')}".rstrip())
+            lines += [f"- {router}.{spec.action}: {spec.summary}" for spec in specs]
+        return "\n".join(lines)
 
     @cached_property
     def definitions_json(self) -> str:

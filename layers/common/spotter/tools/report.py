@@ -2,25 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from spotter.auth.caller import Role
 from spotter.tools.asking import awaits_pick
 from spotter.tools.catalog import load_catalog
 from spotter.tools.definitions import canonical_json, definition_stats
-from spotter.tools.registry import registry_for
+from spotter.tools.registry import ToolRegistry, registry_for
 from spotter.tools.token_count import HAIKU_CACHE_MINIMUM, HAIKU_FAMILY, claude_tokens
 
 _ROLES: tuple[Role, ...] = ("owner", "admin", "coach", "member")
+# The quick route's system block for a tool surface (the agent's, passed in by the caller).
+RouterSystem = Callable[[ToolRegistry], str]
 
 
-def quick_route_prefix_tokens(role: Role, router_prompt: str) -> int:
-    """The quick route's cached prefix for a role (its tools, then the router's system block),
-    in Haiku tokens; the API's own tool-use preamble comes on top and is not counted."""
-    tools = canonical_json(registry_for(role, False, True).quick_definitions)
-    return claude_tokens(tools, HAIKU_FAMILY) + claude_tokens(router_prompt, HAIKU_FAMILY)
+def quick_route_prefix_tokens(registry: ToolRegistry, router_system: RouterSystem) -> int:
+    """The quick route's cached prefix for a tool surface (its tools, then the router's system
+    block), in Haiku tokens; the API's own tool-use preamble comes on top and is not counted."""
+    tools = canonical_json(registry.quick_definitions)
+    return claude_tokens(tools, HAIKU_FAMILY) + claude_tokens(router_system(registry), HAIKU_FAMILY)
 
 
-def render_tools_doc(router_prompt: str) -> str:
-    """`router_prompt`: the quick route's system block (the agent's, passed in by the caller)."""
+def render_tools_doc(router_system: RouterSystem) -> str:
     catalog = load_catalog()
     lines = [
         "# Spotter tools",
@@ -46,18 +49,26 @@ def render_tools_doc(router_prompt: str) -> str:
         "## Quick route prefix per role",
         "",
         "The T1 router's request starts with the role's quick-action tools and one system",
-        "block (the router prompt), marked for the cache. Haiku 4.5 caches only from",
+        "block (the routing rules, the page-context rules, worked decisions and every action",
+        "of the role's surface), marked for the cache. Haiku 4.5 caches only from",
         f"{HAIKU_CACHE_MINIMUM:,} tokens: a shorter prefix is sent uncached every time (the",
-        "marker is then a no-op). The API's own tool-use preamble is not counted here.",
+        "marker is then a no-op). The API's own tool-use preamble is not counted here. A",
+        "member has no quick actions: the route never runs for them.",
         "",
-        "| role | quick actions | prefix tokens (Haiku) | reaches the cache minimum |",
-        "| --- | --- | --- | --- |",
+        "| role | org | quick actions | prefix tokens (Haiku) | reaches the cache minimum |",
+        "| --- | --- | --- | --- | --- |",
     ]
     for role in _ROLES:
-        quick = registry_for(role, False, True).quick_specs
-        tokens = quick_route_prefix_tokens(role, router_prompt)
-        reaches = "yes" if tokens >= HAIKU_CACHE_MINIMUM else "no"
-        lines.append(f"| {role} | {len(quick)} | {tokens:,} | {reaches} |")
+        for day_grain in (False, True):
+            registry = registry_for(role, day_grain, True)
+            if not registry.quick_specs:
+                continue
+            tokens = quick_route_prefix_tokens(registry, router_system)
+            reaches = "yes" if tokens >= HAIKU_CACHE_MINIMUM else "no"
+            org = "day-grain" if day_grain else "standard"
+            lines.append(
+                f"| {role} | {org} | {len(registry.quick_specs)} | {tokens:,} | {reaches} |"
+            )
     routers: dict[str, list[str]] = {}
     for name in sorted(catalog.specs):
         routers.setdefault(catalog.specs[name].router, []).append(name)

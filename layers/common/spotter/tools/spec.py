@@ -147,6 +147,13 @@ class ToolOptions:
     external_effects: bool = False
 
 
+def action_tool_name(router: str, action: str) -> str:
+    """One action as a tool of its own (`bookings_book`): the name MCP clients call it by and an
+    AI SDK dashboard types its tool parts by (`tool-bookings_book`). The model sees one tool per
+    router instead (`{action, args}`)."""
+    return f"{router}_{action}"
+
+
 @dataclass(frozen=True, kw_only=True)
 class ToolSpec(ToolOptions):
     """One declared action: its name, summary, args model and handler, with its options resolved."""
@@ -161,6 +168,10 @@ class ToolSpec(ToolOptions):
     @property
     def name(self) -> str:
         return f"{self.router}.{self.action}"
+
+    @property
+    def action_tool_name(self) -> str:
+        return action_tool_name(self.router, self.action)
 
     @property
     def parallel_safe(self) -> bool:

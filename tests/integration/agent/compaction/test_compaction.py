@@ -9,37 +9,19 @@ from typing import Any
 import psycopg
 import pytest
 from psycopg.rows import dict_row
-from psycopg.types.json import Jsonb
 
 from spotter.agent.compaction import summary
 from spotter.agent.compaction.plan import plan_compaction
-from spotter.agent.compaction.summary import compact
+from spotter.agent.compaction.summary import Summary, compact
 from spotter.agent.conversations import list_conversations
 from spotter.agent.transcript.projection import projection
 from spotter.db import Database
-from tests.support.world import Org, sync_next_ordinals
+from tests.support.agent import long_conversation
+from tests.support.world import Org
 
 
 def stored_conversation(url: str, org: Org, exchanges: int = 13) -> uuid.UUID:
-    conversation_id = uuid.uuid4()
-    with psycopg.connect(url) as conn:
-        conn.execute(
-            "INSERT INTO ai_conversations (id, organization_id, user_id) VALUES (%s, %s, %s)",
-            (conversation_id, org.id, org["owner"].user_id),
-        )
-        ordinal = 0
-        for i in range(exchanges):
-            run = uuid.uuid4()
-            for role, text in (("user", f"question {i}"), ("assistant", f"answer {i}")):
-                conn.execute(
-                    "INSERT INTO ai_messages (organization_id, conversation_id, run_id, ordinal, role, content, stop_reason)"
-                    " VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                    (org.id, conversation_id, run, ordinal, role, Jsonb([{"type": "text", "text": text}]),
-                     "end_turn" if role == "assistant" else None),
-                )  # fmt: skip
-                ordinal += 1
-        sync_next_ordinals(conn)
-    return conversation_id
+    return uuid.UUID(long_conversation(url, org, exchanges=exchanges, usage=None))
 
 
 def load(url: str, conversation_id: uuid.UUID) -> list[dict[str, Any]]:
@@ -51,8 +33,8 @@ def load(url: str, conversation_id: uuid.UUID) -> list[dict[str, Any]]:
         ).fetchall()
 
 
-async def summary_of(transcript: str) -> str:
-    return f"Summary: {transcript.count('User:')} questions asked."
+async def summary_of(transcript: str) -> Summary:
+    return Summary(f"Summary: {transcript.count('User:')} questions asked.")
 
 
 async def test_a_long_conversation_is_summarized_and_replays_from_the_summary(
@@ -84,11 +66,11 @@ async def test_two_requests_never_compact_the_same_span(
     assert plan is not None
     calls = 0
 
-    async def slow_summary(transcript: str) -> str:
+    async def slow_summary(transcript: str) -> Summary:
         nonlocal calls
         calls += 1
         await asyncio.sleep(0.2)
-        return "summary"
+        return Summary("summary")
 
     results = await asyncio.gather(
         compact(db, org.id, conversation_id, uuid.uuid4(), plan, slow_summary),
@@ -107,10 +89,10 @@ async def test_compacting_is_visible_while_in_flight(db: Database, org: Org, cle
     assert plan is not None
     started, release = asyncio.Event(), asyncio.Event()
 
-    async def gated_summary(transcript: str) -> str:
+    async def gated_summary(transcript: str) -> Summary:
         started.set()
         await release.wait()
-        return "summary"
+        return Summary("summary")
 
     task = asyncio.create_task(
         compact(db, org.id, conversation_id, uuid.uuid4(), plan, gated_summary)
@@ -136,12 +118,12 @@ async def test_a_failed_compaction_leaves_the_conversation_as_it_was(
     plan = plan_compaction(before, estimated_tokens=1_000, threshold=150_000)
     assert plan is not None
 
-    async def broken(transcript: str) -> str:
+    async def broken(transcript: str) -> Summary:
         if failure == "raises":
             raise ConnectionError("provider down")
         if failure == "times_out":
             await asyncio.sleep(5)
-        return "  "
+        return Summary("  ")
 
     assert await compact(db, org.id, conversation_id, uuid.uuid4(), plan, broken) is None
     assert load(clean_db, conversation_id) == before

@@ -1,12 +1,15 @@
 """Budgets that hold under concurrency, and usage recorded as each call completes.
 
-Every tallied model call is reserved first (its upper-bound cost must fit under the cap, counting
-the holds of calls in flight), then settled to its actual usage in `ai_usage_daily`.
+Every tallied model call is reserved first (the room the cap leaves, counting the holds of calls
+in flight, must pay its least useful bound; it holds up to its full bound and its output is
+clamped to what it holds), then settled to its actual usage in `ai_usage_daily`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import math
 import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -16,10 +19,10 @@ import psycopg
 import pytest
 
 from spotter.agent import events as ev
-from spotter.agent.cost.budget import HOLD_TTL, daily_budget_micros
-from spotter.agent.cost.holds import reserve, upper_bound_micros
+from spotter.agent.cost.budget import HOLD_TTL, MIN_OUTPUT_TOKENS, CallBound, daily_budget_micros
+from spotter.agent.cost.holds import reserve
 from spotter.agent.cost.model_policy import LOOP_MAX_TOKENS, LOOP_MODEL
-from spotter.agent.cost.pricing import CallTokens, rates_for
+from spotter.agent.cost.pricing import OFFLINE_DEMO_MODEL, CallTokens, cost_usd_micros, rates_for
 from spotter.agent.cost.usage import CallUsage, RunUsage
 from spotter.agent.run import metering, quick_lane
 from spotter.auth import Caller
@@ -87,9 +90,40 @@ def _codes(events: list[ev.AgentEvent]) -> list[str]:
 
 def test_the_upper_bound_covers_max_output_and_cache_written_input() -> None:
     rates = rates_for(LOOP_MODEL)
-    bound = upper_bound_micros(LOOP_MODEL, 10_000, 1_000)
+    bound = CallBound(LOOP_MODEL, 10_000, 1_000).full_micros
     assert bound == -(-(10_000 * rates.cache_write_5m + 1_000 * rates.output) // 1_000_000)
     assert bound >= (10_000 * rates.input + 1_000 * rates.output) // 1_000_000
+
+
+def test_the_least_bound_caps_the_output_at_the_useful_floor() -> None:
+    rates = rates_for(LOOP_MODEL)
+    call = CallBound(LOOP_MODEL, 10_000, LOOP_MAX_TOKENS)
+    floor = 10_000 * rates.cache_write_5m + MIN_OUTPUT_TOKENS * rates.output
+    assert call.least_micros == -(-floor // 1_000_000) < call.full_micros
+    # a call that asks for less than the floor is never clamped: its least bound is its bound
+    small = CallBound(LOOP_MODEL, 10_000, 1_024)
+    assert small.least_micros == small.full_micros
+
+
+def test_a_clamped_call_costs_at_most_its_hold_even_if_it_writes_every_token() -> None:
+    call = CallBound(LOOP_MODEL, 12_345, LOOP_MAX_TOKENS)
+    for held in (call.least_micros, call.least_micros + 7_777, call.full_micros - 1):
+        output = call.output_tokens_for(held)
+        assert MIN_OUTPUT_TOKENS <= output < LOOP_MAX_TOKENS
+        worst = CallTokens(cache_write_5m_tokens=12_345, output_tokens=output)
+        assert cost_usd_micros(LOOP_MODEL, worst) <= held
+        # and one more token would not have fit
+        over = CallTokens(cache_write_5m_tokens=12_345, output_tokens=output + 1)
+        assert cost_usd_micros(LOOP_MODEL, over) > held - 1
+    assert call.output_tokens_for(call.full_micros) == LOOP_MAX_TOKENS
+
+
+def test_a_free_model_s_call_is_never_clamped() -> None:
+    """The offline demo model bills nothing: whatever it holds pays every token it may write
+    (it divided by its zero output rate before)."""
+    call = CallBound(OFFLINE_DEMO_MODEL, 12_345, LOOP_MAX_TOKENS)
+    assert call.full_micros == call.least_micros == 0
+    assert call.output_tokens_for(0) == LOOP_MAX_TOKENS
 
 
 async def test_concurrent_reservations_see_each_other(
@@ -126,20 +160,80 @@ async def test_at_cap_minus_one_micro_no_concurrent_send_calls_the_model(
     assert _spent(clean_db, org) == CAP - 1 and _holds(clean_db) == 0
 
 
-async def test_with_room_for_one_call_eight_concurrent_sends_start_one(
+def _worst_case(body: dict[str, object]) -> Reply:
+    """A model that writes every token it may and bills its whole input as a cache write: the
+    most a request can cost (its body at chars / 4 is what the bound counts)."""
+    sent = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+    max_tokens = body["max_tokens"]
+    assert isinstance(max_tokens, int)
+    usage = FakeUsage(
+        input_tokens=0, cache_write_5m_tokens=len(sent) // 4, output_tokens=max_tokens
+    )
+    return Reply([Text("spent it all")], usage=usage, delay_s=0.01)
+
+
+# over the quick route's 280 characters, so the loop's call is the send's only tallied call
+LONG_TEXT = "please summarize how the week went for the gym, " * 7
+
+
+async def _full_bound(db: Database, owner: Caller) -> int:
+    """One loop call's full bound for LONG_TEXT in a new conversation (a dry run's body)."""
+    probe = ScriptedModel([Reply([Text("probe")])])
+    await run_turn(deps_for(db, probe), owner, LONG_TEXT)
+    [raw] = probe.raw_requests
+    return CallBound(LOOP_MODEL, math.ceil(len(raw) / 4), LOOP_MAX_TOKENS).full_micros
+
+
+async def test_budget_to_the_last_cent_a_call_is_clamped_to_what_is_left(
+    db: Database, org: Org, owner: Caller, clean_db: str
+) -> None:
+    full = await _full_bound(db, owner)
+    left = full * 2 // 3  # less than one full call's bound, more than its least
+    _spend(clean_db, org, CAP - _spent(clean_db, org) - left)
+    model = ScriptedModel([_worst_case])
+    events = await run_turn(deps_for(db, model), owner, LONG_TEXT)
+    assert not _codes(events), "answered, not refused below a full call's bound"
+    [body] = model.requests
+    assert MIN_OUTPUT_TOKENS <= body["max_tokens"] < LOOP_MAX_TOKENS
+    assert _spent(clean_db, org) <= CAP, "even writing every token it was allowed"
+    assert CAP - _spent(clean_db, org) < full - left, "the clamp spends what was left"
+    assert _holds(clean_db) == 0
+
+
+async def test_budget_to_the_last_cent_below_the_least_bound_the_call_is_refused(
+    db: Database, org: Org, owner: Caller, clean_db: str
+) -> None:
+    full = await _full_bound(db, owner)
+    least = CallBound(LOOP_MODEL, 0, LOOP_MAX_TOKENS).least_micros  # the output part alone
+    assert least < full
+    _spend(clean_db, org, CAP - _spent(clean_db, org) - least + 1)
+    model = ScriptedModel([Reply([Text("never")])])
+    events = await run_turn(deps_for(db, model), owner, LONG_TEXT)
+    assert _codes(events) == ["agent_budget_exceeded"]
+    assert model.requests == [], "a call that could not write a useful answer never starts"
+
+
+async def test_n_concurrent_sends_with_room_for_k_calls_run_between_k_and_the_cap_never_over(
     db: Database, org: Org, owner: Caller, clean_db: str, pools: list[Database]
 ) -> None:
-    # room for one call's bound (its output part alone is OUTPUT_BOUND), never for two
-    _spend(clean_db, org, CAP - OUTPUT_BOUND * 19 // 10)
-    before = _spent(clean_db, org)
-    model = ScriptedModel([Reply([Text("the one")], delay_s=0.02) for _ in pools])
-    outcomes = await asyncio.gather(*(run_turn(deps_for(p, model), owner, "go") for p in pools))
-    started = [o for o in outcomes if not _codes(o)]
-    assert len(started) == 1 and len(model.requests) == 1
-    assert all(_codes(o) == ["agent_budget_exceeded"] for o in outcomes if o not in started)
-    done = started[0][-1]
-    assert isinstance(done, ev.Done)
-    assert _spent(clean_db, org) == before + done.usage.cost_usd_micros <= CAP
+    """Issue 30 item 13: N concurrent sends on a cap whose room pays k calls' full bounds and
+    half of another: k run at their full bound, one more clamped to what is left (the old rule
+    refused it), the rest are refused, and spend never passes the cap even when every call
+    writes all it may."""
+    k = 3
+    full = await _full_bound(db, owner)
+    least = CallBound(LOOP_MODEL, 0, LOOP_MAX_TOKENS).least_micros
+    _spend(clean_db, org, CAP - _spent(clean_db, org) - (k * full + full // 2))
+    model = ScriptedModel([_worst_case for _ in pools])
+    outcomes = await asyncio.gather(
+        *(run_turn(deps_for(p, model), owner, LONG_TEXT) for p in pools)
+    )
+    ran = [o for o in outcomes if not _codes(o)]
+    assert len(ran) == k + 1, "k full calls and one clamped to the rest"
+    assert sorted(b["max_tokens"] for b in model.requests)[1:] == [LOOP_MAX_TOKENS] * k
+    assert all(_codes(o) == ["agent_budget_exceeded"] for o in outcomes if o not in ran)
+    assert _spent(clean_db, org) <= CAP, "never over"
+    assert CAP - _spent(clean_db, org) < least, "nothing a useful call could use is left"
     assert _holds(clean_db) == 0, "settled"
 
 

@@ -8,13 +8,12 @@ import uuid
 from typing import Any
 
 import psycopg
-from psycopg.rows import dict_row
-from psycopg.types.json import Jsonb
 
 from spotter.agent import events as ev
 from spotter.agent.rag.refresh import backfill
 from spotter.agent.run import SendMessage, send_message
 from spotter.agent.run import resolve as resolution
+from spotter.agent.run.quick_lane import QUICK_ROUTE_MAX_CHARS
 from spotter.agent.state import AgentDeps
 from spotter.agent.transcript.turn_context import is_turn_context
 from spotter.auth import Caller
@@ -39,14 +38,16 @@ from spotter.tools.spec import Audit, NameTarget
 from tests.support.agent import (
     DEFAULT_SUMMARY,
     conversation_id_of,
+    conversation_row,
     deps_for,
     kinds,
+    long_conversation,
     run_turn,
     stored_messages,
 )
 from tests.support.callers import caller_for
 from tests.support.fake_voyage import fake_voyage_server
-from tests.support.world import Org, add_person, sync_next_ordinals
+from tests.support.world import Org, add_person
 
 QUESTION = "please book Saar Levi into tomorrow's 7am class"
 
@@ -55,17 +56,19 @@ def turn_context_text(content: list[dict[str, Any]]) -> str:
     return next(str(b["text"]) for b in content if is_turn_context(b))
 
 
-def conversation_row(url: str, conversation_id: str) -> dict[str, Any]:
-    with psycopg.connect(url, row_factory=dict_row) as conn:
-        row = conn.execute(
-            "SELECT title, compacting_since FROM ai_conversations WHERE id = %s",
-            (conversation_id,),
-        ).fetchone()
-    assert row is not None
-    return row
-
-
 # --- ambient RAG ---------------------------------------------------------------------------
+
+
+class RecordingEmbedder:
+    """An embedder that says when ambient RAG ran: every query it embedded."""
+
+    def __init__(self) -> None:
+        self.queries: list[str] = []
+
+    async def embed(self, texts: list[str], input_type: str) -> list[list[float]]:
+        if input_type == "query":
+            self.queries.extend(texts)
+        return [[0.0] * 1024 for _ in texts]
 
 
 async def test_a_new_message_stores_its_ambient_hits_before_the_model_sees_it(
@@ -75,13 +78,70 @@ async def test_a_new_message_stores_its_ambient_hits_before_the_model_sees_it(
     model = ScriptedModel([Reply([Text("Booked.")])])
     owner = await caller_for(db, org, "owner")
     events = await run_turn(deps_for(db, model), owner, QUESTION)
-    user_row = stored_messages(clean_db, conversation_id_of(events))[0]
-    stored = turn_context_text(user_row["content"])
+    rows = stored_messages(clean_db, conversation_id_of(events))
+    assert [r["role"] for r in rows] == ["user", "assistant"], "one user turn"
+    stored = turn_context_text(rows[0]["content"])
     assert "<ambient_context>" in stored and "'Saar Levi'" in stored
     assert stored.index("</page_context>") < stored.index("<ambient_context>")
-    # the first request carries exactly the stored block: the row was written once
+    # the first loop request carries exactly the stored block
     sent = model.requests[0]["messages"][-1]["content"]
     assert turn_context_text(sent) == stored
+
+
+async def test_ambient_rag_runs_only_after_the_quick_route_declines(
+    db: Database, org: Org, clean_db: str
+) -> None:
+    """Issue 26 item 2: the router reads the turn context as built once (no ambient section),
+    then RAG runs and its section is folded into the same stored turn before the loop's first
+    call — which replays the stored turn byte for byte."""
+    add_person(clean_db, org, "Saar Levi")
+    model = ScriptedModel([Reply([Text("Booked.")])])
+    owner = await caller_for(db, org, "owner")
+    embedder = RecordingEmbedder()
+    events = await run_turn(deps_for(db, model, embedder=embedder), owner, QUESTION)
+    [routed] = model.lane_requests["quick_route"]
+    router_text = routed["messages"][0]["content"][0]["text"]
+    assert "Current date & time in org timezone" in router_text
+    assert "<ambient_context>" not in router_text, "the router ran before RAG"
+    assert embedder.queries == [QUESTION], "RAG ran once, after the route declined"
+    [user_row, _] = stored_messages(clean_db, conversation_id_of(events))
+    stored = turn_context_text(user_row["content"])
+    assert "'Saar Levi'" in stored
+    # the router's turn context (clock, page), completed with the ambient section
+    built = router_text[router_text.index("<turn_context>") : router_text.index("</turn_context>")]
+    assert stored.startswith(built) and stored.endswith("</ambient_context>\n</turn_context>")
+    assert user_row["content"][0] == {"type": "text", "text": QUESTION}
+    assert turn_context_text(model.requests[0]["messages"][-1]["content"]) == stored
+
+
+async def test_ambient_rag_never_delays_a_message_the_quick_route_answers(
+    db: Database, org: Org, clean_db: str
+) -> None:
+    add_person(clean_db, org, "Saar Levi")
+    model = ScriptedModel()
+    model.lanes["quick_route"] = [Reply([Text("ANSWER")])]
+    model.lanes["quick_answer"] = [Reply([Text("Hello! I can book Saar for you.")])]
+    owner = await caller_for(db, org, "owner")
+    embedder = RecordingEmbedder()
+    events = await run_turn(deps_for(db, model, embedder=embedder), owner, QUESTION)
+    assert kinds(events)[-3:] == ["text_delta", "message_done", "done"]
+    assert model.requests == [] and embedder.queries == [], "answered without RAG"
+    user_row = stored_messages(clean_db, conversation_id_of(events))[0]
+    assert "<ambient_context>" not in turn_context_text(user_row["content"])
+
+
+async def test_ambient_rag_for_a_message_the_quick_route_cannot_take_is_in_the_first_write(
+    db: Database, org: Org, clean_db: str
+) -> None:
+    add_person(clean_db, org, "Saar Levi")
+    long_question = f"{QUESTION}. " + "Also check the waitlist and tell me who is next. " * 6
+    assert len(long_question) > QUICK_ROUTE_MAX_CHARS
+    model = ScriptedModel([Reply([Text("Booked.")])])
+    owner = await caller_for(db, org, "owner")
+    events = await run_turn(deps_for(db, model), owner, long_question)
+    assert "quick_route" not in model.lane_requests
+    user_row = stored_messages(clean_db, conversation_id_of(events))[0]
+    assert "'Saar Levi'" in turn_context_text(user_row["content"])
 
 
 async def test_short_messages_carry_no_ambient_context(
@@ -190,35 +250,6 @@ async def test_a_failing_or_slow_title_never_fails_or_holds_the_run(
 
 
 # --- compaction gate -----------------------------------------------------------------------
-
-
-def long_conversation(url: str, org: Org, *, exchanges: int, usage: dict[str, int] | None) -> str:
-    conversation_id = uuid.uuid4()
-    with psycopg.connect(url) as conn:
-        conn.execute(
-            "INSERT INTO ai_conversations (id, organization_id, user_id, title)"
-            " VALUES (%s, %s, %s, 'old')",
-            (conversation_id, org.id, org["owner"].user_id),
-        )
-        ordinal = 0
-        for i in range(exchanges):
-            run = uuid.uuid4()
-            for role, text in (("user", f"question {i}"), ("assistant", f"answer {i}")):
-                conn.execute(
-                    "INSERT INTO ai_messages (organization_id, conversation_id, run_id, ordinal,"
-                    " role, content, stop_reason, model, usage)"
-                    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                    (
-                        org.id, conversation_id, run, ordinal, role,
-                        Jsonb([{"type": "text", "text": text}]),
-                        "end_turn" if role == "assistant" else None,
-                        "claude-sonnet-5-5" if role == "assistant" else None,
-                        Jsonb(usage) if role == "assistant" and usage else None,
-                    ),
-                )  # fmt: skip
-                ordinal += 1
-        sync_next_ordinals(conn)
-    return str(conversation_id)
 
 
 async def test_a_long_conversation_is_compacted_before_the_loop_and_replays_the_projection(

@@ -6,7 +6,7 @@ import json
 
 from spotter.agent import events as ev
 from spotter.agent.cost.model_policy import FAST_MODEL
-from spotter.agent.run.quick_lane import QUICK_ROUTE_MAX_CHARS, ROUTER_PROMPT
+from spotter.agent.run.quick_lane import QUICK_ROUTE_MAX_CHARS, router_system
 from spotter.db import Database
 from spotter.providers.fake import (
     FakeUsage,
@@ -65,7 +65,11 @@ async def test_a_greeting_is_answered_by_the_quick_answer_role_without_the_loop(
     [router] = model.lane_requests["quick_route"]
     assert router["model"] == FAST_MODEL
     assert router["system"] == [
-        {"type": "text", "text": ROUTER_PROMPT, "cache_control": {"type": "ephemeral", "ttl": "5m"}}
+        {
+            "type": "text",
+            "text": router_system(registry_for_caller(owner)),
+            "cache_control": {"type": "ephemeral", "ttl": "5m"},
+        }
     ]
     assert router["tools"] == json.loads(json.dumps(registry_for_caller(owner).quick_definitions))
     user_text = router["messages"][0]["content"][0]["text"]

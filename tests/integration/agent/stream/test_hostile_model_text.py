@@ -14,6 +14,7 @@ import pytest
 from spotter.agent.transcript.storable import REPLACEMENT
 from spotter.providers.fake import Reply, ScriptedModel, Text
 from tests.support.agent import sse_frames, sse_payloads
+from tests.support.chat import user_message
 from tests.support.tokens import TokenFactory
 from tests.support.world import Org
 
@@ -79,9 +80,8 @@ async def test_a_lone_surrogate_reaches_an_ai_sdk_client_repaired_and_the_stream
     agent_client: httpx.AsyncClient, model: ScriptedModel, tokens: TokenFactory, org: Org
 ) -> None:
     model.script.append(Reply([Text(HOSTILE["lone_surrogate"])]))
-    response = await agent_client.post(
-        "/agent/messages?protocol=ai-sdk", json=_send("hi"), headers=_auth(tokens, org)
-    )
+    chat = {"id": "hostile-chat", "messages": [user_message("hi")], "trigger": "submit-message"}
+    response = await agent_client.post("/agent/chat", json=chat, headers=_auth(tokens, org))
     frames = [f["data"] for f in sse_frames(response.content.decode("utf-8"))]
     assert frames[-1] == "[DONE]"
     chunks = [json.loads(f) for f in frames[:-1]]

@@ -216,7 +216,7 @@ async def test_the_http_response_of_a_client_that_left_waits_for_the_run_to_fini
     the request only returns once it has, so a Lambda invocation outlives no run of its own."""
     model = ScriptedModel([slow()])
     live = live_send(db, model, owner, "tell me a story")
-    response = recorded_response(live.events(), "spotter", run=live.task)
+    response = recorded_response(live.events(), run=live.task)
     sent: list[Message] = []
 
     async def send(message: Message) -> None:

@@ -8,7 +8,7 @@ the batch's error; nothing is claimed or run.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from spotter.agent.errors import (
@@ -24,17 +24,23 @@ DecisionKind = Literal["confirm", "pick"]
 
 
 def validate_decisions(
-    calls: dict[str, PendingCall], tool_use_ids: Sequence[str], kind: DecisionKind
+    calls: dict[str, PendingCall],
+    tool_use_ids: Sequence[str],
+    kind: DecisionKind | Mapping[str, DecisionKind],
 ) -> list[PendingCall]:
-    """The decided calls in the MESSAGE's order, or a `DecisionError` for the whole batch."""
+    """The decided calls in the MESSAGE's order, or a `DecisionError` for the whole batch.
+    `kind`: every decision's, or each one's by tool_use id (an AI SDK request may answer an
+    approval and a picker of one message at once)."""
+    kind_of = kind if isinstance(kind, Mapping) else dict.fromkeys(tool_use_ids, kind)
     if any(tid not in calls for tid in tool_use_ids):
         raise ToolExecutionNotFound
     decided = [calls[tid] for tid in tool_use_ids]
     if any(call.status != "pending" for call in decided):
         raise ToolAlreadyResolved
-    waiting = [c.awaits_pick if kind == "pick" else c.awaits_approval for c in decided]
-    if not all(waiting):
-        raise ToolNotAwaitingApproval(f"That call is not waiting for a {kind} decision.")
+    for call in decided:
+        wanted = kind_of[call.tool_use_id]
+        if not (call.awaits_pick if wanted == "pick" else call.awaits_approval):
+            raise ToolNotAwaitingApproval(f"That call is not waiting for a {wanted} decision.")
     if len({call.message_id for call in decided}) > 1:
         raise ConfirmBatchMixedMessages
     return sorted(decided, key=lambda call: call.position)

@@ -62,6 +62,10 @@ class Decision:
     reason: str | None = None  # why it was declined: the model reads it, logs never do
     fingerprint: str | None = None  # the card the decision was made on
 
+    @property
+    def kind(self) -> DecisionKind:
+        return "pick" if self.picked_id is not None else "confirm"
+
 
 @dataclass(frozen=True)
 class Edit:
@@ -96,9 +100,10 @@ async def _own_conversation(conn: Conn, state: RunState) -> None:
 
 
 async def apply_decisions(
-    state: RunState, events: Emitter, decisions: Sequence[Decision], kind: DecisionKind
+    state: RunState, events: Emitter, decisions: Sequence[Decision], kind: DecisionKind | None
 ) -> ResolutionStep:
-    """Emit each call's events; return the step. Raises `NotFoundError` / `DecisionError`."""
+    """Emit each call's events; return the step. Raises `NotFoundError` / `DecisionError`.
+    `kind`: what every decision must be; None: each its own (a pick names its choice)."""
     org_id, db = state.caller.org_id, state.deps.db
     ids = [d.tool_use_id for d in decisions]
     async with db.org_tx(org_id) as conn:
@@ -108,8 +113,9 @@ async def apply_decisions(
         for message_id in {call.message_id for call in found.values()}:
             await close_and_settle(conn, org_id, message_id=message_id)
         calls = await load_calls(conn, org_id, state.conversation_id, ids)
-    decided = validate_decisions(calls, ids, kind)
     by_id = {d.tool_use_id: d for d in decisions}
+    kind_of = {tid: kind or by_id[tid].kind for tid in ids}
+    decided = validate_decisions(calls, ids, kind_of)
     for call in decided:
         shown = by_id[call.tool_use_id].fingerprint
         if shown is not None and shown != call_fingerprint(call.router, call.action, call.input):
@@ -117,7 +123,7 @@ async def apply_decisions(
     picks = {
         c.tool_use_id: validate_pick(c, by_id[c.tool_use_id].picked_id or "")
         for c in decided
-        if kind == "pick"
+        if kind_of[c.tool_use_id] == "pick"
     }
     edits = {
         c.tool_use_id: await _edit(state, c, edited)
@@ -138,7 +144,7 @@ async def apply_decisions(
     for call in decided:  # the message's order, not the request's
         claim = claim_of[call.execution_id]
         decision = by_id[call.tool_use_id]
-        if kind == "pick":
+        if kind_of[call.tool_use_id] == "pick":
             events.emit(
                 await _record(state, call, claim, ToolOutcome.succeeded(picks[call.tool_use_id]))
             )

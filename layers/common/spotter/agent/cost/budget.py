@@ -8,9 +8,16 @@ fragments the statements that enforce it embed — so changing the rule is an ed
 - a new turn may start while recorded spend < cap: `UsageSnapshot.over_cap` (the send's
   pre-check, the usage read) and `UNDER_CAP_SQL` (the guard of the user turn's append,
   `transcript.message_log`);
-- a model call may start only if recorded spend + live holds + its upper bound ≤ cap:
-  `FITS_UNDER_CAP_SQL` (the hold's conditional insert, `cost.holds`);
-- an unmetered tier (`tiers.UNMETERED`) has no cap: nothing is checked or held.
+- a model call about to start sees the room today leaves it: cap − recorded spend − live holds
+  (`ROOM_SQL`). Its bound (`CallBound`) prices every input token at the dearer of fresh input
+  and a 5-minute cache write, and each output token it may write at the output rate. It may
+  start only if the room pays its LEAST useful bound (its output capped at `MIN_OUTPUT_TOKENS`:
+  fewer make an answer, with its thinking, useless); it then holds the room it may use, up to
+  its full bound (`HOLD_FROM_ROOM_SQL`, the hold's conditional insert, `cost.holds`), and its
+  `max_tokens` is clamped to what that hold pays at the model's output rate
+  (`CallBound.output_tokens_for`). So an org spends its cap to the last cent and never over:
+  every call's actual cost is at most its hold, and the holds never add up past the cap;
+- an unmetered tier (`tiers.UNMETERED`) has no cap: nothing is checked, held or clamped.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from uuid import UUID
 
+from spotter.agent.cost.pricing import rates_for
 from spotter.db import Conn
 from spotter.tiers import UNMETERED, tier
 
@@ -39,7 +47,59 @@ HELD_SQL = (
     " AND held_at > clock_timestamp() - %(hold_ttl)s)"
 )
 UNDER_CAP_SQL = f"{SPENT_SQL} < %(cap)s"
-FITS_UNDER_CAP_SQL = f"{SPENT_SQL} + {HELD_SQL} + %(amount)s <= %(cap)s"
+ROOM_SQL = f"%(cap)s - {SPENT_SQL} - {HELD_SQL}"
+# The hold a call may take (one row, none when the room does not pay its least bound): the
+# room, up to %(amount)s (its full bound), when the room is at least %(least)s.
+HOLD_FROM_ROOM_SQL = (
+    f"SELECT LEAST(%(amount)s, room) AS amount FROM (SELECT {ROOM_SQL} AS room) today"
+    " WHERE room >= %(least)s"
+)
+
+# Fewer output tokens than this make a loop answer (its adaptive thinking included) useless: a
+# call whose room pays less is refused rather than clamped. A call that asks for fewer (the
+# quick route's 1,024) is never clamped: its least bound is its full bound.
+MIN_OUTPUT_TOKENS = 2_048
+
+
+def _micros_ceil(scaled: int) -> int:
+    """Micro-dollars × 1M (tokens × rate per 1M tokens) → micro-dollars, rounded up."""
+    return -(-scaled // 1_000_000)
+
+
+@dataclass(frozen=True)
+class CallBound:
+    """The most one model call may cost, and the least that is still worth starting."""
+
+    model: str
+    input_tokens: int  # estimated high (the request's whole body at chars / 4)
+    max_tokens: int
+
+    @property
+    def _input_scaled(self) -> int:
+        rates = rates_for(self.model)
+        return self.input_tokens * max(rates.input, rates.cache_write_5m)
+
+    def _with_output(self, output_tokens: int) -> int:
+        return _micros_ceil(self._input_scaled + output_tokens * rates_for(self.model).output)
+
+    @property
+    def full_micros(self) -> int:
+        """Every input token at the dearer input rate, every possible output token."""
+        return self._with_output(self.max_tokens)
+
+    @property
+    def least_micros(self) -> int:
+        """The same with the output capped at `MIN_OUTPUT_TOKENS`."""
+        return self._with_output(min(self.max_tokens, MIN_OUTPUT_TOKENS))
+
+    def output_tokens_for(self, held_micros: int) -> int:
+        """The most output a hold of `held_micros` pays after the input (never more than the
+        call asked for): its cost, rounded up, stays within the hold."""
+        output_rate = rates_for(self.model).output
+        if output_rate == 0:  # a free model (the offline demo): every token is paid for
+            return self.max_tokens
+        spare = held_micros * 1_000_000 - self._input_scaled
+        return max(0, min(self.max_tokens, spare // output_rate))
 
 
 def daily_budget_micros(tier_name: str) -> int:

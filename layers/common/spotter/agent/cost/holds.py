@@ -1,18 +1,18 @@
-"""Budget reservations: a model call starts only if its upper-bound cost fits under the cap.
+"""Budget reservations: a model call starts only if what today leaves pays its least bound.
 
 Before a call, `queue_reserve` takes the org's daily budget lock (a transaction advisory lock, so
 concurrent reservations queue and each reads what the ones before it committed) and inserts a
-hold for the call's upper bound only if it fits under the budget rule (`cost.budget`:
-`FITS_UNDER_CAP_SQL`, spent + live holds + bound ≤ cap, read in one snapshot). After the call,
-the run's next transaction records its actual usage and deletes the hold (a failed call records
-what it was billed, possibly nothing). So spend never exceeds the cap by more than a call's
-actual cost minus its bound — zero unless the bound was too low. A hold whose process died
-stops counting after `budget.HOLD_TTL`.
+hold by the budget rule (`cost.budget`: `HOLD_FROM_ROOM_SQL` — the room left, up to the call's
+full bound, when the room pays at least its least bound — read in one snapshot); the caller
+clamps the call's `max_tokens` to what the hold pays (`CallBound.output_tokens_for`). After the
+call, the run's next transaction records its actual usage and deletes the hold (a failed call
+records what it was billed, possibly nothing). So spend never exceeds the cap: a call costs at
+most its hold, and the holds never add up past the cap. A hold whose process died stops
+counting after `budget.HOLD_TTL`.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -21,59 +21,72 @@ from uuid import UUID
 
 from psycopg import AsyncCursor
 
-from spotter.agent.cost.budget import FITS_UNDER_CAP_SQL, daily_cap, metered
-from spotter.agent.cost.pricing import rates_for
+from spotter.agent.cost.budget import HOLD_FROM_ROOM_SQL, daily_cap, metered
 from spotter.db import Conn, Database
 
 _RESERVE_SQL = f"""
 INSERT INTO ai_budget_holds (organization_id, day, run_id, amount_usd_micros)
-SELECT %(org)s, %(day)s, %(run)s, %(amount)s
- WHERE {FITS_UNDER_CAP_SQL}
-RETURNING id
+SELECT %(org)s, %(day)s, %(run)s, hold.amount FROM ({HOLD_FROM_ROOM_SQL}) hold
+RETURNING id, amount_usd_micros
 """
 
 
 @dataclass(frozen=True)
 class BudgetHold:
     id: UUID | None  # None: an unmetered tier holds nothing
-    amount_usd_micros: int
-
-
-def upper_bound_micros(model: str, input_tokens: int, max_tokens: int) -> int:
-    """The most a call may cost: every input token at the dearer of fresh input and a 5-minute
-    cache write (the only TTL requested), every possible output token at the output rate."""
-    rates = rates_for(model)
-    per_input = max(rates.input, rates.cache_write_5m)
-    return math.ceil((input_tokens * per_input + max_tokens * rates.output) / 1_000_000)
+    amount_usd_micros: int  # what the call may spend (0: unmetered, nothing to clamp to)
 
 
 async def reserve(
-    db: Database, org_id: UUID, tier: str, now: datetime, run_id: UUID, amount_usd_micros: int
+    db: Database,
+    org_id: UUID,
+    tier: str,
+    now: datetime,
+    run_id: UUID,
+    amount_usd_micros: int,
+    *,
+    least_usd_micros: int | None = None,
 ) -> BudgetHold | None:
-    """Hold `amount_usd_micros` of today's budget in a transaction of its own, or None when it
-    does not fit (an unmetered tier holds nothing)."""
+    """Hold up to `amount_usd_micros` of today's budget in a transaction of its own (at least
+    `least_usd_micros`, by default all of it), or None when the room is less (an unmetered tier
+    holds nothing)."""
     if not metered(tier):
         return BudgetHold(None, 0)
     async with db.pipelined_tx(org_id) as conn:
-        cur = await queue_reserve(conn, org_id, tier, now, run_id, amount_usd_micros)
-    row = await cur.fetchone()
-    return BudgetHold(row["id"], amount_usd_micros) if row else None
+        cur = await queue_reserve(
+            conn, org_id, tier, now, run_id, amount_usd_micros, least_usd_micros
+        )
+    return await read_hold(cur)
 
 
 async def queue_reserve(
-    conn: Conn, org_id: UUID, tier: str, now: datetime, run_id: UUID, amount_usd_micros: int
+    conn: Conn,
+    org_id: UUID,
+    tier: str,
+    now: datetime,
+    run_id: UUID,
+    amount_usd_micros: int,
+    least_usd_micros: int | None = None,
 ) -> AsyncCursor[dict[str, Any]]:
-    """Hold `amount_usd_micros` of today's budget in `conn`'s transaction (a metered tier):
-    the cursor's row is the hold, no row when it does not fit (read it after the commit)."""
+    """Hold up to `amount_usd_micros` (at least `least_usd_micros`) of today's budget in
+    `conn`'s transaction (a metered tier): the cursor's row is the hold, no row when the room
+    is less (`read_hold` it after the commit)."""
     cap = daily_cap(tier, now)
     # queue behind the org's other reservations of the day; released at commit
     await conn.execute(
         "SELECT pg_advisory_xact_lock(hashtextextended(%s::text || %s::text, 0))",
         (org_id, cap.day),
     )
+    least = amount_usd_micros if least_usd_micros is None else least_usd_micros
     return await conn.execute(
-        _RESERVE_SQL, {**cap.params(org_id), "run": run_id, "amount": amount_usd_micros}
+        _RESERVE_SQL,
+        {**cap.params(org_id), "run": run_id, "amount": amount_usd_micros, "least": least},
     )
+
+
+async def read_hold(cur: AsyncCursor[dict[str, Any]]) -> BudgetHold | None:
+    row = await cur.fetchone()
+    return BudgetHold(row["id"], int(row["amount_usd_micros"])) if row else None
 
 
 async def release(conn: Conn, org_id: UUID, holds: Sequence[BudgetHold]) -> None:

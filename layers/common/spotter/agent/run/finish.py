@@ -6,8 +6,10 @@ returns the next step: `InConversation` once the run has its conversation, `Mode
 asks the model, `RunEnded` at its end), turns anything they raise into the run's code (a refusal
 — a `SpotterError` such as a foreign conversation — is logged with its code at info level and
 never reaches Sentry; a fault is `agent.turn_failed`), records the usage not yet recorded
-(shielded from a client that left), emits `agent.turn.finished`, says `error?` + `done`, and
-after `done` flushes analytics and refreshes the embeddings of records a write changed.
+(shielded from a client that left), emits `agent.turn.finished`, says `error?` + `done`, then —
+a settled turn whose conversation is due — compacts it before the stream ends and the lease is
+released (`run.compaction_gate`: the kick), and after that flushes analytics and refreshes the
+embeddings of records a write changed.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from functools import partial
 from spotter.agent import events as ev
 from spotter.agent.errors import ConversationBusy, classify, is_refusal
 from spotter.agent.rag.refresh import refresh_after_run
+from spotter.agent.run.compaction_gate import SettleCompaction, settle_compaction
 from spotter.agent.run.metering import record_unrecorded
 from spotter.agent.run.steps import InConversation, ModelRun, RunEnded, RunStage
 from spotter.agent.state import RunStart, RunState
@@ -86,17 +89,54 @@ async def finish_run(
             await log.close()  # cancelled (the reader left): persist what was seen
     if end.model_run is not None:
         model_run = end.model_run
-    last = _last_events(start, state, end, model_run=model_run)
-    for event in last:
-        channel.record(event)
-    # persisted (and the lease released) before the client sees `done`
-    await _persist(start, database_gone=end.code == "service_unavailable")
-    for event in last:
-        channel.deliver(event)
+    await _say_done(start, state, end, channel, model_run=model_run)
     # after `done` reached the client, so analytics never delays the answer
     await start.telemetry.flush()
     if state is not None:
         await refresh_search_index(state)
+
+
+async def _say_done(
+    start: RunStart, state: RunState | None, end: RunEnded, channel: RunChannel, *, model_run: bool
+) -> None:
+    last = _last_events(start, state, end, model_run=model_run)
+    kick = await _settle_compaction(state, end)
+    for event in last:
+        channel.record(event)
+    if kick is None:
+        # persisted (and the lease released) before the client sees `done`
+        await _persist(start, database_gone=end.code == "service_unavailable")
+        for event in last:
+            channel.deliver(event)
+    else:
+        await _compact_after_done(start, kick, channel, last)
+
+
+async def _settle_compaction(state: RunState | None, end: RunEnded) -> SettleCompaction | None:
+    """The kick's decision for a run that ended with its turn complete; never its failure."""
+    if state is None or end.code is not None:
+        return None
+    try:
+        return await settle_compaction(state)
+    except Exception as exc:  # the turn is done: compaction waits for the next gate
+        state.telemetry.emit(
+            "agent.compaction.kick_failed", level="warning", error=type(exc).__name__, **state.ids
+        )
+        return None
+
+
+async def _compact_after_done(
+    start: RunStart, kick: SettleCompaction, channel: RunChannel, last: list[ev.AgentEvent]
+) -> None:
+    """`done` persisted (the lease kept) and delivered, then the compaction on the same stream,
+    then the last batch and the lease released — whatever happens meanwhile."""
+    try:
+        await start.log.flush()
+        for event in last:
+            channel.deliver(event)
+        await kick.run(channel)
+    finally:
+        await _persist(start, database_gone=False)
 
 
 async def _persist(start: RunStart, *, database_gone: bool) -> None:

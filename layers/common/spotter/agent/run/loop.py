@@ -40,7 +40,10 @@ async def drive_model_loop(state: RunState, events: Emitter) -> RunEnded:
                 continue
             case NextStepStop(code=code):
                 return RunEnded(code)
-            case NextStepFinalOutput() | NextStepInterruption():
+            case NextStepFinalOutput():
+                return RunEnded()
+            case NextStepInterruption():
+                state.suspended = True  # the turn waits for a person: not a settled turn
                 return RunEnded()
     return RunEnded("max_turns_reached")
 

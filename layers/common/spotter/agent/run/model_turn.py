@@ -104,9 +104,9 @@ async def stream_reply(state: RunState, events: Emitter) -> ModelReply:
     request = wire_request(state)
     # held before the call; its usage and hold settle in the run's next transaction, however
     # the call ends (the reply's own, or the finish path's)
-    async with metered_call(state, request):
+    async with metered_call(state, request) as metered:
         try:
-            async with open_stream(state.deps.client, request) as stream:
+            async with open_stream(state.deps.client, metered.request) as stream:
                 async for event in stream:
                     if (delta := reducer.feed(event)) is not None:
                         events.emit(ev.TextDelta(delta=delta))

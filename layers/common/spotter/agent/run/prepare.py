@@ -1,36 +1,35 @@
-"""Before the model: the conversation, the budget pre-check, the user turn, a valid replay."""
+"""Before the model: the conversation, the budget pre-check, the user turn, the run's loop call
+and its valid replay."""
 
 from __future__ import annotations
 
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from uuid import UUID
 
 from psycopg import AsyncCursor
+from psycopg.errors import UniqueViolation
 
 from spotter.agent.approvals import answer_for_new_message
+from spotter.agent.chats import chat_taken
 from spotter.agent.cost import UsageSnapshot
 from spotter.agent.cost.budget import daily_cap, queue_usage_snapshot
-from spotter.agent.errors import ReplayIntegrityViolation
 from spotter.agent.prompting import build_turn_context, user_turn
+from spotter.agent.run.loop_call import OrgLoopModel, loop_history, queue_org_loop_model
 from spotter.agent.run_lease import queue_acquire, read_acquired, refusal
 from spotter.agent.state import RunStart, RunState
 from spotter.agent.stream import release_ended
 from spotter.agent.transcript import (
     StoredMessage,
     UserTurnGuard,
-    block_types,
-    canonical,
+    has_turn_context,
     load_history,
     queue_append,
     queue_history,
     read_history,
-    repair_replay,
-    replay_messages,
     start_conversation,
-    validate_replay,
 )
 from spotter.db import Conn
 
@@ -41,6 +40,8 @@ class SendMessage:
     pathname: str
     selection: dict[str, Any] | None = None
     conversation_id: UUID | None = None
+    # an AI SDK chat's id: a new conversation is bound to it (`agent.chats`)
+    chat_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,11 @@ class Prepared:
     new_conversation: bool
     budget: UsageSnapshot
     stored: list[StoredMessage] = field(default_factory=list)  # the history, new turn included
+
+    @property
+    def user_turn(self) -> StoredMessage:
+        """The turn this send stored (there is one unless the budget refused the send)."""
+        return self.stored[-1]
 
 
 async def prepare_run(start: RunStart, request: SendMessage, ambient: str = "") -> Prepared:
@@ -69,16 +75,26 @@ async def prepare_run(start: RunStart, request: SendMessage, ambient: str = "") 
     if request.conversation_id is not None:
         await release_ended(request.conversation_id)  # a run of it here ended in a blip
     sent = time.monotonic()
-    async with start.deps.db.pipelined_tx(caller.org_id) as conn:
-        budget_of = await queue_usage_snapshot(conn, caller.org_id, caller.platform_tier, start.now)
-        if request.conversation_id is None:
-            conversation_id = await start_conversation(conn, caller, start.run_id)
-        else:
-            conversation_id = request.conversation_id
-            history = await queue_history(conn, caller, conversation_id)
-            # a run already live in it makes this send a refusal, its turn unwritten
-            lease = await queue_acquire(conn, caller, conversation_id, start.run_id)
-        appended = await _queue_user_turn(start, conn, conversation_id, content, page, guard)
+    try:
+        async with start.deps.db.pipelined_tx(caller.org_id) as conn:
+            budget_of = await queue_usage_snapshot(
+                conn, caller.org_id, caller.platform_tier, start.now
+            )
+            org_model = await queue_org_loop_model(conn, caller.org_id)
+            if request.conversation_id is None:
+                conversation_id = await start_conversation(
+                    conn, caller, start.run_id, request.chat_id
+                )
+            else:
+                conversation_id = request.conversation_id
+                history = await queue_history(conn, caller, conversation_id)
+                # a run already live in it makes this send a refusal, its turn unwritten
+                lease = await queue_acquire(conn, caller, conversation_id, start.run_id)
+            appended = await _queue_user_turn(start, conn, conversation_id, content, page, guard)
+    except UniqueViolation as exc:
+        if request.chat_id is None:
+            raise
+        raise await chat_taken(start.deps.db, caller, request.chat_id) from exc
     state = start.in_conversation(conversation_id)
     last_seq = (
         0 if lease is None else await read_acquired(start.deps.db, lease, caller, conversation_id)
@@ -101,7 +117,7 @@ async def prepare_run(start: RunStart, request: SendMessage, ambient: str = "") 
     stored.append(
         StoredMessage(row["id"], row["ordinal"], "user", content, None, start.run_id, page)
     )
-    state.messages = valid_replay(state, stored)
+    loop_history(state, stored, await org_model(), resumed=False)
     return Prepared(state, new, budget, stored)
 
 
@@ -119,34 +135,35 @@ async def _queue_user_turn(
     )  # fmt: skip
 
 
-def valid_replay(state: RunState, stored: list[StoredMessage]) -> list[dict[str, Any]]:
-    """The stored rows as the next call replays them, canonical once here (not per call)."""
-    state.compacted = any(row.role == "system_note" for row in stored)
-    messages: list[dict[str, Any]] = canonical(replay_messages(stored, state.call))
-    check = validate_replay(messages)
-    if check.ok:
-        return messages
-    # Older damage cannot be fixed by appending; the repair is a pure function of the stored
-    # rows, so it replays byte-identically every run (the cached prefix survives).
-    state.telemetry.emit(
-        "agent.replay.violation",
-        level="warning",
-        orphans=sum(len(v.orphaned_tool_use_ids) for v in check.violations),
-        stray_results=sum(len(v.orphaned_tool_use_ids) for v in check.stray_results),
-        problems=check.problems,
-        shape=block_types(messages),
-        **state.ids,
-    )
-    repaired: list[dict[str, Any]] = canonical(repair_replay(messages, check))
-    if not validate_replay(repaired).ok:
-        # what synthesized results cannot fix would be refused by the model's API: say so
-        raise ReplayIntegrityViolation()
-    return repaired
-
-
-async def prepare_resume(state: RunState) -> None:
-    """A resumed run's history: the stored conversation (its tool results just settled) as a
-    valid replay. No user turn, no ambient retrieval: nothing new was said."""
+async def prepare_resume(state: RunState, org_model: OrgLoopModel) -> None:
+    """A resumed run's loop call and history: the stored conversation (its tool results just
+    settled) as a valid replay, on the model that wrote the turn it resumes. No new user turn,
+    no ambient retrieval: nothing new was said, and the turn context stored with the run's user
+    turn is the one it replays — built now only for a turn written before turn contexts
+    existed (`with_turn_context`)."""
     async with state.deps.db.org_tx(state.caller.org_id) as conn:
         stored = await load_history(conn, state.caller, state.conversation_id)
-    state.messages = valid_replay(state, stored)
+    loop_history(state, with_turn_context(state, stored), await org_model(), resumed=True)
+
+
+def with_turn_context(state: RunState, stored: list[StoredMessage]) -> list[StoredMessage]:
+    """A run resumed from a user turn stored without `<turn_context>` (written before it
+    existed) gets one, built once with the resume's clock and the page the turn was sent from,
+    and stored onto that turn by the run's next transaction (before its first call): every
+    call of this run, and every later resume, replays that one (spec: "backfilled onto its user
+    message on resume, once, so it does not resume without a clock")."""
+    index = next((i for i in reversed(range(len(stored))) if stored[i].role == "user"), None)
+    if index is None or has_turn_context(stored[index].content):
+        return stored
+    turn = stored[index]
+    page = turn.page_context or {}
+    selection = page.get("selection")
+    context = build_turn_context(
+        state.caller,
+        state.now,
+        str(page.get("pathname") or "/"),
+        selection if isinstance(selection, dict) else None,
+    )
+    content = [*turn.content, {"type": "text", "text": context}]
+    state.complete_user_turn(turn, content)
+    return [*stored[:index], replace(turn, content=content), *stored[index + 1 :]]

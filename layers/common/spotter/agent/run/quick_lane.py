@@ -1,9 +1,14 @@
 """T1 quick route: a cheap Haiku call before the loop that answers, acts once, or declines.
 
 The router sees the role's quick-route tools (quick-action tools that never ask a person) and
-ROUTER_PROMPT as ONE system block marked for the 5-minute cache: neither holds org or user data,
-so every org of a role shares the entry. Everything per turn — the recent transcript (visible
-text only), the stored turn context with its clock, the message — is in the user content.
+ONE system block marked for the 5-minute cache (`router_system`): the routing rules, how to read
+the turn context and the page (PAGE_CONTEXT_RULES), worked decisions for the tools it has, and
+every action the full assistant has for this tool surface, one line each — what helps it tell a
+quick lookup from a job for the loop, and what makes the cached prefix (tools + system) cross
+Haiku 4.5's 4,096-token caching minimum (below it the marker is ignored and every call pays full
+input). Neither holds org or user data, so every org of a tool surface (role × org flags)
+shares the entry. Everything per turn — the recent transcript (visible text only), the stored
+turn context with its clock, the message — is in the user content.
 
 It replies ANSWER (the quick-answer role writes the reply), calls one quick tool (run through
 the tool runner; the quick-answer role phrases the result), or anything else: declined, and the
@@ -16,6 +21,7 @@ A failure anywhere declines: a failed tool's call and result stay, and the loop 
 from __future__ import annotations
 
 import asyncio
+from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
@@ -43,6 +49,7 @@ from spotter.agent.transcript import (
 )
 from spotter.agent.transcript.storable import distinct_tool_ids
 from spotter.observability import log_event
+from spotter.tools.registry import ToolRegistry
 
 QUICK_ROUTE_MAX_CHARS = 280  # longer messages are rarely one-step; they go straight to the loop
 RECENT_MESSAGES = 4
@@ -63,6 +70,91 @@ ROUTER_PROMPT = (
     "cannot see.\n"
     "When in doubt, LOOP. Never write anything else."
 )
+PAGE_CONTEXT_RULES = """\
+<page_context_rules>
+How to read the turn context:
+- Its first line is the current date and time in the gym's timezone. Resolve "today", \
+"tomorrow", "tonight", weekdays, "this week" and "next week" against it (a week runs Monday to \
+Sunday), and pass dates as YYYY-MM-DD. Earlier turn contexts in the recent conversation are \
+historical; only the current one says what "now" is.
+- <page_context> says where in the dashboard the user is. `pathname` names the area \
+(/dashboard/schedule: the class schedule; /dashboard/workouts/...: a workout; \
+/dashboard/leads/<pipelineId>[/<leadId>]: a lead board or one lead; other pages by their name). \
+`selection` is what is selected or shown on that page.
+- "This", "it", "here", "this one" and "the selected ..." mean the selection: sessionId is one \
+class session, workoutId a workout, membershipId a member, programId a program, leadId a lead, \
+pipelineId a lead board; weekStart, date or day is the week or day the schedule shows, so \
+"this week" on the schedule page is the week starting at weekStart.
+- Use a selected id as a tool argument only when the message means the selection ("who is \
+booked in this class?" with a sessionId selected: read.session with that id). A message that \
+means a selection while none is given, or names a record you have no id for, needs LOOP unless \
+one lookup by name answers it.
+- Never invent ids or dates the message, the selection, the clock line or the recent \
+conversation do not give.
+- The user may write in English, Hebrew or Russian; route the meaning, not the language.
+</page_context_rules>"""
+# Worked decisions: (the message, the decision, the quick action it shows; None: any surface).
+# Only the examples whose action this surface has are shown, so every line is one it may follow.
+ROUTING_EXAMPLES: tuple[tuple[str, str, str | None], ...] = (
+    ("hi! / thanks, that's all / what can you do?", ANSWER, None),
+    ("what's on the schedule tomorrow?", "read.schedule for tomorrow's date", "read.schedule"),
+    ("מה יש מחר בלוח?", "read.schedule for tomorrow's date", "read.schedule"),
+    ("что у нас в расписании на этой неделе?", "read.schedule for this week", "read.schedule"),
+    (
+        "who is booked into this class? (a sessionId selected)",
+        "read.session with the selected sessionId",
+        "read.session",
+    ),
+    ("find Dana Levi", "read.find_members with the query Dana Levi", "read.find_members"),
+    ("which coaches do we have?", "read.coaches", "read.coaches"),
+    ("do we have an exercise called T2B?", "read.exercises with the query T2B", "read.exercises"),
+    ("show last week's workouts", "read.workouts for last week's dates", "read.workouts"),
+    (
+        "create a program called Engine Builder",
+        "programs.create with the name Engine Builder",
+        "programs.create",
+    ),
+    ("create a program", "LOOP (the name is missing: the loop asks for it)", "programs.create"),
+    ("how do I set up class packs?", "help.ask with the question", "help.ask"),
+    ("cancel tomorrow's 7am class", "LOOP (it changes data and needs a confirmation)", None),
+    ("email all members about the holiday hours", "LOOP (outbound mail always confirms)", None),
+    ("move Dana to the evening class and tell her", "LOOP (several steps)", None),
+    ("book Saar into Monday's 6pm class", "LOOP (a booking needs a confirmation)", None),
+    ("how did attendance go last month?", "LOOP (a report only the loop's tools give)", None),
+    ("delete the workout I just made", "LOOP (destructive)", None),
+    ("why did that fail?", "LOOP (it depends on the conversation's earlier calls)", None),
+)
+
+
+def _examples(registry: ToolRegistry) -> str:
+    quick = {spec.name for spec in registry.quick_specs}
+    lines = [
+        f"- {message} → {decision}"
+        for message, decision, action in ROUTING_EXAMPLES
+        if action is None or action in quick
+    ]
+    return "\n".join(["<examples>", "Message → decision:", *lines, "</examples>"])
+
+
+@lru_cache(maxsize=32)
+def router_system(registry: ToolRegistry) -> str:
+    """The router's one cached system block for a tool surface: the same bytes for every org
+    of a role × org flags (ROUTER_PROMPT first, so a side call's lane is known by its start)."""
+    return "\n\n".join(
+        [
+            ROUTER_PROMPT,
+            PAGE_CONTEXT_RULES,
+            _examples(registry),
+            "<full_assistant>\n"
+            "What the full assistant (LOOP) can do for this user; of these you have only the "
+            "quick tools you were given. A request for anything else here, or for one of your "
+            "tools with details missing, is LOOP.\n"
+            f"{registry.action_index}\n"
+            "</full_assistant>",
+        ]
+    )
+
+
 QUICK_ANSWER_SYSTEM = (
     "You are Spotter, the assistant inside a gym-management dashboard. Answer the user's short "
     "message briefly, in their language. When a tool result is given, answer from it alone; "
@@ -70,8 +162,9 @@ QUICK_ANSWER_SYSTEM = (
 )
 
 
-def eligible(state: RunState, text: str) -> bool:
-    return bool(state.registry.quick_specs) and len(text.strip()) <= QUICK_ROUTE_MAX_CHARS
+def eligible(registry: ToolRegistry, text: str) -> bool:
+    """Whether the route may take a message at all (known before anything is written)."""
+    return bool(registry.quick_specs) and len(text.strip()) <= QUICK_ROUTE_MAX_CHARS
 
 
 def router_input(stored: list[StoredMessage], text: str) -> str:
@@ -127,7 +220,7 @@ async def try_quick_lane(
     state: RunState, events: Emitter, stored: list[StoredMessage], text: str
 ) -> LaneStep:
     """Emit the lane's events; return its step: answered (the loop does not run) or declined."""
-    if not eligible(state, text):
+    if not eligible(state.registry, text):
         return LaneDeclined()
     routed = router_input(stored, text)
     try:
@@ -135,7 +228,13 @@ async def try_quick_lane(
             side_call(
                 state,
                 "spotterQuickRoute",
-                system=[{"type": "text", "text": ROUTER_PROMPT, "cache_control": CACHE_5M}],
+                system=[
+                    {
+                        "type": "text",
+                        "text": router_system(state.registry),
+                        "cache_control": CACHE_5M,
+                    }
+                ],
                 messages=_user(routed),
                 tools_json=state.registry.quick_definitions_json,
                 tally=True,

@@ -25,6 +25,7 @@ from spotter.agent.approvals.resolution import (
 )
 from spotter.agent.run.finish import run_events
 from spotter.agent.run.loop import drive_model_loop
+from spotter.agent.run.loop_call import queue_org_loop_model
 from spotter.agent.run.prepare import prepare_resume
 from spotter.agent.run.steps import ModelRun, RunEnded
 from spotter.agent.run_lease import acquire_lease
@@ -87,11 +88,13 @@ def resolve_message(
     caller: Caller,
     conversation_id: UUID,
     decisions: Sequence[Decision],
-    kind: DecisionKind,
+    kind: DecisionKind | None,
     *,
     log: RunLog | None = None,
     endpoint: AgentEndpoint,
 ) -> AsyncIterator[ev.AgentEvent]:
+    """`kind`: what every decision must be; None: each its own (an AI SDK request answers a
+    message's approvals and pickers together)."""
     start = RunStart.begin(deps, caller, log, endpoint=endpoint)
     state = start.in_conversation(conversation_id, resumed=True)
     first = partial(_resolve, state, decisions, kind)
@@ -99,11 +102,12 @@ def resolve_message(
 
 
 async def _resolve(
-    state: RunState, decisions: Sequence[Decision], kind: DecisionKind, events: Emitter
+    state: RunState, decisions: Sequence[Decision], kind: DecisionKind | None, events: Emitter
 ) -> RunEnded | ModelRun:
     await release_ended(state.conversation_id)  # a run of it here ended in a blip
     sent = time.monotonic()
     async with state.deps.db.pipelined_tx(state.caller.org_id) as conn:
+        org_model = await queue_org_loop_model(conn, state.caller.org_id)
         # one run per conversation: a live run makes this resolution a refusal, nothing claimed
         last_seq = await acquire_lease(conn, state.caller, state.conversation_id, state.run_id)
     state.start.lease.confirm(sent)
@@ -112,5 +116,5 @@ async def _resolve(
         case NothingToResume():
             return RunEnded()  # nothing was asked of the model: zero usage
         case ResumeModel():
-            await prepare_resume(state)
+            await prepare_resume(state, org_model)
             return ModelRun(partial(drive_model_loop, state))

@@ -1,9 +1,12 @@
 """Sending a message: the run's phases in order, as an async iterator of SSE events.
 
-conversation_started (new) → ambient RAG → budget pre-check → user turn (title in the
-background) → T1 quick lane (answers, acts once, or declines) → compaction gate → T0 page
-seeds → model loop (`run.loop`) → the one finish path (`run.finish`) → done → embeddings
-refresh after writes. Each phase lives in its own module; this one only sequences them.
+(a conversation its last run is compacting: wait for it, bounded) → conversation_started (new)
+→ budget pre-check → user turn with its turn context (title in the
+background) → T1 quick lane (answers, acts once, or declines) → compaction gate → ambient RAG
+folded into the stored turn (`run.ambient_turn`; before the turn is written when the lane
+cannot take the message at all) → T0 page seeds → model loop (`run.loop`) → the one finish
+path (`run.finish`) → done → embeddings refresh after writes. Each phase lives in its own
+module; this one only sequences them.
 """
 
 from __future__ import annotations
@@ -13,8 +16,9 @@ from collections.abc import AsyncIterator
 from functools import partial
 
 from spotter.agent import events as ev
-from spotter.agent.rag.ambient import find_ambient, render_ambient
-from spotter.agent.run.compaction_gate import compact_if_needed
+from spotter.agent.errors import ConversationBusy
+from spotter.agent.run.ambient_turn import ambient_before_the_turn, fold_ambient
+from spotter.agent.run.compaction_gate import compact_if_needed, wait_for_compaction
 from spotter.agent.run.finish import run_events
 from spotter.agent.run.loop import drive_model_loop
 from spotter.agent.run.prepare import Prepared, SendMessage, prepare_run
@@ -39,19 +43,25 @@ def send_message(
 
 
 async def _prepare(start: RunStart, request: SendMessage, events: Emitter) -> InConversation:
-    # before the user row is written, so the stored turn context is written once
-    hits = await find_ambient(
-        start.deps.db,
-        start.caller.org_id,
-        request.text,
-        start.deps.embedder,
-        budget_seconds=start.deps.settings.ambient_rag_budget_seconds,
+    # a message the quick lane cannot take: its ambient section is in the turn as first written
+    ambient = await ambient_before_the_turn(start, request)
+    try:
+        prepared = await prepare_run(start, request, ambient or "")
+    except ConversationBusy:
+        # the conversation's last run may be compacting it after its turn: wait, then again
+        if request.conversation_id is None or not await wait_for_compaction(
+            start, request.conversation_id, events
+        ):
+            raise
+        prepared = await prepare_run(start, request, ambient or "")
+    return InConversation(
+        prepared.state, partial(_converse, prepared, request, fold=ambient is None)
     )
-    prepared = await prepare_run(start, request, render_ambient(hits))
-    return InConversation(prepared.state, partial(_converse, prepared, request))
 
 
-async def _converse(prepared: Prepared, request: SendMessage, events: Emitter) -> RunEnded:
+async def _converse(
+    prepared: Prepared, request: SendMessage, events: Emitter, *, fold: bool
+) -> RunEnded:
     state = prepared.state
     if prepared.new_conversation:
         events.emit(ev.ConversationStarted(conversation_id=str(state.conversation_id)))
@@ -70,6 +80,8 @@ async def _converse(prepared: Prepared, request: SendMessage, events: Emitter) -
                 end = RunEnded()
             case LaneDeclined():
                 await compact_if_needed(state, events, prepared.stored)
+                if fold:  # the lane declined: RAG now, before any loop call reads the turn
+                    await fold_ambient(prepared, request)
                 await seed_page_reads(state, events, request.pathname, request.selection)
                 end = await drive_model_loop(state, events)
         await finish_title(title)

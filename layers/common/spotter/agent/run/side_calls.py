@@ -34,8 +34,8 @@ async def side_call(
     request = WireRequest.of(call.model, call.max_tokens, fields)
     if tally:
         # a tallied call spends the budget: held first, recorded by the run's next transaction
-        async with metered_call(state, request):
-            final = await _call(state, request)
+        async with metered_call(state, request) as metered:
+            final = await _call(state, metered.request)
             usage = CallUsage.of(call.model, final.usage)
             state.usage.add(usage)
     else:

@@ -53,6 +53,8 @@ def announcement(
             kind=args["kind"],
             prompt=args["prompt"],
             candidates=[ev.PickCandidate.model_validate(c) for c in args["candidates"]],
+            router=spec.router,
+            action=spec.action,
         )
     return ev.ConfirmationPending(
         tool_use_id=tool_use_id,

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from spotter.agent import events as ev
 from spotter.agent.call_record import CallRef, executed, tool_started
@@ -43,6 +43,7 @@ class PlannedCall:
     raw_input: Any
     call: ResolvedCall | None = None
     refusal: ToolError | None = None  # the is_error result when the call may not run
+    execution_id: UUID = field(default_factory=uuid4)  # its row's id, named by its events
 
     @property
     def spec(self) -> ToolSpec | None:
@@ -70,7 +71,9 @@ class PlannedCall:
 
     @property
     def ref(self) -> CallRef:
-        return CallRef(self.tool_use_id, self.router, self.action, self.shown_input)
+        return CallRef(
+            self.tool_use_id, self.router, self.action, self.shown_input, self.execution_id
+        )
 
 
 def plan_calls(

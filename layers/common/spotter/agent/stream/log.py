@@ -119,6 +119,11 @@ class RunLog:
     def conversation_id(self) -> UUID | None:
         return self._binding.conversation_id if self._binding else None
 
+    @property
+    def run_id(self) -> UUID | None:
+        """The run's id once it is bound (an AI SDK stream's message is named after it)."""
+        return self._binding.run_id if self._binding else None
+
     def bind(
         self, db: Database, org_id: UUID, conversation_id: UUID, run_id: UUID, last_seq: int
     ) -> None:
@@ -155,6 +160,13 @@ class RunLog:
         if self.on_stop is not None:
             self.on_stop()
         return True
+
+    async def flush(self) -> None:
+        """Persist what was recorded now, the lease kept (a normal flush, ahead of its time):
+        the run's `done` before it compacts the conversation (`run.compaction_gate`)."""
+        if self._binding is not None and not self._closed:
+            with anyio.CancelScope(shield=True):
+                await self._flush(final=False)
 
     async def close(self, *, persist: bool = True) -> None:
         """The final batch, which releases the lease (the run is no longer live); idempotent,
@@ -277,7 +289,7 @@ class RunLog:
                         "first": batch[0].seq,
                         "last": batch[-1].seq,
                         "events": Jsonb([[r.seq, r.data] for r in batch]),
-                        "final": final and any(r.type == "done" for r in batch),
+                        "final": final,
                     },
                 )
             if final:

@@ -15,6 +15,7 @@ from spotter.agent.transcript.message_log import (
     UserTurnGuard,
     append_message,
     queue_append,
+    queue_complete_user_turn,
 )
 from spotter.agent.transcript.projection import latest_note, projection
 from spotter.agent.transcript.replay import (
@@ -30,7 +31,9 @@ from spotter.agent.transcript.replay import (
 from spotter.agent.transcript.storable import StorableReply, storable_reply
 from spotter.agent.transcript.turn_context import (
     TURN_CONTEXT_TAG,
+    has_turn_context,
     is_turn_context,
+    strip_turn_context,
     visible_text,
     visible_user_text,
 )
@@ -47,17 +50,20 @@ __all__ = [
     "append_message",
     "block_types",
     "canonical",
+    "has_turn_context",
     "is_turn_context",
     "latest_note",
     "load_history",
     "projection",
     "queue_append",
+    "queue_complete_user_turn",
     "queue_history",
     "read_history",
     "repair_replay",
     "replay_messages",
     "start_conversation",
     "storable_reply",
+    "strip_turn_context",
     "tool_result_block",
     "validate_replay",
     "visible_text",

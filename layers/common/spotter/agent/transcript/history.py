@@ -50,15 +50,18 @@ class StoredMessage:
         }
 
 
-async def start_conversation(conn: Conn, caller: Caller, run_id: UUID) -> UUID:
-    """A new conversation of the caller's, its lease already `run_id`'s. The id is ours, so
+async def start_conversation(
+    conn: Conn, caller: Caller, run_id: UUID, chat_id: str | None = None
+) -> UUID:
+    """A new conversation of the caller's, its lease already `run_id`'s, bound to an AI SDK
+    `chat_id` when one names it (unique: a taken id fails the transaction). The id is ours, so
     nothing is read back (free in a pipelined transaction)."""
     conversation_id = uuid.uuid4()
     await conn.execute(
         "INSERT INTO ai_conversations"
-        " (id, organization_id, user_id, live_run_id, live_run_claimed_at)"
-        " VALUES (%s, %s, %s, %s, clock_timestamp())",
-        (conversation_id, caller.org_id, caller.user_id, run_id),
+        " (id, organization_id, user_id, live_run_id, live_run_claimed_at, chat_id)"
+        " VALUES (%s, %s, %s, %s, clock_timestamp(), %s)",
+        (conversation_id, caller.org_id, caller.user_id, run_id, chat_id),
     )
     return conversation_id
 

@@ -2,7 +2,10 @@
 
 One statement: the conversation row's `next_ordinal` is incremented (which locks the row, so
 concurrent writers take turns and each gets the next free ordinal), `updated_at` is touched, and
-the message is inserted with the allocated ordinal. Rows are only ever appended.
+the message is inserted with the allocated ordinal. Rows are only ever appended, with one
+exception a run makes to its own user turn before any loop call has read it: its
+`<turn_context>` completed (`queue_complete_user_turn`: the ambient section found once the cheap
+lanes declined, or a turn context backfilled on resume onto a turn written before they existed).
 """
 
 from __future__ import annotations
@@ -139,6 +142,40 @@ async def queue_append(
             "model": model,
             "stop": stop_reason,
             "usage": Jsonb(usage) if usage is not None else None,
+        },
+    )
+
+
+_COMPLETE_USER_TURN_SQL = """
+UPDATE ai_messages m SET content = %(content)s
+  FROM ai_conversations c
+ WHERE m.id = %(id)s AND m.organization_id = %(org)s AND m.conversation_id = %(conversation)s
+   AND m.role = 'user'
+   AND c.id = m.conversation_id AND c.organization_id = m.organization_id
+   AND c.live_run_id = %(run)s
+RETURNING m.id
+"""
+
+
+async def queue_complete_user_turn(
+    conn: Conn,
+    org_id: UUID,
+    conversation_id: UUID,
+    message_id: UUID,
+    *,
+    run_id: UUID,
+    content: Sequence[dict[str, Any]],
+) -> AsyncCursor[dict[str, Any]]:
+    """A user turn's content replaced by the same words with its turn context completed, fenced
+    on the conversation's lease like an append (no row: the run no longer holds it)."""
+    return await conn.execute(
+        _COMPLETE_USER_TURN_SQL,
+        {
+            "content": Jsonb(list(content)),
+            "id": message_id,
+            "org": org_id,
+            "conversation": conversation_id,
+            "run": run_id,
         },
     )
 
