@@ -557,7 +557,7 @@ class Reader:
             m
             and head
             and not lift
-            and (section := section_header(head) or capped and format_said(head))
+            and (section := section_header(head) or (capped and format_said(head)))
         ):
             if not dry:
                 tail = m.group("tail").strip()
