@@ -34,6 +34,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 TUNED = FIXTURES / "workout_set"
 HELD_OUT = FIXTURES / "workout_heldout"
 BLIND = FIXTURES / "workout_blind1"
+BLIND2 = FIXTURES / "workout_blind2"
 QUANTITIES = ("load", "distance", "calories")
 CLOCK = ("rounds", "durationSeconds", "intervalSeconds", "timeCapSeconds")
 SCHEME_GIVEN = ("sets", "repScheme", "percent", "tempo")

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from spotter.domain.workout_parser import movements_of, parse_workout, read_workout
 from spotter.domain.workout_parser.lines import lines_of
-from tests.support.workout_metrics import BLIND, HELD_OUT, TUNED, load_fixtures
+from tests.support.workout_metrics import BLIND, BLIND2, HELD_OUT, TUNED, load_fixtures
 
 WORDS = st.sampled_from(
     [
@@ -32,7 +32,9 @@ WORDS = st.sampled_from(
     ]
 )  # fmt: skip
 TEXTS = st.lists(WORDS, max_size=30).map(" ".join) | st.text(max_size=200)
-FIXTURE_TEXTS = [f["text"] for folder in (TUNED, HELD_OUT, BLIND) for f in load_fixtures(folder)]
+FIXTURE_TEXTS = [
+    f["text"] for folder in (TUNED, HELD_OUT, BLIND, BLIND2) for f in load_fixtures(folder)
+]
 
 
 def _words(text: str) -> Counter[str]:

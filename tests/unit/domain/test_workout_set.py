@@ -8,6 +8,7 @@ from pathlib import Path
 from spotter.domain.workout_parser import movements_of, parse_workout
 from tests.support.workout_metrics import (
     BLIND,
+    BLIND2,
     HELD_OUT,
     Score,
     load_fixtures,
@@ -18,6 +19,7 @@ from tests.support.workout_metrics import (
 FIXTURES = load_fixtures()
 HELD_OUT_FIXTURES = load_fixtures(HELD_OUT)
 BLIND_FIXTURES = load_fixtures(BLIND)
+BLIND2_FIXTURES = load_fixtures(BLIND2)
 
 
 def test_the_set_holds_at_least_two_hundred_texts_of_every_kind() -> None:
@@ -153,16 +155,29 @@ def test_the_first_blind_set_reads_at_the_aims() -> None:
     assert score.format_accuracy >= 0.95, misses
 
 
+def test_the_second_blind_set_reads_at_the_aims() -> None:
+    # 60 texts a second judge wrote and scored blind against the second round's parser, with
+    # the judge's strict expectations (tests/fixtures/workout_blind2/README.md says which of
+    # them we read otherwise); seen since, so a drop here is a regression.
+    score = score_fixtures(BLIND2_FIXTURES)
+    misses = "\n".join(score.misses)
+    assert len(BLIND2_FIXTURES) == 60
+    assert score.recall >= 0.98, misses
+    assert score.format_accuracy >= 0.95, misses
+
+
 def test_the_parser_doc_quotes_the_current_figures() -> None:
     doc = (Path(__file__).resolve().parents[3] / "docs" / "workout_parser.md").read_text()
-    sets = [score_fixtures(f) for f in (FIXTURES, HELD_OUT_FIXTURES, BLIND_FIXTURES)]
+    sets = [
+        score_fixtures(f) for f in (FIXTURES, HELD_OUT_FIXTURES, BLIND_FIXTURES, BLIND2_FIXTURES)
+    ]
 
     def row(name: str, cell: Callable[[Score], str]) -> str:
         return f"| {name} | " + " | ".join(cell(score) for score in sets) + " |"
 
     rows = [
         f"| measure | tuned ({len(FIXTURES)} texts) | held-out ({len(HELD_OUT_FIXTURES)} texts)"
-        f" | blind set 1 ({len(BLIND_FIXTURES)} texts) |",
+        f" | blind set 1 ({len(BLIND_FIXTURES)} texts) | blind set 2 ({len(BLIND2_FIXTURES)} texts) |",
         row(
             "movements named: recall",
             lambda s: f"{s.recall:.1%} ({s.named}/{s.expected_movements})",

@@ -327,6 +327,12 @@ def _headings() -> frozenset[str]:
     return frozenset(normalize(w) for language in LANGUAGES for w in table.get(language, ()))
 
 
+def is_heading(name: str) -> bool:
+    """Whether a name holds a heading word ("squat cycle", "Snatch complex", "שבוע 3"): it
+    heads movements rather than names one."""
+    return any(word in _headings() for word in normalize(name).split())
+
+
 @dataclass(frozen=True)
 class _Index:
     exact: dict[str, tuple[Movement, ...]]
@@ -418,8 +424,15 @@ def _edits(a: str, b: str, most: int) -> int:
 
 def _typo(name: str) -> Movement | None:
     """The one movement a name is a typo of: one letter off (two in a long name), same first
-    letter; short names are never guessed ("row" is not "run")."""
+    letter; short names are never guessed ("row" is not "run"). A plural is a typo of its
+    singular too ("burpess" is "burpes", one letter off "burpee")."""
     key = normalize(name)
+    if key.endswith("s") and (singular := _typo_of(key[:-1])) is not None:
+        return singular
+    return _typo_of(key)
+
+
+def _typo_of(key: str) -> Movement | None:
     if not 6 <= len(key) <= 40:
         return None
     most = 1 if len(key) < 10 else 2

@@ -79,7 +79,7 @@ _ROUNDS_SAID = re.compile(
 )
 CAP = re.compile(
     rf"\b{words(lexicon.CAP)}\s*[:=]?\s*(?:of\s*)?(\d+)(?::(\d{{2}}))?(?:{_MIN})?"
-    rf"|(\d+)\s*{_MINUTE_WORDS}\s*(?:time\s*)?{words(lexicon.CAP)}{_END}",
+    rf"|(\d+)\s*(?:{_MINUTE_WORDS}|['’′])\s*(?:time\s*)?{words(lexicon.CAP)}{_END}",
     re.I,
 )
 SCHEME = re.compile(rf"^({SCHEME_TEXT})(?:\s*(?:…|\.\.\.|\+|etc\.?))?(?!\d)")
@@ -99,12 +99,18 @@ _NUMBER_WORD = re.compile(
     rf"|{_MINUTE_WORDS}){_END})",
     re.I,
 )
-_TEAMS = re.compile(
+TEAMS = re.compile(
     rf"(?<!\w)(?:{words(lexicon.TEAMS)}(?:\s+\d+)?|\d+\s*(?:person|people|-person)\s+teams?)(?!\w)",
     re.I,
 )
 # "(3 min rest between)", "(מנוחה 2 דקות בין סבבים)": a rest said in brackets is a note.
 _BRACKETED_REST = re.compile(rf"\(([^()]*(?<!\w){words(lexicon.REST)}(?!\w)[^()]*)\)", re.I)
+# "E2MOM x 5 (10 דק')", "EMOM (12 min total)", "Every 3:00 x 4 (12 мин)": how long the clock
+# runs, said again in brackets.
+_BRACKETED_LENGTH = re.compile(
+    rf"\(\s*(?:total\s*)?(\d+)(?:{_MIN})['’]?\s*(?:total|in\s+all|всего|סה\"?כ|בסך\s+הכל)?\s*\)",
+    re.I,
+)
 _LADDER = re.compile(rf"(?<!\w){words(lexicon.LADDER)}(?!\w)", re.I)
 _RANGE = re.compile(r"(?<![\d.:/-])(\d+)\s*[-–—]\s*(\d+)(?![\d.:/%-])")
 
@@ -267,6 +273,21 @@ def _strip_all(text: str, patterns: tuple[re.Pattern[str], ...]) -> str:
     return squeeze(text)
 
 
+def _clock_length(text: str, length: re.Match[str], section: Section) -> str:
+    """A clock's length said in brackets ("E2MOM x 5 (10 דק')", "AMRAP (20 min)"): the clock's
+    duration; the text without it. Beside any other format it stays as written."""
+    for said in (
+        squeeze(text[: length.start()] + " " + text[length.end() :]),
+        squeeze(text[: length.start()] + f" {length.group(1)} min " + text[length.end() :]),
+    ):
+        clock = Section(from_header=True)
+        if _format_of(said, clock) is not None and clock.format in ("emom", "amrap", "tabata"):
+            if clock.duration_seconds is None:
+                section.duration_seconds = int(length.group(1)) * 60
+            return said
+    return text
+
+
 def _inside_brackets(text: str, index: int) -> bool:
     return text[:index].count("(") > text[:index].count(")")
 
@@ -274,9 +295,9 @@ def _inside_brackets(text: str, index: int) -> bool:
 def _without_asides(text: str, section: Section) -> str:
     """A header without who does it ("Team of 2"), a rest in brackets ("(3 min rest between)")
     or a rest after it: each a note of the section."""
-    for aside in (_BRACKETED_REST, _TEAMS):
+    for aside in (_BRACKETED_REST, TEAMS):
         m = aside.search(text)
-        if m is None or (aside is _TEAMS and _inside_brackets(text, m.start())):
+        if m is None or (aside is TEAMS and _inside_brackets(text, m.start())):
             continue  # "AMRAP 12 (partner style)": a bracket is read whole
         if _format_of(_strip_all(text, (aside,)), Section()):
             section.notes.append(m.group(0).strip("() "))
@@ -291,10 +312,12 @@ def team_format(line: str) -> bool:
     """ "Team of 2, 30 min AMRAP, one works one rests:": a line that opens with who does the
     workout and says its format is the format's, not a note."""
     text = line.strip()
-    if not _TEAMS.match(text):
+    if not TEAMS.match(text):
         return False
     heads = (text, text.split(":", 1)[0]) if ":" in text else (text,)
-    return any(section_header(head, header_only=True) is not None for head in heads)
+    return any(
+        section_header(head, header_only=True) is not None or CAP.search(head) for head in heads
+    )
 
 
 def section_header(line: str, *, header_only: bool = False) -> Section | None:
@@ -325,6 +348,8 @@ def _section_header(line: str, header_only: bool) -> Section | None:
         return None  # "AMRAP 20: 5 pull-ups, …" is a format and its movements
     section = Section(from_header=True)
     text = _without_asides(text, section)
+    if length := _BRACKETED_LENGTH.search(text):
+        text = _clock_length(text, length, section)
     if (words_left := _format_of(text, section)) is None:
         return None
     text = words_left

@@ -314,7 +314,10 @@ MINUTES = (
     "минуту",
     "минута",
 )
-REPS = ("rep", "reps", "חזרות", "повторений", "повторения", "повторение", "повт", "раз", "раза")
+REPS = (
+    "rep", "reps", "חזרות", "חזרה", "повторений", "повторения", "повторение", "повтора", "повтор",
+    "повт", "раз", "раза",
+)  # fmt: skip
 SETS = ("set", "sets", "סטים", "סט", "подхода", "подходов", "подход", "сета", "сетов")
 ROUNDS = (
     "round",
@@ -345,6 +348,12 @@ FOR_DURATION = {
 # "x" in "5x3": Latin, the multiplication sign, Cyrillic "х", "*".
 TIMES = "[xX×хХ*]"
 # Who a load is for: "♀ 65 lb ♂ 95 lb", "M 22.5 kg / W 15 kg", "мужчины 60 кг".
+# What a standard says between the sex and its load ("Men use 225 lb", "נשים עם 35 ק"ג",
+# "женщины — 40 кг" needs none).
+SEX_VERBS = (
+    "use", "uses", "using", "do", "go", "lift", "with", "should use", "משתמשים ב", "משתמשות ב",
+    "עם", "используют", "берут", "с",
+)  # fmt: skip
 MALE = ("♂", "m", "men", "man", "male", "guys", "גברים", "גבר", "мужчины", "муж", "м")
 FEMALE = ("♀", "w", "f", "women", "woman", "female", "girls", "נשים", "אישה", "женщины", "жен", "ж")
 # How the count of one side is said: "5 each side", "10/leg", "на каждую ногу".
@@ -449,7 +458,9 @@ IMPLEMENTS = {
     ),
     "box": ("box", "קופסה", "тумба", "тумбу", "тумбы"),
     "barbell": ("barbell", "bar", "bb", "מוט", "штанга", "штангу", "штанги", "гриф"),
-    "vest": ("vest", "weight vest", "אפוד", "жилет", "жилете"),
+    "vest": (
+        "vest", "weight vest", "weighted vest", "אפוד", "ווסט", "жилет", "жилете", "жилетом",
+    ),
     "plate": ("plate", "plates", "צלחת", "блин", "блином"),
     "sandbag": ("sandbag", "sand bag", "שק חול", "мешок", "мешком"),
 }  # fmt: skip

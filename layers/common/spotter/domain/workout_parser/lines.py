@@ -69,7 +69,7 @@ def _emoji_runs(text: str) -> list[tuple[int, int]]:
         while index < len(text) and (
             _pictograph(text[index])
             or unicodedata.category(text[index]) in ("Sk", "Mn")
-            or (text[index] in "♀♂" and text[index - 1] == "\u200d")  # 🏋️‍♀️ is one emoji
+            or _joined_sign(text, index)  # 🏋️‍♀️ is one emoji
         ):
             index += 1
         apart_before = start == 0 or text[start - 1].isspace()
@@ -174,10 +174,18 @@ def hyphened(text: str) -> str:
     return _DASHED_RUN.sub(lambda m: re.sub(r"\s*[-–—]\s*", "-", m.group(0)), text)
 
 
+def _joined_sign(text: str, index: int) -> bool:
+    """A sex sign joined to the emoji before it ("🏃‍♂️", "🏋️‍♀️"): part of that emoji, not a
+    men's or women's mark."""
+    return text[index] in "♀♂" and index > 0 and text[index - 1] == "\u200d"
+
+
 def unbulleted(line: str, *, numbered: bool = False) -> str:
     text = line.strip()
     start = 0
-    while start < len(text) and (_decoration(text[start]) or text[start].isspace()):
+    while start < len(text) and (
+        _decoration(text[start]) or text[start].isspace() or _joined_sign(text, start)
+    ):
         start += 1
     text = text[start:]
     if numbered:
@@ -189,7 +197,10 @@ def undecorated(text: str) -> str:
     """The text without the emoji and symbols it ends with ("MURPH 🇺🇸", "GRACE 🔥")."""
     end = len(text)
     while end > 0 and (
-        _decoration(text[end - 1]) or text[end - 1].isspace() or _pictograph(text[end - 1])
+        _decoration(text[end - 1])
+        or text[end - 1].isspace()
+        or _pictograph(text[end - 1])
+        or _joined_sign(text, end - 1)
     ):
         end -= 1
     return text[:end]

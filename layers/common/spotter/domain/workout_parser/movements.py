@@ -29,10 +29,12 @@ from spotter.domain.workout_parser.lines import (
 from spotter.domain.workout_parser.quantities import take
 
 _MIN_WORD = r"(?:[\s-]*(?:min(?:ute)?s?|'|דקות|דק׳|דק|мин(?:ут[аы]?)?)\b|')"
+_REST_LENGTH = rf"\d+(?::\d{{2}})?\s*(?:{_MIN_WORD}|['’′]|[\s-]*{words(lexicon.SECONDS)}\b)?"
 # "Rest 2 min", "rest 1:00 b/w rounds", "1 min rest", ":90 rest", "מנוחה 2 דקות".
 REST = re.compile(
     rf"(?:^|\b){words(lexicon.REST)}\s+\d+(?::\d{{2}})?(?:{_MIN_WORD})?.*$"
-    rf"|^:?\d+(?::\d{{2}})?\s*(?:{_MIN_WORD}|[\s-]*{words(lexicon.SECONDS)}\b)?\s*{words(lexicon.REST)}\b.*$",
+    rf"|^:?{_REST_LENGTH}\s*{words(lexicon.REST)}\b.*$"  # "3 min rest between rounds"
+    rf"|(?<=[,;]\s){_REST_LENGTH}\s*{words(lexicon.REST)}\b[^:]*$",  # "5 rounds, 3' rest between"
     re.I,
 )
 # A piece that opens as a note ("sub 3 goal", "scale to 65 lb") is not the quantity of the
@@ -108,6 +110,37 @@ _HOW_TAIL = re.compile(
     r"|wearing|of\s+(?:today'?s|the|your)|(?:in|for)\s+(?:the\s+)?(?:remaining|rest\s+of))\s.*$",
     re.I,
 )
+# "5 burpees at the top of every minute", "в начале каждой минуты", "בתחילת כל דקה": when it is
+# done, not what.
+_CLOCK_TAIL = re.compile(
+    r"(?:^|\s)(?:(?:at|on)\s+the\s+(?:top|start|beginning)\s+of\s+|в\s+начале\s+|בתחילת\s+)?"
+    r"(?:every|each|on\s+the|каждую|каждой|каждые|כל)\s+(?:\d+(?::\d\d)?\s*)?"
+    r"(?:minutes?|mins?|rounds?|минут[уы]?|раунд\w*|דקה|דקות|סבב)(?!\w).*$",
+    re.I,
+)
+# "85%x3", "95% x 1+", "@ 80% x 2", "3 @ 85%", "2x85%": one set of a lift by its percent.
+PERCENT_SET = re.compile(
+    r"^@?\s*\d+(?:[.,]\d+)?\s*%\s*[xX×х]\s*\d+\+?$|^\d+\+?\s*(?:[xX×х@]|на|ב-?)\s*\d+(?:[.,]\d+)?\s*%$"
+)
+# "superset w/ strict pull-ups 4x8", "סופרסט עם מתח", "суперсет с подтягиваниями": the lift
+# is done in turn with the one above, in its section.
+PAIRED = re.compile(
+    rf"^(?:{words(lexicon.GROUPS)}|ss|paired|alternate|alternating)(?:\s*:\s*|\s+)"
+    r"(?:(?:with|עם|с|со)\s+|w/\s*)?(?=\S)",
+    re.I,
+)
+_COUNT_AT_PERCENT = re.compile(r"(?<=[^\W\d])\s+(\d{1,2})\+?\s*$")
+
+
+def _count_at_percent(rest: str, found: dict[str, Any]) -> str:
+    """ "Deadlift 3 @ 80%": with its percent read, the count after the name is the reps."""
+    if "percent" in found and "reps" not in found and (m := _COUNT_AT_PERCENT.search(rest)):
+        found["reps"] = int(m.group(1))
+        return rest[: m.start()]
+    return rest
+
+
+_W_SLASH = re.compile(r"(?<!\w)w/\s*(?=[^\W\d])", re.I)
 _SIDE_TAIL = re.compile(r"\s*/\s*(?:each\s+|per\s+)?(?:side|arm|leg)\b", re.I)
 _NOT_THE_NAME = re.compile(
     rf"\b(?:rx|each(?: side| arm| leg)?|e/s|per side|per arm|alt(?:ernating)? arms?|@|of"
@@ -118,8 +151,10 @@ _NOT_THE_NAME = re.compile(
 
 def _name_of(text: str) -> str:
     text = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", text)  # what is left in brackets is a comment
+    text = _W_SLASH.sub("with ", text)  # "w/ DBs", "w/DB"
     text = _SIDE_TAIL.sub(" ", text)
     text = _HOW_TAIL.sub(" ", text)
+    text = _CLOCK_TAIL.sub(" ", text)
     # "25 box jumps, 30 inch box": the name is before the comma, the rest describes it
     text = next((seg for seg in text.split(",") if LETTER.search(seg)), "")
     text = _NOT_THE_NAME.sub(" ", text)
@@ -179,6 +214,7 @@ def _read_movement(text: str) -> dict[str, Any] | None:
         # "10 push-ups x 3", "Run 400m x 6": that many sets of it
         found["sets"] = int(m.group(1))
         rest = rest[: m.start()]
+    rest = _count_at_percent(rest, found)
     if m := _REMAINING.search(rest):
         found["max"] = True  # "… in the remaining time", "… до конца интервала"
         rest = take(rest, m)
@@ -194,7 +230,23 @@ def _read_movement(text: str) -> dict[str, Any] | None:
         return None
     if notes:
         found["note"] = "; ".join([*notes, *([found["note"]] if "note" in found else [])])
+    if "load" in found and _VEST.search(mention) and not _VEST.fullmatch(name):
+        # "1,6 км бег (в жилете 9 кг)", "run … עם ווסט 9/6 ק"ג": worn, not the movement's load
+        found["note"] = "; ".join(filter(None, (found.get("note"), f"vest {found.pop('load')}")))
+    if str(found.get("distance", "")).endswith("ft") and _reaches_up(name):
+        found.setdefault("height", found.pop("distance"))  # "150 WB (20/14, 10/9 ft)": the target
     return {"mention": mention, "name": name, **found}
+
+
+_VEST = re.compile(rf"(?<!\w){words(lexicon.IMPLEMENTS['vest'])}(?!\w)", re.I)
+
+
+def _reaches_up(name: str) -> bool:
+    """A movement whose feet are a height: a wall ball's target, a box, a rope."""
+    known = vocabulary.lookup(name)
+    return known is not None and (
+        known.equipment in ("box", "rope") or "wall ball" in known.name.lower()
+    )
 
 
 @functools.lru_cache(maxsize=4096)
@@ -242,7 +294,14 @@ def complex_of(text: str) -> tuple[int | None, list[str], str] | None:
     "2 front squat". None unless every piece reads as a movement.
     """
     found = _complex_of(text)
-    if found is None or any(movement(piece) is None for piece in found[1]):
+    if found is None:
+        return None
+    reads = [movement(piece) for piece in found[1]]
+    if any(read is None for read in reads):
+        return None
+    # "10 GHD situps + 20 KBS + 30s L-sit": a circuit, not a complex; a complex is lifts of
+    # one loaded implement, done as one set
+    if any(read is not None and (loadable(read) is None or "seconds" in read) for read in reads):
         return None
     return found
 
@@ -350,7 +409,13 @@ def _pieces(text: str) -> tuple[str, ...]:
         read = movement(piece)
         runs = _runs(piece) if read is None else []
         bare = (read is None and not runs) or (read is not None and equipment_only(read))
-        if merged and bare and not REST.match(piece) and not _NOTE_PIECE.match(piece):
+        apart = (
+            REST.match(piece)
+            or _NOTE_PIECE.match(piece)
+            or PERCENT_SET.match(piece)
+            or ((lead := PAIRED.match(piece)) and movement(piece[lead.end() :]))
+        )
+        if merged and bare and not apart:
             # the quantity piece rejoins its movement as the coach wrote it
             begin = text.index(merged[-1])
             merged[-1] = text[begin : text.index(piece, begin + len(merged[-1])) + len(piece)]

@@ -67,10 +67,10 @@ _PERCENT_OF = re.compile(
 )
 _OWN_MAX = re.compile(r"\s*(?:1\s*-?\s*RM|ПМ)\b", re.I)
 RPE = re.compile(r"@?\s*\bRPE\s*(\d+(?:\.\d+)?)", re.I)
-# "tempo 3-1-1-0", "@ 32X1", "(33X1)": a tempo in brackets is written with a capital X (or as
-# four digits) — "(3x10)" is sets.
+# "tempo 3-1-1-0", "בטמפו 3-1-1-0", "в темпе 3-1-1-0", "@ 32X1", "(33X1)": a tempo in brackets
+# is written with a capital X (or as four digits) — "(3x10)" is sets.
 TEMPO = re.compile(
-    r"@?\s*\b(?:tempo|темп|טמפו)\s*:?\s*@?\s*([\dxX](?:[-.\s]?[\dxX]){3})(?![\d])"
+    r"@?\s*\b(?:tempo|(?:в\s+)?темпе?|[בו]?-?טמפו)\s*:?\s*@?\s*([\dxX](?:[-.\s]?[\dxX]){3})(?![\d])"
     r"|@\s*(?=[\dxX]{4}(?![\w.]))(\d*[xX]\d*)"
     r"|\(\s*(\d{2}(?-i:X)\d|\d(?-i:X)\d{2}|\d{4})\s*\)",
     re.I,
@@ -94,7 +94,8 @@ SETS_OF = re.compile(
 )
 # "3x30s side plank", "4 x 400m run", "5 x 1 min L-sit": sets of a hold, a distance, calories.
 SETS_OF_QUANTITY = re.compile(
-    rf"(?<![\d.])(\d+)\s*{TIMES}\s*(?=:?\d+(?:[.,]\d+)?\s*-?\s*(?:{_SEC}|{_MINS}|{DIST_UNIT}|{_CAL}){_END})",
+    rf"(?<![\d.])(\d+)\s*{TIMES}\s*(?=:?\d+(?:[.,]\d+)?\s*-?\s*(?:{_SEC}|{_MINS}|{DIST_UNIT}|{_CAL}){_END}"
+    r"|\d{0,2}:\d{2}(?!\d))",  # "2 x 1:00 plank", "3 x :45 hollow hold": sets of a hold
     re.I,
 )
 SETS_MAX = re.compile(
@@ -141,6 +142,7 @@ _MALE = {w.lower() for w in lexicon.MALE}
 _MARK = re.compile(
     rf"(?:(?<![\w.])|(?<=[♂♀]))(?<!\u200d)\(?(?P<mark>[♂♀]\ufe0f?|"
     rf"{words(tuple({*lexicon.MALE, *lexicon.FEMALE} - {'♂', '♀'}))}(?!\w))\)?"
+    rf"(?:\s+{words(lexicon.SEX_VERBS)}(?!\w))?"  # "Men use 225-lb. deadlifts"
     r"(?=\s*[:=]?\s*\(?\s*\d)",
     re.I,
 )

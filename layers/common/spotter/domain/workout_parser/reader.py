@@ -9,7 +9,7 @@ number, listed as unread), so no text is ever dropped silently.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from spotter.domain import movement_vocabulary as vocabulary
@@ -49,6 +49,8 @@ from spotter.domain.workout_parser.lists import (
 from spotter.domain.workout_parser.marks import heavy_reps, marks_only
 from spotter.domain.workout_parser.model import Part, Section, movements_of, part_out
 from spotter.domain.workout_parser.movements import (
+    PAIRED,
+    PERCENT_SET,
     REST,
     SLOT,
     THEN,
@@ -84,6 +86,7 @@ _FORMAT_SEP = re.compile(
     r"^(?P<head>.+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*|\s+[-–—|]\s+|\s+(?:of|из)\s+)(?P<tail>.+)$",
     re.I,
 )
+_COMMA_SEP = re.compile(r"^(?P<head>[^,]+?),\s*(?P<tail>.+)$")
 _COLON_SEP = re.compile(r"^(?P<head>[^:]+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*)(?P<tail>.+)$")
 # "JT 21-15-9 …", "Grace 30 C&J for time …", "The Chief 5 x 3 min AMRAP …": a name before
 # what the line says; which words are the name is tried shortest first.
@@ -142,6 +145,7 @@ class Reader:
         self.line_above: list[dict[str, Any]] = []
         self.joined_above = False
         self.joined = False
+        self.paired = False  # the line pairs its lift with the one above ("superset w/ …")
 
     # -- where things go ---------------------------------------------------------------------
 
@@ -264,7 +268,7 @@ class Reader:
         if then := THEN.match(text):
             self.took("then", then.group(0))
             text = text[then.end() :] or text
-        if self.titled(text):
+        if self.titled(text) or self.clocked_lift(text):
             return
         self.body(text)
 
@@ -273,6 +277,10 @@ class Reader:
         for the section's movements. The line stays a note (it is the coach's standard)."""
         halves, rest = quantities.sexed(text)
         labelled = _LOAD_LABEL.match(text)
+        if halves and _named_after(text) and (lift := _only_a_name(rest)) is not None:
+            # "Men use 225-lb. deadlifts": the standard of the lift it names
+            halves = [replace(h, implement=h.implement or loadable(lift)) for h in halves]
+            rest = ""
         if halves and not names_a_movement(rest):
             section = self.section()
             section.halves.extend(halves)
@@ -401,6 +409,35 @@ class Reader:
             return True
         return False
 
+    def clocked_lift(self, text: str) -> bool:
+        """ "Clean & jerk – EMOM 10: 1 rep @ 75-80%", "Snatch: E2MOM x 6, 2 reps @ 70%",
+        "Рывок — EMOM 10: 1 повтор на 75%", "Snatch EMOM 12 x 2 @ 70%": a lift named before its
+        clock, then what each interval holds (or nothing: the lift alone)."""
+        if m := TITLE_SEP.match(text):
+            head, clock = m["head"].strip(), m["tail"].strip()
+        elif m := _CLOCK_START.search(text):
+            head, clock = text[: m.start()].strip(), text[m.start() :].strip()
+        else:
+            return False
+        if not head or QUANTITY.search(head) or (known := vocabulary.lookup(head)) is None:
+            return False
+        said, rest = None, ""
+        if split := _FORMAT_SEP.match(clock) or _COMMA_SEP.match(clock):
+            said, rest = section_header(split["head"], header_only=True), split["tail"].strip()
+        if said is None:
+            said, rest = section_header(clock, header_only=True), ""
+        if said is None or said.notes:
+            said, rest = _clock_then_marks(clock, head, known)
+        if said is None or said.notes or said.format not in _CLOCKS:
+            return False  # "Front squat: 8-6-4-2" is the lift's scheme, not a clock
+        read = movement(f"{head} {rest}".strip(" ,"))
+        if read is None or vocabulary.lookup(read["name"]) is not known:
+            return False
+        self.add_section(said, clock[: len(clock) - len(rest)] if rest else clock)
+        read["mention"] = text
+        self.add_movement(read)
+        return True
+
     def named_format(self, text: str) -> bool:
         """ "DT (5 RFT @ 155/105): 12 DL, 9 HPC, 6 PJ": a name, its format in brackets (a load
         there is for all the lifts), then the movements."""
@@ -461,6 +498,10 @@ class Reader:
             self.took("format", text)
             self.section().time_cap_seconds = cap_seconds(m)
             return
+        if CAP.search(text) and (capped := format_said(text)) is not None:
+            # "(30' cap)", "Teams of 2 – 35 min cap" before the list: the list's cap
+            self.add_section(capped, text)
+            return
         self.content(text)
 
     def build_to(self, text: str) -> bool:
@@ -511,7 +552,13 @@ class Reader:
         # "3 sets of max strict pull-ups" is one lift; "3 sets: 12 DB rows, 20 sec L-sit" rounds.
         lift = m is not None and m.group("sep").strip() in ("of", "из") and _N_SETS.match(m["head"])
         head = of_ending(m["head"]) if m and ":" in m["sep"] else m and m["head"]
-        if m and head and not lift and (section := section_header(head)):
+        capped = bool(head and CAP.search(head))
+        if (
+            m
+            and head
+            and not lift
+            and (section := section_header(head) or (capped and format_said(head)))
+        ):
             if not dry:
                 tail = m.group("tail").strip()
                 self.add_section(section, text[: m.start("tail")])
@@ -607,6 +654,12 @@ class Reader:
                 text = text[scheme.end() :]
         if (opens := _OPENS_WITH.match(text)) and self.opens_with(text, opens.end()):
             return None
+        paired = PAIRED.match(text)
+        read = movement(text[paired.end() :]) if paired and self.lifts_above() else None
+        if paired and read is not None and vocabulary.lookup(read["name"]):
+            self.note(paired.group(0).strip())
+            self.paired = True
+            text = text[paired.end() :]
         while max_of := _MAX_OF.match(text):
             # "Max rounds of 1 power clean, 2 front squats, …": a list for the time left
             self.note(max_of.group(0))
@@ -638,7 +691,17 @@ class Reader:
     def percent_of_the_lift(self, piece: str) -> bool:
         """ "Жим стоя 5х5, рабочий вес 70% от ПМ", "Back squat 5x5, working weight 75%": a piece
         of marks only after a lift says its percent (or tempo)."""
-        if not self.last_line or not is_lift(self.last_line[-1]):
+        if not self.last_line:
+            return False
+        if PERCENT_SET.match(piece) and (
+            is_lift(self.last_line[-1]) or "percent" in self.last_line[-1]
+        ):
+            # "Back squat 5/3/1: 75%x5, 85%x3, 95%x1+": the lift's next sets, as written
+            lift = self.last_line[-1]
+            lift["note"] = ", ".join(filter(None, (lift.get("note"), piece)))
+            self.took("marks", piece)
+            return True
+        if not is_lift(self.last_line[-1]):
             return False
         marks = marks_only(piece)
         if marks is None or marks.counts or not {"percent", "tempo"} & set(marks.found):
@@ -679,6 +742,10 @@ class Reader:
         if len(self.last_line) < 2 or len(split) < 2:
             return
         last = self.last_line[-1]
+        if re.search(r"@\s*[^@]*$", last["mention"]) and "load" in last:
+            # "12 deadlifts, 9 hang power cleans, 6 push jerks @ 155/105": one bar for all
+            _share_last_load(self.last_line)
+            return
         if "load" not in last or not re.search(r",\s*[^,]*\d[^,]*$", last["mention"]):
             return
         tail = last["mention"].rsplit(",", 1)[1]
@@ -690,6 +757,11 @@ class Reader:
                 move["load"] = last["load"]
 
     def piece(self, text: str) -> None:
+        lead = PAIRED.match(text) if self.last_line else None
+        if lead and (read := movement(text[lead.end() :])) and vocabulary.lookup(read["name"]):
+            # "Front squat 5x3 @ 80%, superset with 10 strict pull-ups": done in turn
+            self.note(lead.group(0).strip())
+            self.paired, text = True, text[lead.end() :]
         if is_note_start(text) or REST.match(text) or heading(text):
             self.note(text)  # "Rest 2 min", "האימון של היום:", "Сегодня:"
             return
@@ -697,6 +769,9 @@ class Reader:
             self.add_complex(text, *complex_)
             return
         read = movement(text)
+        if read is not None and read.keys() <= {"mention", "name"} and _heads(read["name"]):
+            self.note(text)  # "Week 3 – squat cycle", "Snatch complex": what follows is about
+            return
         if read is not None and equipment_only(read):
             self.note(text)  # "Vest 20/14 lb": what it is done with
             return
@@ -718,7 +793,12 @@ class Reader:
         lift = is_lift(read)
         # A lift stated as sets x reps (or 5-5-3) is its own strength section, unless it is
         # the first line under a format header ("E2MOM x 5:" then "3 x 2 snatch").
-        if lift and (current is None or current.movements or current.format == "other"):
+        paired, self.paired = self.paired, False
+        if (
+            lift
+            and not paired
+            and (current is None or current.movements or current.format == "other")
+        ):
             part.sections.append(Section(format="strength"))
         if current is not None and current.max_reps and "reps" not in read:
             read["max"] = True
@@ -792,10 +872,17 @@ class Reader:
                     load.group(2)
                 )
             self.add_movement(read, current)
+        # "5 cleans + 5 push jerks 60/40 kg": the load after the last lift is the complex's
+        _share_last_load([m for m in current.movements if m["mention"] == text])
 
     # -- the end -----------------------------------------------------------------------------
 
     def finish(self) -> None:
+        sections = [s for p in self.parts for s in p.sections if s.movements]
+        if self.title is not None and len(sections) == 1 and _a_chipper(sections[0]):
+            # "Karen - 150 WB", "Мёрф: 1,6 км бег, 100 подтягиваний, …": a named workout's
+            # one list, every movement counted and no format said, is done for time
+            sections[0].format = "for_time"
         for part in self.parts:
             for section in part.sections:
                 self.place_shared(section)
@@ -831,6 +918,78 @@ _TABATA_SPEC = re.compile(
 _WORK_REST = re.compile(rf"\s*\([^()]*{words(lexicon.WORK_REST)}[^()]*\)\s*$", re.I)
 _N_ROUNDS = re.compile(rf"(\d+)\s*{words(lexicon.ROUNDS)}(?!\w)", re.I)
 _N_SETS = re.compile(rf"^\d+\s*{words(lexicon.SETS)}$", re.I)
+
+
+def _share_last_load(moves: list[dict[str, Any]]) -> None:
+    """The load said after the last of a line's lifts, when none of the others says one and
+    all are lifts of the same implement, is theirs too."""
+    if len(moves) < 2 or "load" not in moves[-1] or any("load" in m for m in moves[:-1]):
+        return
+    kind = loadable(moves[-1])
+    if kind not in _LOADED or any(loadable(m) != kind for m in moves[:-1]):
+        return
+    for move in moves[:-1]:
+        move["load"] = moves[-1]["load"]
+
+
+def _a_chipper(section: Section) -> bool:
+    return (
+        section.format == "other"
+        and not section.notes
+        and all(
+            m.keys() & {"reps", "distance", "calories"} and not is_lift(m) and "max" not in m
+            for m in section.movements
+        )
+    )
+
+
+_CLOCKS = ("emom", "amrap", "tabata")
+# Where a clock starts after a lift's name written with no separator ("Snatch EMOM 12 x 2").
+_CLOCK_START = re.compile(
+    rf"\s(?=(?:[EЕ]\d*(?:MOM|MOTM|OTM|МОМ)|AMRAP|АМРАП|{words(lexicon.EVERY)}\s+\d)(?!\w))", re.I
+)
+
+
+_MARKS_START = re.compile(
+    r"^(?:[xX×х]\s*\d|@|на\s|ב-?\d|\d+\s*(?:reps?|повтор\w*|חזרות|חזרה)(?!\w))", re.I
+)
+
+
+def _clock_then_marks(
+    clock: str, lift: str, known: vocabulary.Movement
+) -> tuple[Section | None, str]:
+    """ "EMOM 12 x 2 @ 70%": the shortest head that is a clock, when the rest are the lift's
+    marks (each interval's reps, percent)."""
+    for cut in (m.start() for m in re.finditer(r"\s+", clock)):
+        said = section_header(clock[:cut], header_only=True)
+        if said is None or said.notes or said.format not in _CLOCKS:
+            continue
+        rest = clock[cut:].strip()
+        if not _MARKS_START.match(rest):
+            continue  # "EMOM" then "12 x 2": the clock is "EMOM 12"
+        read = movement(f"{lift} {rest}")
+        if read is not None and vocabulary.lookup(read["name"]) is known:
+            return said, rest
+    return None, ""
+
+
+def _named_after(text: str) -> bool:
+    """Whether no movement is named before the text's first number ("Men use 225-lb.
+    deadlifts", not "Power snatch ♂️43 ♀️30 kg")."""
+    digit = re.search(r"\d", text)
+    return digit is not None and not names_a_movement(text[: digit.start()])
+
+
+def _only_a_name(text: str) -> dict[str, Any] | None:
+    """The movement a text names and says nothing else about (no count, no quantity)."""
+    read = movement(text.strip(" .,;:"))
+    if read is None or read.keys() - {"mention", "name"} or not vocabulary.lookup(read["name"]):
+        return None
+    return read
+
+
+def _heads(name: str) -> bool:
+    return vocabulary.lookup(name) is None and vocabulary.is_heading(name)
 
 
 def _reads_apart(text: str, said: list[tuple[str, str]]) -> bool:

@@ -9,7 +9,7 @@ from typing import Any
 
 from spotter.domain import movement_vocabulary as vocabulary
 from spotter.domain.workout_parser import lexicon, quantities
-from spotter.domain.workout_parser.formats import CAP, cap_seconds, section_header
+from spotter.domain.workout_parser.formats import CAP, TEAMS, cap_seconds, section_header
 from spotter.domain.workout_parser.lexicon import words
 from spotter.domain.workout_parser.lines import LABEL_PREFIX, LETTER, QUANTITY
 from spotter.domain.workout_parser.model import Part, Section
@@ -39,7 +39,11 @@ _LENGTH = re.compile(
 # "Buy-in: 50 DU" / "Cash-out: 800m run": a section of its own inside the part.
 BOOKEND = re.compile(r"^(buy[\s-]?in|cash[\s-]?out)\b\s*:?\s*(.*)$", re.I)
 
-TITLE_SEP = re.compile(r"^(?P<head>[^:|=]{1,40}?)(?:\s+[-–—|=]\s+|\s*:\s+)(?P<tail>.+)$")
+# A name and what follows it; never split inside the name's brackets ("WOD (TC: 20')").
+TITLE_SEP = re.compile(
+    r"^(?P<head>(?=[^:|=]{1,40}?(?:\s+[-–—|=]\s+|\s*:\s+))(?:[^:|=(]|\([^()]*\))+?)"
+    r"(?:\s+[-–—|=]\s+|\s*:\s+)(?P<tail>.+)$"
+)
 
 _COUNT_WORD = re.compile(
     rf"{words(lexicon.ROUNDS)}|{words(lexicon.SETS)}|{words(lexicon.REPS)}", re.I
@@ -70,10 +74,12 @@ def format_said(text: str | None) -> Section | None:
         return said if not said.notes else None
     if not (m := CAP.search(text)):
         return None
-    left = (text[: m.start()] + text[m.end() :]).strip(" ,:-–—")
-    if LETTER.search(re.sub(r"(?i)\btime\b", "", left)):
+    left = (text[: m.start()] + text[m.end() :]).strip(" ,:-–—()")
+    team = TEAMS.match(left)  # "Teams of 2 – 35 min cap": who does it, a note
+    if LETTER.search(re.sub(r"(?i)\btime\b", "", left[team.end() :] if team else left)):
         return None
-    return Section(from_header=True, time_cap_seconds=cap_seconds(m))
+    notes = [team.group(0)] if team else []
+    return Section(from_header=True, time_cap_seconds=cap_seconds(m), notes=notes)
 
 
 def header(line: str) -> Part | None:
