@@ -131,6 +131,37 @@ def ladder_scheme(text: str) -> str:
     return _RANGE.sub(steps, text, count=1)
 
 
+# What opens a list with the reps each round climbs by, before the movements: "1-2-3-4… ladder of
+# power cleans + …", "Ladder 1-10: …", "2-4-6-8… of", "лесенка 1-10:", "סולם 1-5 של …", "21-15-9 …".
+_LADDER_ADJECTIVE = r"(?:(?:ascending|descending|climbing|восходящая|нисходящая|עולה|יורד)\s+)"
+_LEADING_SCHEME = re.compile(
+    rf"^(?P<before>{_LADDER_ADJECTIVE}?{words(lexicon.LADDER)}(?!\w)\s*:?\s*)?"
+    rf"(?P<scheme>{SCHEME_TEXT}|\d+\s*[-–—]\s*\d+)(?P<more>\s*(?:…|\.\.\.|\+|etc\.?))?"
+    rf"(?P<after>\s*(?:-?\s*(?:reps?|rep\s+)?{_LADDER_ADJECTIVE}?{words(lexicon.LADDER)})(?!\w))?"
+    rf"(?:\s+(?:of|из|של)(?!\w))?\s*[:\-–—]?\s*(?=[^\W\d])",
+    re.I,
+)
+
+
+def leading_scheme(text: str) -> tuple[str, int, bool] | None:
+    """The rep scheme or ladder a list opens with ("1-2-3-4… ladder of power cleans + …"): the
+    scheme (a ladder's range as its steps), where the movements start, and whether a ladder
+    word said so. A range of two numbers is a ladder only beside the word ("1-10 ladder"; "1-10
+    burpees" is not one)."""
+    m = _LEADING_SCHEME.match(text)
+    if m is None:
+        return None
+    ladder = bool(m["before"] or m["after"])
+    scheme = re.sub(r"\s+", "", m["scheme"]).replace("–", "-").replace("—", "-")
+    if scheme.count("-") < 2:
+        if not ladder:
+            return None
+        scheme = ladder_scheme(f"{scheme} ladder").removesuffix(" ladder")
+        if scheme.count("-") < 2:
+            return None
+    return scheme, m.end(), ladder
+
+
 _OF_ENDING = re.compile(r"(?<=\S)\s+(?:of|из|של)$", re.I)
 
 

@@ -23,6 +23,7 @@ from spotter.domain.workout_parser.formats import (
     cap_seconds,
     completes,
     format_prefix,
+    leading_scheme,
     of_ending,
     section_header,
 )
@@ -117,7 +118,6 @@ _ARTICLE = re.compile(r"^\s*(?:an?|the)\s+(?=\d)", re.I)
 _SCALED_APART = re.compile(rf"[,;|/]\s*(?={words(lexicon.SCALED)}(?!\w))", re.I)
 _LOAD_LABEL = re.compile(rf"^{words(lexicon.LOAD_LABELS)}(?!\w)\s*:?", re.I)
 _QUOTED = re.compile(r"^[\"“'][^\d\"“”']{2,40}[\"”']:?$")
-_LEADING_SCHEME = re.compile(r"^(\d+(?:-\d+){2,})\s+(?=[^\W\d])")
 # Implements a load stated once can belong to, in the order a plain load goes to them.
 _LOADED = ("barbell", "dumbbell", "kettlebell", "medicine ball", "sandbag", "plate")
 
@@ -164,8 +164,8 @@ class Reader:
             part.sections.append(Section())
         return part.sections[-1]
 
-    def note(self, text: str) -> None:
-        self.took("note", text)
+    def note(self, text: str, *, role: str = "note") -> None:
+        self.took(role, text)
         part = self.part()
         (part.sections[-1].notes if part.sections else part.notes).append(text)
 
@@ -622,6 +622,10 @@ class Reader:
         notey = is_note_start(SLOT.sub("", text)) or (is_prose(text) and not known)
         if notey or (not listed and not counted and is_note(text)):
             self.note(whole)
+            if _names_counted_movements(whole):
+                # a how-to sentence that still counts movements the reader could not place
+                # ("1-2-3-4… until failure of cleans + burpees"): kept, and told as unread
+                self.unread.append(whole if whole in self.raw else self.raw.strip())
             return
         self.listed_pieces(text, split)
         if trailing is not None:
@@ -646,12 +650,27 @@ class Reader:
     def lead_in(self, text: str, listed: bool) -> tuple[str, bool] | None:
         """What opens a line of content: a scheme after a format ("For time: 30-20-10 KBS and
         push-ups"), "Start with 5 burpees …", "Max rounds of …"; None when that was the line."""
-        if listed and (scheme := _LEADING_SCHEME.match(text)):
-            section = self.section()
-            if section.from_header and not section.movements and section.rep_scheme is None:
-                section.rep_scheme = scheme.group(1)
-                self.took("format", scheme.group(0))
-                text = text[scheme.end() :]
+        if (lead := leading_scheme(text)) is not None and (listed or lead[2]):
+            # "For time: 30-20-10 KBS and push-ups", "AMRAP 10: 1-2-3-4… ladder of power cleans
+            # + burpees": the section's scheme; a ladder under no format is one for time
+            scheme, end, ladder = lead
+            part = self.part()
+            current = part.sections[-1] if part.sections else None
+            if (
+                current is not None
+                and current.from_header
+                and not current.movements
+                and current.rep_scheme is None
+            ):
+                current.rep_scheme = scheme
+            elif ladder:
+                said = Section(format="for_time", rep_scheme=scheme, from_header=True)
+                self.add_section(said)
+            else:
+                end = 0
+            if end:
+                self.took("format", text[:end])
+                text = text[end:]
         if (opens := _OPENS_WITH.match(text)) and self.opens_with(text, opens.end()):
             return None
         paired = PAIRED.match(text)
@@ -776,7 +795,7 @@ class Reader:
             self.note(text)  # "Vest 20/14 lb": what it is done with
             return
         if read is not None and self.loads_named(read):
-            self.note(text)  # "Thrusters @ 115/75 lb" under the list: the thrusters' load
+            self.note(text, role="load")  # "Thrusters @ 115/75 lb" under the list: their load
             return
         if read is not None and self.aside(read):
             self.note(text)  # "מתחלפים כרצונכם" under counted movements: how, not what
@@ -930,6 +949,14 @@ def _share_last_load(moves: list[dict[str, Any]]) -> None:
         return
     for move in moves[:-1]:
         move["load"] = moves[-1]["load"]
+
+
+def _names_counted_movements(text: str) -> bool:
+    """Whether a text a note took holds a count and names a known movement in one of its
+    pieces, without opening as a note ("Scaled: 35/25 + ring rows" is the coach's standard)."""
+    if not QUANTITY.search(text) or is_note_start(text) or REST.match(SLOT.sub("", text)):
+        return False
+    return any(names_known(p) for p in pieces(text))
 
 
 def _a_chipper(section: Section) -> bool:
