@@ -23,6 +23,7 @@ from spotter.domain.workout_parser.lines import (
     LETTER,
     QUANTITY,
     THOUSANDS,
+    inline_numbers,
     outside_brackets,
     squeeze,
 )
@@ -358,9 +359,12 @@ def _complex_with_sets(parts: list[str]) -> tuple[int, list[str], str] | None:
 
 
 def _masked(text: str) -> str:
-    """The text with the separators inside known names ("clean and jerk") hidden, and a Hebrew
+    """The text with the separators inside known names ("clean and jerk") hidden, a Hebrew
     "and" on a movement's name ("ומתח") marked: the space before it is a separator ("\\x02"),
-    and the piece keeps its "ו" (the name drops it)."""
+    and the piece keeps its "ו" (the name drops it); the numbers of a list numbered inside the
+    line ("1) … 2) …") are separators too."""
+    for m in reversed(inline_numbers(text)):
+        text = text[: m.start()] + "\x02" + " " * (m.end() - m.start() - 1) + text[m.end() :]
     text = _JOINED.sub(lambda m: re.sub(r"[\s&+]", "\1", m.group(0)), text)
     for m in reversed(list(_VAV.finditer(text))):
         joined = text[m.end() :].split()
@@ -377,7 +381,9 @@ def first_piece(text: str) -> str:
     if not spans:
         return ""
     start = masked.index(spans[0])
-    return text[start : start + len(spans[0])].strip()
+    end = start + len(spans[0])
+    start += len(spans[0]) - len(spans[0].lstrip())  # past a masked list number ("1) ")
+    return text[start:end].strip()
 
 
 def pieces(text: str) -> list[str]:
@@ -400,6 +406,7 @@ def _pieces(text: str) -> tuple[str, ...]:
     for span in spans:
         start = masked.index(span, cursor)
         cursor = start + len(span)
+        start += len(span) - len(span.lstrip())  # past a masked list number ("2) ")
         if label is not None:
             start, label = label, None
         piece = text[start:cursor].strip()
