@@ -57,6 +57,7 @@ _MAX_CAL = re.compile(r"\bmax\s+cals?\b", re.I)
 _LEADING_REPS = re.compile(rf"^(\d+)\s*(?:{words(lexicon.REPS)}(?!\w))?\s*", re.I)
 _TRAILING_REPS = re.compile(rf"\s{TIMES}\s*(\d+)\s*$", re.I)
 _DASHED_REPS = re.compile(r"(?<=[^\W\d_])\s*[-–—:=]\s*(\d+)(?=\s*(?:\([^()]*\))?\s*$)")
+_BARE_COUNT = re.compile(r"(?<=[^\W\d_])\s+(\d{1,3})(?=\s*(?:\([^()]*\))?\s*$)")
 _TRAILING_REP_COUNT = re.compile(rf"[,\s]\s*(\d+)\s*{words(lexicon.REPS)}\s*$", re.I)
 _SETS_COMPLEX = re.compile(
     rf"^(\d+)\s*{TIMES}\s*\((.*)\)(.*)$|^(\d+)\s*sets?\s*(?:of|:)\s*(.*)$|^\((.*)\)\s*{TIMES}\s*(\d+)(.*)$",
@@ -208,6 +209,13 @@ def _read_movement(text: str) -> dict[str, Any] | None:
     if "reps" not in found and not measured and (m := _DASHED_REPS.search(rest)):
         found["reps"] = int(m.group(1))  # "HSPU – 5", "Thrusters: 21", "Pistols – 10 (alt)"
         rest = rest[: m.start()] + " " + rest[m.end() :]
+    if "reps" not in found and not measured and (m := _BARE_COUNT.search(rest)):
+        # "Подтягивания 10", "Махи гирей 20 (24/16 кг)", "Pull-ups 10", "מתח 10": a known
+        # name, then its count with nothing between
+        known = vocabulary.lookup(_name_of(rest[: m.start()]))
+        if known is not None and (int(m.group(1)) <= 50 or known.category in _UNLOADED):
+            found["reps"] = int(m.group(1))
+            rest = rest[: m.start()] + " " + rest[m.end() :]
     if "reps" not in found and not measured and (m := _TRAILING_REPS.search(rest)):
         found["reps"] = int(m.group(1))
         rest = rest[: m.start()]

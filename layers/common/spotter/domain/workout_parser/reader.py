@@ -92,6 +92,7 @@ _COLON_SEP = re.compile(r"^(?P<head>[^:]+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*)(?P<ta
 # "JT 21-15-9 …", "Grace 30 C&J for time …", "The Chief 5 x 3 min AMRAP …": a name before
 # what the line says; which words are the name is tried shortest first.
 _SAYS_WHAT = re.compile(r"\d|for\s+time|amrap|e\d*mom|emotm|tabata", re.I)
+_GROUP_LABEL = re.compile(r"^([A-Ea-eА-Да-дא-ה])(\d)\s*[).:\-–—]?\s+")
 _LEADING_WORDS = re.compile(
     r"^([A-ZА-ЯЁ][\w'’.]*)(?:\s+([A-ZА-ЯЁ][\w'’.]*))?(?:\s+([A-ZА-ЯЁ][\w'’.]*))?\s+"
 )
@@ -146,6 +147,7 @@ class Reader:
         self.joined_above = False
         self.joined = False
         self.paired = False  # the line pairs its lift with the one above ("superset w/ …")
+        self.label: tuple[str, int] | None = None  # the last group label read ("A1)": a, 1)
 
     # -- where things go ---------------------------------------------------------------------
 
@@ -813,6 +815,7 @@ class Reader:
         # A lift stated as sets x reps (or 5-5-3) is its own strength section, unless it is
         # the first line under a format header ("E2MOM x 5:" then "3 x 2 snatch").
         paired, self.paired = self.paired, False
+        paired = self.superset_label(text) or paired
         if (
             lift
             and not paired
@@ -822,6 +825,14 @@ class Reader:
         if current is not None and current.max_reps and "reps" not in read:
             read["max"] = True
         self.add_movement(read)
+
+    def superset_label(self, text: str) -> bool:
+        """ "A1) Front squat 4x4" then "A2) Strict pull-ups 4x6-8": lifts labelled with one
+        letter and the numbers after it are done in turn, in one section."""
+        m = _GROUP_LABEL.match(text)
+        label = (m.group(1).lower(), int(m.group(2))) if m else None
+        previous, self.label = self.label, label or self.label
+        return label is not None and previous == (label[0], label[1] - 1)
 
     def aside(self, read: dict[str, Any]) -> bool:
         """A line of words with no count and no movement's word in it, under movements that
