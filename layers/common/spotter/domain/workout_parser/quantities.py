@@ -355,6 +355,7 @@ def strength_marks(rest: str, found: dict[str, Any], notes: list[str]) -> str:
     elif m := PERCENT.search(rest):
         found["percent"] = float(m.group(1))
         if m.group(2):
+            found["percentTo"] = float(m.group(2))  # "@ 65-75%": from 65 to 75
             notes.append(f"{m.group(1)}-{m.group(2)}%")
         end = m.end()
         if own := _OWN_MAX.match(rest, end):

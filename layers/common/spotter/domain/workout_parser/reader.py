@@ -402,6 +402,13 @@ class Reader:
         if first and (names_a_format or TITLE_SEP.match(text)):
             self.title = unquoted(name)
             self.took("title", text[: len(text) - len(rest)])
+            named = undecorated(rest.strip()).strip(" :")
+            if not names_a_format and named and is_name(named) and not names_a_movement(named):
+                # "Monday = JACKIE 💪", "Today: FRAN", "Понедельник — Синди": the day, then the
+                # name of its workout (a note; the movements follow on the lines below)
+                self.took("title", rest)
+                self.part().notes.append(named)
+                return True
             self.read(rest)
             return True
         if not first and names_a_format:
@@ -816,6 +823,15 @@ class Reader:
         # the first line under a format header ("E2MOM x 5:" then "3 x 2 snatch").
         paired, self.paired = self.paired, False
         paired = self.superset_label(text) or paired
+        if lift and current is not None and (heading_ := self.named_above(read, current)):
+            # "Push press" then "3 sets of 5 @ 65-75% of 1RM push press": the line above named
+            # the lift this line states; it heads it, it is not a movement of its own
+            current.movements.remove(heading_)
+            current.notes.append(heading_["mention"])
+            if not current.movements:
+                current.format = "strength"
+                self.add_movement(read, current)
+                return
         if (
             lift
             and not paired
@@ -825,6 +841,16 @@ class Reader:
         if current is not None and current.max_reps and "reps" not in read:
             read["max"] = True
         self.add_movement(read)
+
+    def named_above(self, read: dict[str, Any], section: Section) -> dict[str, Any] | None:
+        """The movement of the line above when that line only named the lift `read` states."""
+        if len(self.line_above) != 1 or self.last_line:
+            return None
+        above = self.line_above[0]
+        if above.keys() - {"mention", "name"} or not any(m is above for m in section.movements):
+            return None
+        known = vocabulary.lookup(above["name"])
+        return above if known is not None and known is vocabulary.lookup(read["name"]) else None
 
     def superset_label(self, text: str) -> bool:
         """ "A1) Front squat 4x4" then "A2) Strict pull-ups 4x6-8": lifts labelled with one
@@ -894,7 +920,7 @@ class Reader:
             if sets is not None:
                 read["sets"] = sets
             # "@ 70%" after the complex applies to every piece of it.
-            for key in ("percent", "percentOf", "tempo"):
+            for key in ("percent", "percentTo", "percentOf", "tempo"):
                 if key in marks:
                     read[key] = marks[key]
             if load:
@@ -908,6 +934,8 @@ class Reader:
     # -- the end -----------------------------------------------------------------------------
 
     def finish(self) -> None:
+        for part in self.parts:
+            _format_said_after(part)
         sections = [s for p in self.parts for s in p.sections if s.movements]
         if self.title is not None and len(sections) == 1 and _a_chipper(sections[0]):
             # "Karen - 150 WB", "Мёрф: 1,6 км бег, 100 подтягиваний, …": a named workout's
@@ -968,6 +996,24 @@ def _names_counted_movements(text: str) -> bool:
     if not QUANTITY.search(text) or is_note_start(text) or REST.match(SLOT.sub("", text)):
         return False
     return any(names_known(p) for p in pieces(text))
+
+
+def _format_said_after(part: Part) -> None:
+    """ "1000m row / 50 thrusters / 30 pull-ups" then "For time." (or "AMRAP 20", "5 rounds") as
+    the part's last line: the format of the list above it, which said none."""
+    if len(part.sections) < 2:
+        return
+    listed, said = part.sections[-2], part.sections[-1]
+    if (
+        said.movements
+        or not said.from_header
+        or said.format == "other"
+        or not listed.movements
+        or listed.format != "other"
+    ):
+        return
+    absorb(listed, said)
+    part.sections.pop()
 
 
 def _a_chipper(section: Section) -> bool:
