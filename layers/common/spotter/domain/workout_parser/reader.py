@@ -92,6 +92,7 @@ _COLON_SEP = re.compile(r"^(?P<head>[^:]+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*)(?P<ta
 # "JT 21-15-9 …", "Grace 30 C&J for time …", "The Chief 5 x 3 min AMRAP …": a name before
 # what the line says; which words are the name is tried shortest first.
 _SAYS_WHAT = re.compile(r"\d|for\s+time|amrap|e\d*mom|emotm|tabata", re.I)
+_VEST_NOTE = re.compile(rf"(?<!\w){words(lexicon.IMPLEMENTS['vest'])}(?!\w)", re.I)
 _GROUP_LABEL = re.compile(r"^([A-Ea-eА-Да-дא-ה])(\d)\s*[).:\-–—]?\s+")
 _LEADING_WORDS = re.compile(
     r"^([A-ZА-ЯЁ][\w'’.]*)(?:\s+([A-ZА-ЯЁ][\w'’.]*))?(?:\s+([A-ZА-ЯЁ][\w'’.]*))?\s+"
@@ -1016,10 +1017,16 @@ def _format_said_after(part: Part) -> None:
     part.sections.pop()
 
 
+def _worn_or_scaled(note: str) -> bool:
+    """A note that says what the workout is done in or scaled to ("В жилете 9/6 кг", "Partition
+    as needed", "Scaled: half the reps"), not how it is paced."""
+    return bool(_VEST_NOTE.search(note)) or is_note_start(note)
+
+
 def _a_chipper(section: Section) -> bool:
     return (
         section.format == "other"
-        and not section.notes
+        and all(_worn_or_scaled(note) for note in section.notes)
         and all(
             m.keys() & {"reps", "distance", "calories"} and not is_lift(m) and "max" not in m
             for m in section.movements
