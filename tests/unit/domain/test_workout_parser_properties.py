@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from spotter.domain import movement_vocabulary as vocabulary
 from spotter.domain.workout_parser import movements_of, parse_workout, read_workout
 from spotter.domain.workout_parser.lines import lines_of
-from spotter.domain.workout_parser.movements import REST, SLOT, movement
+from spotter.domain.workout_parser.movements import REST, SLOT
+from spotter.domain.workout_parser.movements import movement as read_piece
 from spotter.domain.workout_parser.notes import is_note_start
 from tests.support.workout_metrics import BLIND, BLIND2, BLIND3, HELD_OUT, TUNED, load_fixtures
 
@@ -94,7 +95,7 @@ def _counts_a_movement(fragment: str) -> bool:
         return False
     if REST.match(SLOT.sub("", fragment)):
         return False
-    reads = [movement(piece) for piece in re.split(r"\s[+&/]\s|,\s*|\s(?:and|и)\s", fragment)]
+    reads = [read_piece(piece) for piece in re.split(r"\s[+&/]\s|,\s*|\s(?:and|и)\s", fragment)]
     return any(read is not None and vocabulary.lookup(read["name"]) for read in reads)
 
 

@@ -181,25 +181,10 @@ def movement(text: str) -> dict[str, Any] | None:
     return dict(read) if read is not None else None  # the caller's own copy to fill in
 
 
-# The reader asks about the same pieces several times (is it a movement? a list? a title?).
-@functools.lru_cache(maxsize=4096)
-def _read_movement(text: str) -> dict[str, Any] | None:
-    mention = text.strip()
-    rest = THOUSANDS.sub("", SLOT.sub("", LABEL_PREFIX.sub("", mention))).strip()
-    rest = THEN.sub("", rest) or rest
-    found: dict[str, Any] = {}
-    notes: list[str] = []
-    if m := _MAX_CAL.search(rest):
-        found["calories"] = "max"
-        rest = take(rest, m)
-    rest = quantities.strength_marks(rest, found, notes).strip()
-    if m := quantities.REP_RANGE.match(rest):
-        notes.append(f"{m.group(1)}-{m.group(2)} reps")
-        rest = rest[m.end() :]
-    rest = quantities.per_side(rest, found)
-    rest = quantities.sets(rest.strip(), found)
-    rest = quantities.measures(rest, found)
-    rest = re.sub(r"\(\s*\)|\[\s*\]", " ", rest).strip()  # brackets whose load was read
+def _reps(rest: str, found: dict[str, Any]) -> str:
+    """The count of a piece, wherever it is written: "21 thrusters", "thrusters, 21 reps",
+    "HSPU – 5", "Подтягивания 10", "KB swings x 21"; or the sets of a measured piece ("Run 400m
+    x 6")."""
     if "reps" not in found and (m := _LEADING_REPS.match(rest)):
         found["reps"] = int(m.group(1))
         rest = rest[m.end() :]
@@ -224,6 +209,29 @@ def _read_movement(text: str) -> dict[str, Any] | None:
         # "10 push-ups x 3", "Run 400m x 6": that many sets of it
         found["sets"] = int(m.group(1))
         rest = rest[: m.start()]
+    return rest
+
+
+# The reader asks about the same pieces several times (is it a movement? a list? a title?).
+@functools.lru_cache(maxsize=4096)
+def _read_movement(text: str) -> dict[str, Any] | None:
+    mention = text.strip()
+    rest = THOUSANDS.sub("", SLOT.sub("", LABEL_PREFIX.sub("", mention))).strip()
+    rest = THEN.sub("", rest) or rest
+    found: dict[str, Any] = {}
+    notes: list[str] = []
+    if m := _MAX_CAL.search(rest):
+        found["calories"] = "max"
+        rest = take(rest, m)
+    rest = quantities.strength_marks(rest, found, notes).strip()
+    if m := quantities.REP_RANGE.match(rest):
+        notes.append(f"{m.group(1)}-{m.group(2)} reps")
+        rest = rest[m.end() :]
+    rest = quantities.per_side(rest, found)
+    rest = quantities.sets(rest.strip(), found)
+    rest = quantities.measures(rest, found)
+    rest = re.sub(r"\(\s*\)|\[\s*\]", " ", rest).strip()  # brackets whose load was read
+    rest = _reps(rest, found)
     rest = _count_at_percent(rest, found)
     if m := _REMAINING.search(rest):
         found["max"] = True  # "… in the remaining time", "… до конца интервала"

@@ -312,7 +312,9 @@ def sets(rest: str, found: dict[str, Any]) -> str:
         # "4x6-8", "3 sets of 8-10", "3 подхода по 8-10": the sets, and the range of reps as the
         # movement's note (a range is no one count)
         found["sets"] = int(m.group(1))
-        found["note"] = "; ".join(filter(None, (f"{m.group(2)}-{m.group(3)} reps", found.get("note"))))
+        found["note"] = "; ".join(
+            filter(None, (f"{m.group(2)}-{m.group(3)} reps", found.get("note")))
+        )
         rest = take(rest, m)
     if m := MOVEMENT_SCHEME.search(rest):
         found["repScheme"] = (m.group(1) or m.group(2)).replace("/", "-")
