@@ -255,12 +255,19 @@ def _read_movement(text: str) -> dict[str, Any] | None:
     if "load" in found and _VEST.search(mention) and not _VEST.fullmatch(name):
         # "1,6 км бег (в жилете 9 кг)", "run … עם ווסט 9/6 ק"ג": worn, not the movement's load
         found["note"] = "; ".join(filter(None, (found.get("note"), f"vest {found.pop('load')}")))
+    if "load" in found and re.fullmatch(r"[\d./]+", found["load"]) and _box(name):
+        found.setdefault("height", found.pop("load"))  # "15 box jumps 24/20": the box's height
     if str(found.get("distance", "")).endswith("ft") and _reaches_up(name):
         found.setdefault("height", found.pop("distance"))  # "150 WB (20/14, 10/9 ft)": the target
     return {"mention": mention, "name": name, **found}
 
 
 _VEST = re.compile(rf"(?<!\w){words(lexicon.IMPLEMENTS['vest'])}(?!\w)", re.I)
+
+
+def _box(name: str) -> bool:
+    known = vocabulary.lookup(name)
+    return known is not None and known.equipment == "box"
 
 
 def _reaches_up(name: str) -> bool:

@@ -567,7 +567,11 @@ class Reader:
             m
             and head
             and not lift
-            and (section := section_header(head) or (capped and format_said(head)))
+            and (
+                section := section_header(head)
+                or (capped and format_said(head))
+                or _loaded_header(head)
+            )
         ):
             if not dry:
                 tail = m.group("tail").strip()
@@ -1015,6 +1019,23 @@ def _format_said_after(part: Part) -> None:
         return
     absorb(listed, said)
     part.sections.pop()
+
+
+# "For time @ 43/30 kg", "AMRAP 20 (60/40kg)", "4 rounds @ 50/35 lb DB": a load stated once
+# at the end of a format's header.
+_HEADER_LOAD = re.compile(r"\s*(?:@\s*|\(\s*)(?P<load>[^()@:]*\d[^()@:]*?)\s*\)?\s*$")
+
+
+def _loaded_header(head: str) -> Section | None:
+    """A format header that ends with the load of its lifts: the format, the load shared."""
+    m = _HEADER_LOAD.search(head)
+    if m is None or not (items := quantities.stated(m["load"])):
+        return None
+    section = section_header(head[: m.start()])
+    if section is None:
+        return None
+    section.shared.extend(items)
+    return section
 
 
 def _worn_or_scaled(note: str) -> bool:
