@@ -1658,3 +1658,48 @@ def test_a_percent_range_keeps_both_ends(text: str, low: float, high: float) -> 
 )  # fmt: skip
 def test_a_named_chipper_with_a_vest_or_scaling_note_is_for_time(text: str) -> None:
     assert _only_section(text)["format"] == "for_time"
+
+
+@pytest.mark.parametrize(
+    ("text", "load"),
+    [
+        ("For time @ 43/30 kg: 30 thrusters, 30 cleans, 30 S2OH", "43/30kg"),
+        ("AMRAP 20 (60/40kg): 5 power cleans, 10 front squats", "60/40kg"),
+        ("4 rounds @ 50/35 lb DB: 10 DB snatches, 10 DB push press", "50/35lb"),
+        ("На время @ 60/40 кг: 30 трастеров, 30 взятий на грудь", "60/40kg"),
+        ('לזמן (43/30 ק"ג): 30 תראסטרים, 30 קלינים', "43/30kg"),
+    ],
+)
+def test_a_load_ending_a_formats_header_is_its_lifts(text: str, load: str) -> None:
+    section = _only_section(text)
+    assert section["format"] != "other"
+    assert {m["load"] for m in section["movements"]} == {load}
+    assert parse_workout(text)["unread"] == []
+
+
+def test_a_header_load_skips_what_takes_none() -> None:
+    section = _only_section("AMRAP 20 (60/40kg): 5 power cleans, 10 pull-ups, 15 box jumps")
+    assert [m.get("load") for m in section["movements"]] == ["60/40kg", None, None]
+
+
+@pytest.mark.parametrize(
+    ("text", "height"),
+    [
+        ("AMRAP 10: 15 BBJ 24/20, 10 step-ups 20/16", ["24/20", "20/16"]),
+        ("20 min AMRAP: 10 box jump overs 24/20", ["24/20"]),
+        ("10 запрыгиваний на тумбу 60/50 см", ["60/50cm"]),
+        ("Karen: 150 WB for time (9/6 kg, 3/2.7 m)", ["3/2.7m"]),
+    ],
+)
+def test_a_box_or_targets_numbers_are_its_height(text: str, height: list[str]) -> None:
+    moves = movements_of(parse_workout(text))
+    assert [m["height"] for m in moves] == height
+    assert all("distance" not in m for m in moves)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["21-15-9 DB snatches, lateral burpees over DB", "10 burpees over the dumbbell"],
+)
+def test_a_burpee_over_a_dumbbell_is_a_burpee(text: str) -> None:
+    assert _named(text)[-1] == "Burpee"

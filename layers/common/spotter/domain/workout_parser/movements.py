@@ -257,8 +257,9 @@ def _read_movement(text: str) -> dict[str, Any] | None:
         found["note"] = "; ".join(filter(None, (found.get("note"), f"vest {found.pop('load')}")))
     if "load" in found and re.fullmatch(r"[\d./]+", found["load"]) and _box(name):
         found.setdefault("height", found.pop("load"))  # "15 box jumps 24/20": the box's height
-    if str(found.get("distance", "")).endswith("ft") and _reaches_up(name):
-        found.setdefault("height", found.pop("distance"))  # "150 WB (20/14, 10/9 ft)": the target
+    if re.fullmatch(r"[\d./]+(?:ft|m|cm)", str(found.get("distance", ""))) and _reaches_up(name):
+        # "150 WB (20/14, 10/9 ft)", "(9/6 kg, 3/2.7 m)": the target's height, not a distance
+        found.setdefault("height", found.pop("distance"))
     return {"mention": mention, "name": name, **found}
 
 
