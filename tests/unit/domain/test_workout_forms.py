@@ -1703,3 +1703,18 @@ def test_a_box_or_targets_numbers_are_its_height(text: str, height: list[str]) -
 )
 def test_a_burpee_over_a_dumbbell_is_a_burpee(text: str) -> None:
     assert _named(text)[-1] == "Burpee"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "For time:\n20 DB snatches (22.5/15)\n20 burpees\n20 DB snatches",
+        "Josh: for time 21 OHS 95/65, 42 pull-ups, 15 OHS",
+        "На время: 20 рывков гантели 22,5/15 кг, 20 бёрпи, 20 рывков гантели",
+        "לזמן: 20 סנאץ' משקולת יד 22.5/15, 20 ברפי, 20 סנאץ' משקולת יד",
+    ],
+)
+def test_a_movement_named_again_in_its_list_keeps_the_load_said_first(text: str) -> None:
+    moves = movements_of(parse_workout(text))
+    assert moves[-1]["load"] == moves[0]["load"]
+    assert "load" not in moves[1]

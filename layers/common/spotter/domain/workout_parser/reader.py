@@ -948,6 +948,7 @@ class Reader:
             sections[0].format = "for_time"
         for part in self.parts:
             for section in part.sections:
+                _load_said_before(section.movements)
                 self.place_shared(section)
                 if section.time_cap_seconds and section.format in ("other", "rounds"):
                     section.format = "for_time"  # a cap is a race's: "Partner WOD, 30 min cap"
@@ -1036,6 +1037,20 @@ def _loaded_header(head: str) -> Section | None:
         return None
     section.shared.extend(items)
     return section
+
+
+def _load_said_before(moves: list[dict[str, Any]]) -> None:
+    """ "20 DB snatches (22.5/15)" … then "20 DB snatches" again in the same list: the load was
+    said the first time, for both."""
+    said: dict[str, str] = {}
+    for move in moves:
+        known = vocabulary.lookup(move["name"])
+        if known is None:
+            continue
+        if "load" in move:
+            said.setdefault(known.name, move["load"])
+        elif known.name in said and loadable(move) is not None:
+            move["load"] = said[known.name]
 
 
 def _worn_or_scaled(note: str) -> bool:
