@@ -1718,3 +1718,27 @@ def test_a_movement_named_again_in_its_list_keeps_the_load_said_first(text: str)
     moves = movements_of(parse_workout(text))
     assert moves[-1]["load"] == moves[0]["load"]
     assert "load" not in moves[1]
+
+
+@pytest.mark.parametrize(
+    ("text", "rounds"),
+    [
+        ("5 rounds, 1 min each station: row cal, KB swings, box step-overs, burpees", 5),
+        ("4 סבבים, דקה בכל תחנה: חתירה, קטלבל סווינג, ברפי", 4),
+        ("3 круга по 1 мин на станцию: гребля, махи гирей, бёрпи", 3),
+        ("3 rounds, 40 sec per exercise: KB swings, burpees", 3),
+    ],
+)
+def test_how_long_each_station_lasts_is_a_note_of_the_rounds(text: str, rounds: int) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["rounds"]) == ("rounds", rounds)
+    assert None not in _named(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["AMRAP 20: row cal, 10 burpees", "AMRAP 20: bike (cals), 10 burpees"]
+)
+def test_a_calorie_word_after_a_name_is_how_it_is_counted(text: str) -> None:
+    first = movements_of(parse_workout(text))[0]
+    assert first["note"] == "calories"
+    assert _named(text)[1] == "Burpee" and _named(text)[0] in ("Row", "Assault Bike")

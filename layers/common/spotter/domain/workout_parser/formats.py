@@ -111,6 +111,14 @@ _BRACKETED_LENGTH = re.compile(
     rf"\(\s*(?:total\s*)?(\d+)(?:{_MIN})['’]?\s*(?:total|in\s+all|всего|סה\"?כ|בסך\s+הכל)?\s*\)",
     re.I,
 )
+# "5 rounds, 1 min each station:", "40 sec per exercise", "по 1 мин на станцию", "דקה בכל תחנה":
+# how long each movement of the list is worked, a note of the section (its clock is the list's).
+_STATION = re.compile(
+    rf"(?:\d+(?::\d{{2}})?\s*(?:{_MINUTE_WORDS}|{_SEC_WORDS}|['’])?|{_MINUTE_WORDS})\s*"
+    r"(?:(?:at|on|per|each|в|на|каждой|בכל|לכל|על)\s+)+(?:station|movement|exercise|станци\w*"
+    r"|упражнени\w*|תחנה|תרגיל)s?(?!\w)",
+    re.I,
+)
 _LADDER = re.compile(rf"(?<!\w){words(lexicon.LADDER)}(?!\w)", re.I)
 _RANGE = re.compile(r"(?<![\d.:/-])(\d+)\s*[-–—]\s*(\d+)(?![\d.:/%-])")
 
@@ -326,7 +334,7 @@ def _inside_brackets(text: str, index: int) -> bool:
 def _without_asides(text: str, section: Section) -> str:
     """A header without who does it ("Team of 2"), a rest in brackets ("(3 min rest between)")
     or a rest after it: each a note of the section."""
-    for aside in (_BRACKETED_REST, TEAMS):
+    for aside in (_BRACKETED_REST, TEAMS, _STATION):
         m = aside.search(text)
         if m is None or (aside is TEAMS and _inside_brackets(text, m.start())):
             continue  # "AMRAP 12 (partner style)": a bracket is read whole

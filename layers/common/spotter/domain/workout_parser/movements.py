@@ -58,6 +58,7 @@ _LEADING_REPS = re.compile(rf"^(\d+)\s*(?:{words(lexicon.REPS)}(?!\w))?\s*", re.
 _TRAILING_REPS = re.compile(rf"\s{TIMES}\s*(\d+)\s*$", re.I)
 _DASHED_REPS = re.compile(r"(?<=[^\W\d_])\s*[-–—:=]\s*(\d+)(?=\s*(?:\([^()]*\))?\s*$)")
 _CALORIES_FIRST = re.compile(rf"^\s*{words(lexicon.CALORIES)}\.?\s+(?=[^\W\d])", re.I)
+_CALORIES_LAST = re.compile(rf"(?<=[^\W\d])\s+\(?{words(lexicon.CALORIES)}\)?\.?\s*$", re.I)
 _BARE_COUNT = re.compile(r"(?<=[^\W\d_])\s+(\d{1,3})(?=\s*(?:\([^()]*\))?\s*$)")
 _TRAILING_REP_COUNT = re.compile(rf"[,\s]\s*(\d+)\s*{words(lexicon.REPS)}\s*$", re.I)
 _SETS_COMPLEX = re.compile(
@@ -240,10 +241,12 @@ def _read_movement(text: str) -> dict[str, Any] | None:
         found["max"] = True
         rest = MAX.sub(" ", rest)
     rest = _alternatives(rest, found)
-    if (m := _CALORIES_FIRST.match(rest)) and vocabulary.lookup(_name_of(rest[m.end() :])):
-        # "21-15-9 Cal row / BBJ", "кал байк": counted in calories, by the section's scheme
+    cal = _CALORIES_FIRST.match(rest) or _CALORIES_LAST.search(rest)
+    if cal and "calories" not in found and vocabulary.lookup(_name_of(take(rest, cal))):
+        # "21-15-9 Cal row / BBJ", "кал байк", "row cal": counted in calories, by the section's
+        # scheme or clock
         found["note"] = "; ".join(filter(None, ("calories", found.get("note"))))
-        rest = rest[m.end() :]
+        rest = take(rest, cal)
     name = _name_of(rest)
     if name.startswith("ו") and not vocabulary.lookup(name) and vocabulary.lookup(name[1:]):
         name = name[1:]  # "ומתח": "and" written on the name
