@@ -996,12 +996,18 @@ def _share_last_load(moves: list[dict[str, Any]]) -> None:
         move["load"] = moves[-1]["load"]
 
 
+_PLAIN_SEPARATORS = re.compile(r"\s[+&/|]\s|[,;]\s*|\s(?:and|и)\s", re.I)
+
+
 def _names_counted_movements(text: str) -> bool:
     """Whether a text a note took holds a count and names a known movement in one of its
     pieces, without opening as a note ("Scaled: 35/25 + ring rows" is the coach's standard)."""
     if not QUANTITY.search(text) or is_note_start(text) or REST.match(SLOT.sub("", text)):
         return False
-    return any(names_known(p) for p in pieces(text))
+    # the list's pieces, and its plain separators' too: a piece that reads as nothing rejoins the
+    # one before it in `pieces`, which can hide the movement it followed
+    plain = _PLAIN_SEPARATORS.split(text)
+    return any(names_known(p) for p in (*pieces(text), *plain) if p.strip())
 
 
 def _format_said_after(part: Part) -> None:
