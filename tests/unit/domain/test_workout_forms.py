@@ -1742,3 +1742,50 @@ def test_a_calorie_word_after_a_name_is_how_it_is_counted(text: str) -> None:
     first = movements_of(parse_workout(text))[0]
     assert first["note"] == "calories"
     assert _named(text)[1] == "Burpee" and _named(text)[0] in ("Row", "Assault Bike")
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("AMRAP 12 דק': 10 בורפי, 15 סקוואט, 20 כפיפות בטן", "Air Squat"),
+        ("АМРАП 10: 10 бёрпи, 15 присед", "Air Squat"),
+        ("5 סבבים לזמן: 10 ברפי, 20 סקוואט", "Air Squat"),
+        ("סקוואט 5x5 ב-75%", "Back Squat"),
+        ("5 סבבים: 10 ברפי, 5 סקוואט 100/70", "Back Squat"),
+        ("Присед 5х5 на 75%", "Back Squat"),
+    ],
+)
+def test_a_bare_squat_word_counted_in_a_metcon_with_no_load_is_the_air_squat(
+    text: str, name: str
+) -> None:
+    assert name in _named(text)
+    assert ("Back Squat" if name == "Air Squat" else "Air Squat") not in _named(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "last"),
+    [
+        ("Каждую минуту 12 минут:\n3 взятия на грудь + 1 толчок, 70% от ПМ", "Split Jerk"),
+        ("Комплекс: 2 взятия в сед + 2 толчка, 5 подходов", "Split Jerk"),
+        ("1 power clean + 1 clean and jerk @ 80%", "Clean and Jerk"),
+        ("Толчок 5х2 на 75%", "Clean and Jerk"),
+    ],
+)
+def test_the_word_the_clean_and_jerk_shares_is_the_jerk_after_a_clean(text: str, last: str) -> None:
+    assert _named(text)[-1] == last
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2 cleans + 2 jerks x 5 sets",
+        "Complex: 2 cleans + 2 jerks, 5 sets",
+        "Комплекс: 2 взятия в сед + 2 толчка, 5 подходов",
+        "2 קלינים + 1 ג'רק x 5 סטים",
+    ],
+)
+def test_sets_said_after_a_counted_complex_are_its_sets(text: str) -> None:
+    section = _only_section(text)
+    assert (section["format"], section.get("complex")) == ("strength", True)
+    assert [m["sets"] for m in section["movements"]] == [5, 5]
+    assert _named(text) == ["Clean", "Split Jerk"]

@@ -77,6 +77,12 @@ WORK_REST = {
 }
 REST = {"en": ("rest",), "he": ("מנוחה",), "ru": ("отдых", "отдыха")}
 # "1-10 ladder", "Ladder 1-10", "лесенка 1-10", "סולם 1-10": one rep more each round.
+# A squat named by the bare word, which a lift reads as the back squat ("סקוואט 5x5", "присед
+# 5х5"); counted in a metcon with no load ("AMRAP 12: 10 בורפי, 15 סקוואט") it is the air squat.
+BARE_SQUAT = {"he": ("סקוואט",), "ru": ("присед",)}
+# A jerk named by the word the lift's full name shares ("толчок": the clean and jerk); after the
+# clean in a complex ("3 взятия на грудь + 1 толчок") it is the jerk.
+BARE_JERK = {"ru": ("толчок", "толчка", "толчков")}
 LADDER = {"en": ("ladder",), "he": ("סולם",), "ru": ("лесенка", "лестница")}
 # The two halves of an on/off interval ("40 on / 20 off", "20 שניות עבודה 10 מנוחה").
 WORK = {"en": ("on", "work"), "he": ("עבודה",), "ru": ("работа", "работы")}
@@ -418,7 +424,8 @@ NUMBERS = {
 }  # fmt: skip
 
 
-def _each(table: Words) -> list[str]:
+def each(table: Words) -> list[str]:
+    """Every entry of a table (of all its languages), longest first."""
     entries = table if isinstance(table, tuple) else [w for ws in table.values() for w in ws]
     return sorted(set(entries), key=len, reverse=True)
 
@@ -430,7 +437,7 @@ def words(table: Words) -> str:
     (the caller's pattern adds that where it needs it).
     """
     out = []
-    for entry in _each(table):
+    for entry in each(table):
         pieces = [re.escape(piece) for piece in re.split(r"[\s-]+", entry)]
         out.append(r"[\s-]*".join(pieces))
     return "(?:" + "|".join(out) + ")"

@@ -348,6 +348,9 @@ def _complex_of(text: str) -> tuple[int | None, list[str], str] | None:
     body, tail = text, ""
     if at := _COMPLEX_TAIL.search(text):
         body, tail = text[: at.start()], text[at.start() :]
+    if (after := _SETS_AFTER.search(body)) and not _SETS_COMPLEX.match(body):
+        # "2 cleans + 2 jerks x 5 sets", "2 взятия + 2 толчка, 5 подходов": the complex's sets
+        sets, body = int(after.group(1)), body[: after.start()]
     if m := _SETS_COMPLEX.match(body):
         if m.group(1):
             sets, body, tail = int(m.group(1)), m.group(2), m.group(3) or tail
@@ -371,6 +374,9 @@ def _complex_of(text: str) -> tuple[int | None, list[str], str] | None:
     return None
 
 
+_SETS_AFTER = re.compile(
+    rf"(?<=[^\W\d])\s*(?:,\s*|\s{TIMES}\s*)(\d+)\s*{words(lexicon.SETS)}(?!\w)\s*$", re.I
+)
 # "… + jerk x 5 sets, build to heavy", "… + jerk, 5 sets": the last lift, then the sets.
 _LAST_WITH_SETS = re.compile(
     rf"^(?P<name>[^\d]+?)\s*(?:{TIMES}\s*(?P<n>\d+)(?:\s*{words(lexicon.SETS)})?|,?\s*(?P<n2>\d+)"

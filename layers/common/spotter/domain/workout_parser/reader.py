@@ -8,6 +8,7 @@ number, listed as unread), so no text is ever dropped silently.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -934,7 +935,9 @@ class Reader:
                 )
             self.add_movement(read, current)
         # "5 cleans + 5 push jerks 60/40 kg": the load after the last lift is the complex's
-        _share_last_load([m for m in current.movements if m["mention"] == text])
+        complex_ = [m for m in current.movements if m["mention"] == text]
+        _share_last_load(complex_)
+        _jerk_after_the_clean(complex_)
 
     # -- the end -----------------------------------------------------------------------------
 
@@ -948,6 +951,7 @@ class Reader:
             sections[0].format = "for_time"
         for part in self.parts:
             for section in part.sections:
+                _bodyweight_squats(section)
                 _load_said_before(section.movements)
                 self.place_shared(section)
                 if section.time_cap_seconds and section.format in ("other", "rounds"):
@@ -1045,6 +1049,45 @@ def _loaded_header(head: str) -> Section | None:
     return section
 
 
+def _bare_words(table: lexicon.Words) -> frozenset[str]:
+    return frozenset(vocabulary.folded(vocabulary.normalize(w)) for w in lexicon.each(table))
+
+
+def _is_bare(name: str, words_: frozenset[str]) -> bool:
+    return vocabulary.folded(vocabulary.normalize(name)) in words_
+
+
+_BARE_SQUAT = _bare_words(lexicon.BARE_SQUAT)
+_BARE_JERK = _bare_words(lexicon.BARE_JERK)
+_AIR_SQUAT = "air squat"
+_JERK = "jerk"
+_METCON = ("amrap", "for_time", "emom", "rounds", "tabata")
+
+
+def _bodyweight_squats(section: Section) -> None:
+    """ "AMRAP 12: 10 בורפי, 15 סקוואט, 20 כפיפות בטן": the bare squat word, counted in a metcon
+    with no load, sets or percent, is the air squat (the name says so; the mention keeps the
+    coach's word)."""
+    if section.format not in _METCON:
+        return
+    for move in section.movements:
+        if not _is_bare(move["name"], _BARE_SQUAT) or "reps" not in move:
+            continue
+        if move.keys() & {"load", "sets", "percent", "repScheme", "tempo"}:
+            continue
+        move["name"] = _AIR_SQUAT
+        move["note"] = "; ".join(filter(None, (move.get("note"), "bodyweight")))
+
+
+def _jerk_after_the_clean(complex_: list[dict[str, Any]]) -> None:
+    """ "3 взятия на грудь + 1 толчок": after the clean, the word the clean and jerk shares is
+    the jerk (the name says so; the mention keeps the coach's word)."""
+    for before, move in itertools.pairwise(complex_):
+        known = vocabulary.lookup(before["name"])
+        if known is not None and "Clean" in known.name and _is_bare(move["name"], _BARE_JERK):
+            move["name"] = _JERK
+
+
 def _load_said_before(moves: list[dict[str, Any]]) -> None:
     """ "20 DB snatches (22.5/15)" … then "20 DB snatches" again in the same list: the load was
     said the first time, for both."""
@@ -1068,6 +1111,7 @@ def _worn_or_scaled(note: str) -> bool:
 def _a_chipper(section: Section) -> bool:
     return (
         section.format == "other"
+        and not section.complex
         and all(_worn_or_scaled(note) for note in section.notes)
         and all(
             m.keys() & {"reps", "distance", "calories"} and not is_lift(m) and "max" not in m
