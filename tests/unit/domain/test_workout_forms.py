@@ -1789,3 +1789,50 @@ def test_sets_said_after_a_counted_complex_are_its_sets(text: str) -> None:
     assert (section["format"], section.get("complex")) == ("strength", True)
     assert [m["sets"] for m in section["movements"]] == [5, 5]
     assert _named(text) == ["Clean", "Split Jerk"]
+
+
+@pytest.mark.parametrize(
+    ("text", "interval", "rounds"),
+    [
+        ("Every :90 for 15 min: 3 front squats", 90, 10),
+        ("Every :45 x 12: 5 burpees", 45, 12),
+    ],
+)
+def test_an_interval_written_as_seconds_after_a_colon(
+    text: str, interval: int, rounds: int
+) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["intervalSeconds"], section["rounds"]) == (
+        "emom",
+        interval,
+        rounds,
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Accessory: 3x12 DB rows + 3x15 banded face pulls",
+        "3x12 DB rows + 3x15 banded face pulls",
+        "3х12 тяга гантели + 3х15 тяга к лицу",
+    ],
+)
+def test_lifts_with_their_own_sets_joined_by_plus_are_a_superset_not_a_complex(text: str) -> None:
+    section = _only_section(text)
+    assert section["format"] == "strength" and "complex" not in section
+    assert [m["sets"] for m in section["movements"]] == [3, 3]
+    assert _named(text) == ["Dumbbell Row", "Face Pull"]
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ('"Kelly" 5 rounds for time: 400m run, 30 box jumps', "Kelly"),
+        ("'Fran' 21-15-9 thrusters & pull-ups", "Fran"),
+        ("“Cindy” AMRAP 20: 5 pull-ups, 10 push-ups", "Cindy"),
+        ("«Синди» АМРАП 20: 5 подтягиваний", "Синди"),
+    ],
+)
+def test_a_quoted_name_before_what_the_line_says_is_the_title(text: str, title: str) -> None:
+    assert parse_workout(text)["title"] == title
+    assert _only_section(text)["format"] != "other"

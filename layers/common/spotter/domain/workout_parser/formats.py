@@ -40,7 +40,7 @@ _EMOM = re.compile(
 # "E2:30 x 5", "E90s x 8", "Every 2:00 for 10 min", "Каждые 2 минуты x 6 раундов", "כל 90 שניות".
 _COUNT_UNIT = rf"(?:{_MINUTE_WORDS}|{words(lexicon.ROUNDS)}|{words(lexicon.SETS)}){_END}"
 _EVERY = re.compile(
-    rf"(?:\b{words(lexicon.EVERY)}\s*|\b[EЕ](?=\d))(?P<size>\d+(?::\d{{2}})?)?\s*"
+    rf"(?:\b{words(lexicon.EVERY)}\s*|\b[EЕ](?=\d))(?P<size>\d+(?::\d{{2}})?|:\d{{2}})?\s*"
     rf"(?P<unit>{_MINUTE_WORDS}{_END}|{_SEC_WORDS}{_END}|['’′\"])?"
     rf"(?:\s*[,:]?\s*(?P<sep>{TIMES}|{_FOR_DURATION})\s*(?P<count>\d+)\s*"
     rf"(?P<cunit>{_COUNT_UNIT})?)?",
@@ -227,7 +227,10 @@ def _every(text: str, section: Section) -> bool:
     unit = (m.group("unit") or "min").lower()
     size = m.group("size") or "1"
     seconds_unit = bool(re.fullmatch(_SEC_WORDS, unit, re.I)) or unit == '"'
-    seconds = seconds_in(size) if ":" in size else int(size) * (1 if seconds_unit else 60)
+    if size.startswith(":"):
+        seconds = int(size[1:])  # "Every :90": ninety seconds
+    else:
+        seconds = seconds_in(size) if ":" in size else int(size) * (1 if seconds_unit else 60)
     if seconds <= 0:
         return False
     section.format = "emom"

@@ -336,6 +336,9 @@ def complex_of(text: str) -> tuple[int | None, list[str], str] | None:
     # one loaded implement, done as one set
     if any(read is not None and (loadable(read) is None or "seconds" in read) for read in reads):
         return None
+    # "3x12 DB rows + 3x15 face pulls": each lift its own sets, done in turn, not one set
+    if len(reads) > 1 and all(read is not None and "sets" in read for read in reads):
+        return None
     return found
 
 

@@ -95,6 +95,7 @@ _COLON_SEP = re.compile(r"^(?P<head>[^:]+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*)(?P<ta
 _SAYS_WHAT = re.compile(r"\d|for\s+time|amrap|e\d*mom|emotm|tabata", re.I)
 _VEST_NOTE = re.compile(rf"(?<!\w){words(lexicon.IMPLEMENTS['vest'])}(?!\w)", re.I)
 _GROUP_LABEL = re.compile(r"^([A-Ea-eА-Да-дא-ה])(\d)\s*[).:\-–—]?\s+")
+_QUOTED_NAME = re.compile(r"^[\"“'«]([^\"“”'«»\d]{2,30})[\"”'»]\s+")
 _LEADING_WORDS = re.compile(
     r"^([A-ZА-ЯЁ][\w'’.]*)(?:\s+([A-ZА-ЯЁ][\w'’.]*))?(?:\s+([A-ZА-ЯЁ][\w'’.]*))?\s+"
 )
@@ -382,6 +383,14 @@ class Reader:
             name, rest = m.group("head").strip(), m.group("tail")
         elif self.named_format(text):
             return True
+        quoted = _QUOTED_NAME.match(text) if name is None else None
+        if (
+            quoted
+            and is_name(quoted[1])
+            and self.format_and_movements(text[quoted.end() :], dry=True)
+        ):
+            # '"Kelly" 5 rounds for time: …': a quoted name, then what the line says
+            name, rest = quoted.group(0).strip(), text[quoted.end() :]
         if name is None and (m := _LEADING_WORDS.match(text)):
             # "JT 21-15-9 …", "Grace 30 C&J for time …": a name of one to three words
             names = [g for g in m.groups() if g]
@@ -829,6 +838,8 @@ class Reader:
         # the first line under a format header ("E2MOM x 5:" then "3 x 2 snatch").
         paired, self.paired = self.paired, False
         paired = self.superset_label(text) or paired
+        # "3x12 DB rows + 3x15 face pulls": lifts joined by "+" on one line are done in turn
+        paired = paired or (self.joined and bool(self.last_line))
         if lift and current is not None and (heading_ := self.named_above(read, current)):
             # "Push press" then "3 sets of 5 @ 65-75% of 1RM push press": the line above named
             # the lift this line states; it heads it, it is not a movement of its own

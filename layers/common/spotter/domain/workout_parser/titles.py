@@ -61,7 +61,7 @@ CAPPED_TITLE = re.compile(r"^(?P<name>.+?)\s*(?:\((?P<cap>[^()]+)\)|,\s*(?P<tail
 
 
 def unquoted(title: str) -> str:
-    quoted = len(title) > 2 and title[0] in "\"'“" and title[-1] in "\"'”"
+    quoted = len(title) > 2 and title[0] in "\"'“«" and title[-1] in "\"'”»"
     return title[1:-1] if quoted else title
 
 
