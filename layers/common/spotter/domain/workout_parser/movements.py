@@ -81,7 +81,9 @@ _COMPLEX_TAIL = re.compile(
 # Separators of one line's movements; "clean and jerk" is one movement, not two.
 _SPLIT = re.compile(
     r"\s*;\s*|(?<!\d),\s*|,(?!\d)\s*|\s+[/|]\s+|\s+[–—]\s+|\s+\+\s+"
-    r"|\s+(?:and|&|и|ו-?)\s+(?=\d)|\s+(?:and|&|и)\s+|\s+ו-?(?=\d)|\s*\x02",
+    r"|\s+(?:and|&|и|ו-?)\s+(?=\d)|\s+(?:and|&|и)\s+|\s+ו-?(?=\d)|\s*\x02"
+    # "400m/21 KBS 24kg/12 PU": a slash with no spaces before the next count and its name
+    r"|(?<=[^\W\d_])/(?=\d+(?:[.,]\d+)?\s+(?!(?:kg|lbs?|pood|кг|cm|см|in|m|м)\b)[^\W\d])",
     re.I,
 )
 # Hebrew writes "and" as a letter on the next word: "תראסטרים ומתח" (thrusters and pull-ups).
@@ -286,7 +288,14 @@ def _reaches_up(name: str) -> bool:
 def names_a_movement(text: str) -> bool:
     """Whether any run of the text's words is a known movement's name."""
     words_ = re.findall(r"[^\W\d_][\w'-]*", text)
-    return any(vocabulary.known_words(words_[i:]) for i in range(len(words_)))
+    if any(vocabulary.known_words(words_[i:]) for i in range(len(words_))):
+        return True
+    # "ומתח לזמן": Hebrew "and" written on a movement's name
+    return any(
+        vocabulary.known_words([word[1:], *words_[i + 1 :]])
+        for i, word in enumerate(words_)
+        if word.startswith("ו") and len(word) > 2
+    )
 
 
 def implement(move: dict[str, Any]) -> str | None:

@@ -41,7 +41,9 @@ from spotter.domain.workout_parser.lines import (
     undecorated,
 )
 from spotter.domain.workout_parser.lists import (
+    DISTANCE_ONLY,
     between,
+    format_ending,
     format_piece,
     heading,
     names_known,
@@ -637,6 +639,10 @@ class Reader:
         if trailing is None and (last := format_piece(split)) is not None:
             trailing, split = last, split[:-1]  # "…, for time", "…, на время"
             text = text[: text.rindex(last[1])].rstrip(" ,;–—-")
+        elif trailing is None and split and (ending := format_ending(split[-1])) is not None:
+            # "21-15-9 תראסטרים ומתח לזמן": the last movement, then the format
+            split[-1], trailing = ending
+            text = text[: text.rindex(ending[1][1])].rstrip(" ,;–—-")
         # A long line of counted movements ("20 pull-ups, 30 push-ups, …") is a list, not prose.
         counted = len(split) > 1 and all(
             QUANTITY.search(p) and (movement(p) or REST.match(p)) for p in split
@@ -812,6 +818,11 @@ class Reader:
             self.add_complex(text, *complex_)
             return
         read = movement(text)
+        if read is None and DISTANCE_ONLY.fullmatch(text) and self.last_line == []:
+            # "Helen 3RFT 400m/21 KBS/12 PU": a distance alone opening a list is the run
+            read = movement(f"{text} run")
+            if read is not None:
+                read.update(mention=text, note="run")
         if read is not None and read.keys() <= {"mention", "name"} and _heads(read["name"]):
             self.note(text)  # "Week 3 – squat cycle", "Snatch complex": what follows is about
             return
