@@ -107,8 +107,8 @@ def _silently_noted(text: str) -> list[str]:
     out = []
     for line, took in zip(lines_of(text), reading.trace, strict=True):
         roles = {role for role, _fragment in took}
-        if "movement" in roles or "unread" in roles:
-            continue
+        if "movement" in roles or "unread" in roles or line.strip() in reading.parsed["unread"]:
+            continue  # read, or told as unread (the whole line when a piece was cut from it)
         notes = [fragment for role, fragment in took if role == "note"]
         if any(_counts_a_movement(f) and f not in unread for f in notes):
             out.append(line)

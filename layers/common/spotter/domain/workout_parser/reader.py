@@ -817,23 +817,8 @@ class Reader:
         if complex_ := complex_of(LABEL_PREFIX.sub("", text)):
             self.add_complex(text, *complex_)
             return
-        read = movement(text)
-        if read is None and DISTANCE_ONLY.fullmatch(text) and self.last_line == []:
-            # "Helen 3RFT 400m/21 KBS/12 PU": a distance alone opening a list is the run
-            read = movement(f"{text} run")
-            if read is not None:
-                read.update(mention=text, note="run")
-        if read is not None and read.keys() <= {"mention", "name"} and _heads(read["name"]):
-            self.note(text)  # "Week 3 – squat cycle", "Snatch complex": what follows is about
-            return
-        if read is not None and equipment_only(read):
-            self.note(text)  # "Vest 20/14 lb": what it is done with
-            return
-        if read is not None and self.loads_named(read):
-            self.note(text, role="load")  # "Thrusters @ 115/75 lb" under the list: their load
-            return
-        if read is not None and self.aside(read):
-            self.note(text)  # "מתחלפים כרצונכם" under counted movements: how, not what
+        read = _read_piece(text, opening=not self.last_line)
+        if read is not None and self.about_the_list(read, text):
             return
         if read is None:
             if QUANTITY.search(text):
@@ -879,6 +864,21 @@ class Reader:
             return None
         known = vocabulary.lookup(above["name"])
         return above if known is not None and known is vocabulary.lookup(read["name"]) else None
+
+    def about_the_list(self, read: dict[str, Any], text: str) -> bool:
+        """A piece that reads as a name but is about the list, kept as a note: a heading, an
+        implement, the load of movements above, an aside."""
+        if read.keys() <= {"mention", "name"} and _heads(read["name"]):
+            self.note(text)  # "Week 3 – squat cycle", "Snatch complex": what follows is about
+        elif equipment_only(read):
+            self.note(text)  # "Vest 20/14 lb": what it is done with
+        elif self.loads_named(read):
+            self.note(text, role="load")  # "Thrusters @ 115/75 lb" under the list: their load
+        elif self.aside(read):
+            self.note(text)  # "מתחלפים כרצונכם" under counted movements: how, not what
+        else:
+            return False
+        return True
 
     def superset_label(self, text: str) -> bool:
         """ "A1) Front squat 4x4" then "A2) Strict pull-ups 4x6-8": lifts labelled with one
@@ -1069,6 +1069,17 @@ def _loaded_header(head: str) -> Section | None:
         return None
     section.shared.extend(items)
     return section
+
+
+def _read_piece(text: str, *, opening: bool) -> dict[str, Any] | None:
+    """A piece as a movement; a distance alone opening a list is the run ("Helen 3RFT
+    400m/21 KBS/12 PU")."""
+    read = movement(text)
+    if read is None and opening and DISTANCE_ONLY.fullmatch(text):
+        read = movement(f"{text} run")
+        if read is not None:
+            read.update(mention=text, note="run")
+    return read
 
 
 def _bare_words(table: lexicon.Words) -> frozenset[str]:
