@@ -119,6 +119,13 @@ _STATION = re.compile(
     r"|упражнени\w*|תחנה|תרגיל)s?(?!\w)",
     re.I,
 )
+# "For time w/ 20 lb vest:", "(with a 20/14 lb vest)", "в жилете 9/6 кг", "עם ווסט": what the
+# workout is done in, a note of the section.
+_WORN = re.compile(
+    rf"(?:(?:w/|with|wearing|עם|в|с)\s*(?:an?\s+)?)?(?:[\d./]+\s*(?:{quantities.LOAD_UNIT})?\s*-?\s*)?"
+    rf"{words(lexicon.IMPLEMENTS['vest'])}(?:\s*[\d./]+\s*(?:{quantities.LOAD_UNIT})?)?(?!\w)",
+    re.I,
+)
 _LADDER = re.compile(rf"(?<!\w){words(lexicon.LADDER)}(?!\w)", re.I)
 _RANGE = re.compile(r"(?<![\d.:/-])(\d+)\s*[-–—]\s*(\d+)(?![\d.:/%-])")
 
@@ -270,9 +277,10 @@ def _timed_format(text: str, section: Section) -> bool:
     """Fill in AMRAP / EMOM / every-N / Tabata timing; False when the line has none."""
     if _amrap(text, section) or _emom(text, section):
         return True
-    if TABATA.search(text):
+    if tabata := TABATA.search(text):
         section.format = "tabata"
-        section.rounds = 8
+        repeats = _REPEATS.match(text, tabata.end())
+        section.rounds = 8 * int(repeats.group(1)) if repeats else 8  # "Tabata x 2": twice
         section.interval_seconds = 30
         return True
     return _on_off(text, section) or _every(text, section)
@@ -311,8 +319,8 @@ def cap_seconds(m: re.Match[str]) -> int:
 
 def _strip_all(text: str, patterns: tuple[re.Pattern[str], ...]) -> str:
     for pattern in patterns:
-        text = pattern.sub(" ", text)
-    return squeeze(text)
+        text = squeeze(pattern.sub(" ", text))  # "Tabata x 2": "x 2" is then a line's own
+    return text
 
 
 def _clock_length(text: str, length: re.Match[str], section: Section) -> str:
@@ -337,7 +345,7 @@ def _inside_brackets(text: str, index: int) -> bool:
 def _without_asides(text: str, section: Section) -> str:
     """A header without who does it ("Team of 2"), a rest in brackets ("(3 min rest between)")
     or a rest after it: each a note of the section."""
-    for aside in (_BRACKETED_REST, TEAMS, _STATION):
+    for aside in (_BRACKETED_REST, TEAMS, _STATION, _WORN):
         m = aside.search(text)
         if m is None or (aside is TEAMS and _inside_brackets(text, m.start())):
             continue  # "AMRAP 12 (partner style)": a bracket is read whole

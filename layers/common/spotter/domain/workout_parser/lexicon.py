@@ -281,7 +281,7 @@ DISTANCE_UNITS = {
         "метра",
     ),
     "km": ("km", "k", "kilometer", "kilometers", 'ק"מ', "ק״מ", "км"),
-    "mi": ("mi", "mile", "miles", "мили", "миля"),
+    "mi": ("mi", "mile", "miles", "мили", "миля", "милю", "מייל", "מיילים"),
     "ft": ("ft", "feet", "foot", "футов"),
     "yd": ("yd", "yds", "yard", "yards"),
 }

@@ -15,6 +15,7 @@ from spotter.domain.workout_parser.lines import squeeze
 
 NUM = r"\d+(?:[.,]\d+)?"
 _LOAD_UNIT, LOAD_SPELLING = lexicon.units(lexicon.LOAD_UNITS)
+LOAD_UNIT = _LOAD_UNIT  # what a load is written in: kg, lb, #, pood, ק"ג, кг
 DIST_UNIT, DIST_SPELLING = lexicon.units(
     {k: v for k, v in lexicon.DISTANCE_UNITS.items() if k != "ft"}
 )

@@ -256,8 +256,11 @@ class Reader:
             self.took("format", bookend.group(1))
             self.part().sections.append(Section(notes=[bookend.group(1)]))
             self.seen_content = True
-            if bookend.group(2).strip():
-                self.content(bookend.group(2).strip())
+            tail = bookend.group(2).strip()
+            if tail and _then_inside(tail) is not None:
+                self.read(tail)  # "Buy-in 50 cal bike, then AMRAP 10: …"
+            elif tail:
+                self.content(tail)
             return
         if self.standards(text) or self.marks(text):
             return
@@ -1002,7 +1005,8 @@ class Reader:
 
 # What may follow "Tabata" before its movements: rounds, work/rest, in brackets or not.
 _TABATA_SPEC = re.compile(
-    rf"(?:\s*\([^()]*\)|\s+\d+\s*{words(lexicon.ROUNDS)}(?!\w)|\s+\d+\s*/\s*\d+)*\s*[:\-–—]?\s*",
+    rf"(?:\s*\([^()]*\)|\s+\d+\s*{words(lexicon.ROUNDS)}(?!\w)|\s+\d+\s*/\s*\d+"
+    rf"|\s*{lexicon.TIMES}\s*\d+(?!\d))*\s*[:\-–—]?\s*",
     re.I,
 )
 _WORK_REST = re.compile(rf"\s*\([^()]*{words(lexicon.WORK_REST)}[^()]*\)\s*$", re.I)
