@@ -1836,3 +1836,122 @@ def test_lifts_with_their_own_sets_joined_by_plus_are_a_superset_not_a_complex(t
 def test_a_quoted_name_before_what_the_line_says_is_the_title(text: str, title: str) -> None:
     assert parse_workout(text)["title"] == title
     assert _only_section(text)["format"] != "other"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "21-15-9 תראסטרים 43/30 ומתח לזמן",
+        "פראן: 21-15-9 תראסטרים 43/30 ומתח לזמן",
+        "21-15-9 thrusters 43/30 and pull-ups for time",
+        "21-15-9 трастеры и подтягивания на время",
+    ],
+)
+def test_for_time_after_the_last_movement_is_the_lists_format(text: str) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["repScheme"]) == ("for_time", "21-15-9")
+    assert _named(text) == ["Thruster", "Pull-up"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Helen 3RFT 400m/21 KBS 24kg/12 PU",
+        "Helen: 3 RFT 400m / 21 KBS / 12 PU",
+        "3 RFT: 400m, 21 KBS, 12 pull-ups",
+    ],
+)
+def test_slashes_between_counted_movements_and_a_distance_opening_the_list(text: str) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["rounds"]) == ("for_time", 3)
+    assert _named(text) == ["Run", "Kettlebell Swing", "Pull-up"]
+
+
+def test_a_load_pair_with_a_slash_is_still_one_load() -> None:
+    [move] = movements_of(parse_workout("24kg/16 kg KBS x 20"))
+    assert (move["load"], move["reps"]) == ("24/16kg", 20)
+
+
+@pytest.mark.parametrize(
+    "text", ["Tabata x 2: air squats, push-ups", "Табата х 2: приседания, отжимания"]
+)
+def test_tabata_said_twice_is_a_tabata(text: str) -> None:
+    assert _only_section(text)["format"] == "tabata"
+    assert parse_workout(text)["title"] is None
+
+
+def test_a_buy_in_then_a_format_on_one_line_are_two_sections() -> None:
+    text = "Buy-in 50 cal bike, then AMRAP 10: 5 PC 60/40, 10 burpees"
+    buy_in, amrap = _sections(text)
+    assert [m["name"] for m in buy_in["movements"]] == ["bike"]
+    assert (amrap["format"], amrap["durationSeconds"]) == ("amrap", 600)
+    assert "load" not in buy_in["movements"][0]
+
+
+@pytest.mark.parametrize(
+    ("text", "note"),
+    [
+        ("For time w/ 20 lb vest: 1 mile run, 100 pull-ups, 1 mile run", "w/ 20 lb vest"),
+        ("На время в жилете 9/6 кг: 1 миля бег, 100 подтягиваний", "в жилете 9/6 кг"),
+        ("לזמן עם ווסט: 1 מייל ריצה, 100 מתח", "עם ווסט"),
+    ],
+)
+def test_a_vest_said_in_a_formats_header_is_its_note(text: str, note: str) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["note"]) == ("for_time", note)
+    assert _named(text)[:2] == ["Run", "Pull-up"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ЕМОМ 12: 1 мин — 15 кал гребля, 2 мин — 12 T2B, 3 мин — отдых",
+        "EMOM 12\n1 min: 15 cal row\n2 min: 12 T2B\n3 min: rest",
+        "EMOM 12: 1 min - 15 cal row 2 min - 12 T2B 3 min - rest",
+    ],
+)
+def test_minutes_numbered_with_their_word_are_slots(text: str) -> None:
+    section = _only_section(text)
+    assert section["format"] == "emom"
+    assert _named(text) == ["Row", "Toes-to-Bar"]
+    assert all("seconds" not in m for m in section["movements"])
+    assert parse_workout(text)["unread"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "interval", "rounds", "reps", "percent"),
+    [
+        ("Clean & jerk: 1 rep every 90s x 10 @ 75%", 90, 10, 1, 75.0),
+        ("Snatch – 2 reps E2MOM x 6 @ 70%", 120, 6, 2, 70.0),
+        ("Рывок: 2 повтора каждые 2 минуты х 6 на 70%", 120, 6, 2, 70.0),
+        ("Snatch EMOM 12 x 2 @ 70%", 60, 12, 2, 70.0),
+    ],
+)
+def test_a_lifts_count_before_its_clock_and_its_percent_after(
+    text: str, interval: int, rounds: int, reps: int, percent: float
+) -> None:
+    section = _only_section(text)
+    [move] = section["movements"]
+    assert (section["intervalSeconds"], section["rounds"]) == (interval, rounds)
+    assert (move["reps"], move["percent"]) == (reps, percent)
+
+
+def test_a_pace_after_an_at_is_how_not_the_name() -> None:
+    assert _named("5 x 400m run @ mile pace, rest 90s") == ["Run"]
+
+
+@pytest.mark.parametrize(
+    ("text", "loads"),
+    [
+        (
+            "DT: 5 rounds for time — 12 deadlifts, 9 hang power cleans, 6 push jerks (155/105 lb)",
+            ["155/105lb"] * 3,
+        ),
+        ("AMRAP 10: 10 burpees, 10 KBS (24/16)", [None, "24/16"]),
+        ("3 rounds: 10 DB snatches, 10 thrusters (43/30)", [None, "43/30"]),
+    ],
+)
+def test_a_bracketed_load_after_the_last_of_one_bars_lifts_is_all_of_theirs(
+    text: str, loads: list[str | None]
+) -> None:
+    assert [m.get("load") for m in movements_of(parse_workout(text))] == loads

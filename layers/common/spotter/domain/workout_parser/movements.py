@@ -113,7 +113,8 @@ _JOINED = _joined_names()
 # not what. "… with dumbbells" stays: the vocabulary reads it as the DB variant.
 _HOW_TAIL = re.compile(
     rf"(?:^|\s)(?:(?:with|w/)(?!\s+(?:an?\s+|two\s+)?{words(lexicon.VARIANT_IMPLEMENTS)}(?!\w))"
-    r"|wearing|of\s+(?:today'?s|the|your)|(?:in|for)\s+(?:the\s+)?(?:remaining|rest\s+of))\s.*$",
+    r"|wearing|of\s+(?:today'?s|the|your)|(?:in|for)\s+(?:the\s+)?(?:remaining|rest\s+of)"
+    r"|@(?=\s*[^\W\d])|at\s+(?=(?:\w+\s+)?pace\b))\s.*$",  # "400m run @ mile pace"
     re.I,
 )
 # "5 burpees at the top of every minute", "в начале каждой минуты", "בתחילת כל דקה": when it is

@@ -446,19 +446,28 @@ class Reader:
             return False
         if not head or QUANTITY.search(head) or (known := vocabulary.lookup(head)) is None:
             return False
+        before = ""
+        if counted_first := _COUNT_THEN_CLOCK.match(clock):
+            # "Clean & jerk: 1 rep every 90s x 10 @ 75%": each interval's count, then the clock
+            before, clock = counted_first.group(1), clock[counted_first.end() :]
         said, rest = None, ""
         if split := _FORMAT_SEP.match(clock) or _COMMA_SEP.match(clock):
             said, rest = section_header(split["head"], header_only=True), split["tail"].strip()
         if said is None:
             said, rest = section_header(clock, header_only=True), ""
-        if said is None or said.notes:
-            said, rest = _clock_then_marks(clock, head, known)
+        if said is None or said.notes or (not rest and _A_MARK.search(clock)):
+            # "… every 90s x 10 @ 75%": the percent is the lift's, not the clock's
+            marked, marks = _clock_then_marks(clock, head, known)
+            if marked is not None or said is None or said.notes:
+                said, rest = marked, marks
         if said is None or said.notes or said.format not in _CLOCKS:
             return False  # "Front squat: 8-6-4-2" is the lift's scheme, not a clock
-        read = movement(f"{head} {rest}".strip(" ,"))
+        read = movement(f"{head} {before} {rest}".strip(" ,"))
         if read is None or vocabulary.lookup(read["name"]) is not known:
             return False
         self.add_section(said, clock[: len(clock) - len(rest)] if rest else clock)
+        if before:
+            self.took("marks", before)
         read["mention"] = text
         self.add_movement(read)
         return True
@@ -796,6 +805,10 @@ class Reader:
         last = self.last_line[-1]
         if re.search(r"@\s*[^@]*$", last["mention"]) and "load" in last:
             # "12 deadlifts, 9 hang power cleans, 6 push jerks @ 155/105": one bar for all
+            _share_last_load(self.last_line)
+            return
+        if "load" in last and re.search(r"\(\s*[^()]*\d[^()]*\)\s*$", last["mention"]):
+            # "…, 6 push jerks (155/105 lb)": the bar's load, bracketed after the last lift
             _share_last_load(self.last_line)
             return
         if "load" not in last or not re.search(r",\s*[^,]*\d[^,]*$", last["mention"]):
@@ -1164,6 +1177,11 @@ _CLOCK_START = re.compile(
 )
 
 
+_A_MARK = re.compile(r"@|%|\bRPE\b", re.I)
+_COUNT_THEN_CLOCK = re.compile(
+    rf"^(\d+\s*(?:{words(lexicon.REPS)})?)\s+(?={words(lexicon.EVERY)}\s|[EЕ]\d*(?:MOM|MOTM|OTM|МОМ)\b)",
+    re.I,
+)
 _MARKS_START = re.compile(
     r"^(?:[xX×х]\s*\d|@|на\s|ב-?\d|\d+\s*(?:reps?|повтор\w*|חזרות|חזרה)(?!\w))", re.I
 )
@@ -1174,6 +1192,7 @@ def _clock_then_marks(
 ) -> tuple[Section | None, str]:
     """ "EMOM 12 x 2 @ 70%": the shortest head that is a clock, when the rest are the lift's
     marks (each interval's reps, percent)."""
+    found: list[tuple[Section, str]] = []
     for cut in (m.start() for m in re.finditer(r"\s+", clock)):
         said = section_header(clock[:cut], header_only=True)
         if said is None or said.notes or said.format not in _CLOCKS:
@@ -1183,8 +1202,10 @@ def _clock_then_marks(
             continue  # "EMOM" then "12 x 2": the clock is "EMOM 12"
         read = movement(f"{lift} {rest}")
         if read is not None and vocabulary.lookup(read["name"]) is known:
-            return said, rest
-    return None, ""
+            found.append((said, rest))
+    # "every 90s x 10 @ 75%": a clock that counts its rounds ("x 10") before one that does not
+    counted = [(s, r) for s, r in found if s.rounds or s.duration_seconds]
+    return (counted or found or [(None, "")])[0]
 
 
 def _named_after(text: str) -> bool:
