@@ -1205,7 +1205,9 @@ def _clock_then_marks(
             found.append((said, rest))
     # "every 90s x 10 @ 75%": a clock that counts its rounds ("x 10") before one that does not
     counted = [(s, r) for s, r in found if s.rounds or s.duration_seconds]
-    return (counted or found or [(None, "")])[0]
+    if chosen := counted or found:
+        return chosen[0]
+    return None, ""
 
 
 def _named_after(text: str) -> bool:
