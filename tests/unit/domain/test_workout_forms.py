@@ -1955,3 +1955,46 @@ def test_a_bracketed_load_after_the_last_of_one_bars_lifts_is_all_of_theirs(
     text: str, loads: list[str | None]
 ) -> None:
     assert [m.get("load") for m in movements_of(parse_workout(text))] == loads
+
+
+@pytest.mark.parametrize(
+    ("text", "note"),
+    [
+        ("Front squat 5x3 @ 80% (rest 2:00)", "rest 2:00"),
+        ("Back squat 5x5 (מנוחה 2 דקות)", "מנוחה 2 דקות"),
+        ("Жим лёжа 5х5 (отдых 2 мин)", "отдых 2 мин"),
+    ],
+)
+def test_a_rest_in_a_lifts_brackets_is_its_note_not_a_hold(text: str, note: str) -> None:
+    [move] = movements_of(parse_workout(text))
+    assert "seconds" not in move and move["note"] == note
+    assert move["sets"] == 5
+
+
+@pytest.mark.parametrize(
+    "text", ["Deadlift: 3 x 5 @ 75%, 1 x max @ 75%", "Становая 3х5 на 75%, 1х макс на 75%"]
+)
+def test_more_sets_of_a_lift_on_its_line_are_its_note(text: str) -> None:
+    [move] = movements_of(parse_workout(text))
+    assert (move["sets"], move["reps"], move["percent"]) == (3, 5, 75.0)
+    assert "75%" in move["note"] and parse_workout(text)["unread"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "interval", "rounds", "name"),
+    [
+        ("Power clean 10x1 @ 80% EMOM", 60, 10, "Power Clean"),
+        ("Snatch 6x2 E2MOM @ 70%", 120, 6, "Snatch"),
+        ("Рывок 10х1 ЕМОМ на 75%", 60, 10, "Snatch"),
+    ],
+)
+def test_a_clock_word_beside_a_lifts_sets_is_one_set_an_interval(
+    text: str, interval: int, rounds: int, name: str
+) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["intervalSeconds"], section["rounds"]) == (
+        "emom",
+        interval,
+        rounds,
+    )
+    assert _named(text) == [name]

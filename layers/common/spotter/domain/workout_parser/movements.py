@@ -57,6 +57,7 @@ _MAX_CAL = re.compile(r"\bmax\s+cals?\b", re.I)
 _LEADING_REPS = re.compile(rf"^(\d+)\s*(?:{words(lexicon.REPS)}(?!\w))?\s*", re.I)
 _TRAILING_REPS = re.compile(rf"\s{TIMES}\s*(\d+)\s*$", re.I)
 _DASHED_REPS = re.compile(r"(?<=[^\W\d_])\s*[-–—:=]\s*(\d+)(?=\s*(?:\([^()]*\))?\s*$)")
+_BRACKETED_REST = re.compile(rf"\(([^()]*(?<!\w){words(lexicon.REST)}(?!\w)[^()]*)\)", re.I)
 _CALORIES_FIRST = re.compile(rf"^\s*{words(lexicon.CALORIES)}\.?\s+(?=[^\W\d])", re.I)
 _CALORIES_LAST = re.compile(rf"(?<=[^\W\d])\s+\(?{words(lexicon.CALORIES)}\)?\.?\s*$", re.I)
 _BARE_COUNT = re.compile(r"(?<=[^\W\d_])\s+(\d{1,3})(?=\s*(?:\([^()]*\))?\s*$)")
@@ -125,9 +126,12 @@ _CLOCK_TAIL = re.compile(
     r"(?:minutes?|mins?|rounds?|минут[уы]?|раунд\w*|דקה|דקות|סבב)(?!\w).*$",
     re.I,
 )
-# "85%x3", "95% x 1+", "@ 80% x 2", "3 @ 85%", "2x85%": one set of a lift by its percent.
+# "85%x3", "95% x 1+", "@ 80% x 2", "3 @ 85%", "2x85%": one set of a lift by its percent;
+# "1 x max @ 75%", "2x3 @ 80%": more sets of it.
 PERCENT_SET = re.compile(
     r"^@?\s*\d+(?:[.,]\d+)?\s*%\s*[xX×х]\s*\d+\+?$|^\d+\+?\s*(?:[xX×х@]|на|ב-?)\s*\d+(?:[.,]\d+)?\s*%$"
+    r"|^\d+\s*[xX×х]\s*(?:\d+|max|макс\w*)\+?\s*(?:@|на\s|ב-?)\s*\d+(?:[.,]\d+)?\s*%$",
+    re.I,
 )
 # "superset w/ strict pull-ups 4x8", "סופרסט עם מתח", "суперсет с подтягиваниями": the lift
 # is done in turn with the one above, in its section.
@@ -151,7 +155,8 @@ _W_SLASH = re.compile(r"(?<!\w)w/\s*(?=[^\W\d])", re.I)
 _SIDE_TAIL = re.compile(r"\s*/\s*(?:each\s+|per\s+)?(?:side|arm|leg)\b", re.I)
 _NOT_THE_NAME = re.compile(
     rf"\b(?:rx|each(?: side| arm| leg)?|e/s|per side|per arm|alt(?:ernating)? arms?|@|of"
-    rf"|unbroken|total|touch[\s-]and[\s-]go|TNG|{words(lexicon.COUNTING)})\b",
+    rf"|unbroken|total|touch[\s-]and[\s-]go|TNG|{words(lexicon.COUNTING)}"
+    r"|[EЕ]\d*(?:MOM|MOTM|МОМ)|OTM)\b",  # "Power clean 10x1 @ 80% EMOM": the clock, not the name
     re.I,
 )
 
@@ -226,6 +231,9 @@ def _read_movement(text: str) -> dict[str, Any] | None:
     notes: list[str] = []
     if m := _MAX_CAL.search(rest):
         found["calories"] = "max"
+        rest = take(rest, m)
+    if m := _BRACKETED_REST.search(rest):
+        notes.append(m.group(1).strip())  # "Front squat 5x3 @ 80% (rest 2:00)": not a hold
         rest = take(rest, m)
     rest = quantities.strength_marks(rest, found, notes).strip()
     if m := quantities.REP_RANGE.match(rest):

@@ -757,7 +757,8 @@ class Reader:
         if PERCENT_SET.match(piece) and (
             is_lift(self.last_line[-1]) or "percent" in self.last_line[-1]
         ):
-            # "Back squat 5/3/1: 75%x5, 85%x3, 95%x1+": the lift's next sets, as written
+            # "Back squat 5/3/1: 75%x5, 85%x3, 95%x1+", "Deadlift: 3 x 5 @ 75%, 1 x max @ 75%":
+            # the lift's next sets, as written
             lift = self.last_line[-1]
             lift["note"] = ", ".join(filter(None, (lift.get("note"), piece)))
             self.took("marks", piece)
@@ -861,6 +862,15 @@ class Reader:
                 current.format = "strength"
                 self.add_movement(read, current)
                 return
+        if lift and "sets" in read and (clock := _BARE_CLOCK.search(text)):
+            # "Power clean 10x1 @ 80% EMOM": one set at the top of each interval
+            every = int(clock.group(1) or 1) * 60
+            sets = read["sets"]
+            said = Section("emom", sets, interval_seconds=every, duration_seconds=every * sets)
+            part.sections.append(said)
+            self.took("format", clock.group(0))
+            self.add_movement(read, said)
+            return
         if (
             lift
             and not paired
@@ -1177,6 +1187,10 @@ _CLOCK_START = re.compile(
 )
 
 
+# "EMOM", "E2MOM", "OTM" with no count of its own, on a lift's line of sets
+_BARE_CLOCK = re.compile(
+    r"(?<!\w)(?:[EЕ](\d*)(?:MOM|MOTM|OTM|МОМ)|OTM)(?!\w)(?!\s*(?:[xх×]\s*)?\d)", re.I
+)
 _A_MARK = re.compile(r"@|%|\bRPE\b", re.I)
 _COUNT_THEN_CLOCK = re.compile(
     rf"^(\d+\s*(?:{words(lexicon.REPS)})?)\s+(?={words(lexicon.EVERY)}\s|[EЕ]\d*(?:MOM|MOTM|OTM|МОМ)\b)",
