@@ -1998,3 +1998,19 @@ def test_a_clock_word_beside_a_lifts_sets_is_one_set_an_interval(
         rounds,
     )
     assert _named(text) == [name]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["WOD: 12 דק' AMRAP\n10 קטלבל סווינג 24/16\n10 מתח", "12 דק׳ AMRAP: 10 קטלבל סווינג, 10 מתח"],
+)
+def test_minutes_with_a_hebrew_abbreviation_mark_before_amrap(text: str) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["durationSeconds"]) == ("amrap", 720)
+    assert _named(text) == ["Kettlebell Swing", "Pull-up"]
+
+
+def test_odd_and_even_minutes_in_the_russian_feminine() -> None:
+    text = "ЕМОМ 12 мин\nнечётная: 12 кал байк\nчётная: 10 бёрпи через штангу"
+    assert _named(text) == ["Assault Bike", "Burpee Over the Bar"]
+    assert parse_workout(text)["unread"] == []

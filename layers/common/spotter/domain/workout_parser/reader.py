@@ -1133,6 +1133,8 @@ def _bodyweight_squats(section: Section) -> None:
     for move in section.movements:
         if not _is_bare(move["name"], _BARE_SQUAT) or "reps" not in move:
             continue
+        if (known := vocabulary.lookup(move["name"])) is None or known.equipment is None:
+            continue  # "סקוואטים" is the air squat already
         if move.keys() & {"load", "sets", "percent", "repScheme", "tempo"}:
             continue
         move["name"] = _AIR_SQUAT
