@@ -2014,3 +2014,18 @@ def test_odd_and_even_minutes_in_the_russian_feminine() -> None:
     text = "ЕМОМ 12 мин\nнечётная: 12 кал байк\nчётная: 10 бёрпи через штангу"
     assert _named(text) == ["Assault Bike", "Burpee Over the Bar"]
     assert parse_workout(text)["unread"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Randy: 75 power snatches 75/55# FT", "Grace 30 C&J 60/40 kg FT", "30 snatches 135/95 F.T."],
+)
+def test_ft_ending_a_line_is_for_time(text: str) -> None:
+    assert _only_section(text)["format"] == "for_time"
+    assert None not in _named(text)
+
+
+@pytest.mark.parametrize("text", ["3 rope climbs 15 ft", "30 wall balls to 10 ft"])
+def test_ft_after_a_number_is_still_feet(text: str) -> None:
+    [move] = movements_of(parse_workout(text))
+    assert move["height"].endswith("ft") and _only_section(text)["format"] == "other"
