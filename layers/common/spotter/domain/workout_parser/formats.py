@@ -58,7 +58,7 @@ FOR_TIME = re.compile(
     rf"(?<!\w){words(lexicon.FOR_TIME)}{_END}|(?<=\d)RFT{_END}"  # "3RFT", "5RFT:"
     rf"|^{words(lexicon.FOR_TIME_OPENING)}(?=\s*(?:[:\-–—]|$))"
     # "75 power snatches 75/55# FT": ending the line after no number ("15 ft" is feet)
-    rf"|(?<=[^\d\s]\s)(?-i:FT|F\.T\.)\.?$",
+    rf"|(?<=[^\d\s]\s)(?-i:FT)\.?$",
     re.I,
 )
 # "3 rounds NOT for time": rounds done for quality, not a race.
