@@ -2018,7 +2018,7 @@ def test_odd_and_even_minutes_in_the_russian_feminine() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["Randy: 75 power snatches 75/55# FT", "Grace 30 C&J 60/40 kg FT", "30 snatches 135/95 FT"],
+    ["Randy: 75 power snatches 75/55# FT", "Grace 30 C&J 60/40 kg FT", "30 snatches (135/95) FT"],
 )
 def test_ft_ending_a_line_is_for_time(text: str) -> None:
     assert _only_section(text)["format"] == "for_time"
