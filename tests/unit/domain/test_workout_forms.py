@@ -2029,3 +2029,19 @@ def test_ft_ending_a_line_is_for_time(text: str) -> None:
 def test_ft_after_a_number_is_still_feet(text: str) -> None:
     [move] = movements_of(parse_workout(text))
     assert move["height"].endswith("ft") and _only_section(text)["format"] == "other"
+
+
+@pytest.mark.parametrize(
+    ("text", "note"),
+    [
+        ("For time 100 burpees, every 2 min 5 thrusters 60/40", "every 2 min"),
+        ("Kalsu: 100 thrusters 60/40 for time, every minute 5 burpees", "every minute"),
+        ("На время: 100 бёрпи, каждые 2 минуты 5 трастеров", "каждые 2 минуты"),
+        ("לזמן: 100 ברפי, כל 2 דקות 5 תראסטרים", "כל 2 דקות"),
+    ],
+)
+def test_a_movement_done_on_a_clock_inside_the_list_says_when_first(text: str, note: str) -> None:
+    first, second = movements_of(parse_workout(text))
+    assert (second["reps"], second["note"]) == (5, note)
+    assert "seconds" not in first
+    assert None not in _named(text)

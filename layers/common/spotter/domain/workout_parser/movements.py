@@ -57,6 +57,12 @@ _MAX_CAL = re.compile(r"\bmax\s+cals?\b", re.I)
 _LEADING_REPS = re.compile(rf"^(\d+)\s*(?:{words(lexicon.REPS)}(?!\w))?\s*", re.I)
 _TRAILING_REPS = re.compile(rf"\s{TIMES}\s*(\d+)\s*$", re.I)
 _DASHED_REPS = re.compile(r"(?<=[^\W\d_])\s*[-–—:=]\s*(\d+)(?=\s*(?:\([^()]*\))?\s*$)")
+_CLOCK_LEAD = re.compile(
+    rf"^(?:(?:at|on)\s+the\s+(?:top|start)\s+of\s+)?{words(lexicon.EVERY)}\s+(?:\d+(?::\d\d)?\s*)?"
+    r"(?:min(?:ute)?s?|mins?|sec(?:ond)?s?|s|['’]|минут[уы]?|мин|секунд|דקה|דקות|שניות)(?!\w)"
+    r"\s*[,:]?\s*(?=\d)",
+    re.I,
+)
 _BRACKETED_REST = re.compile(rf"\(([^()]*(?<!\w){words(lexicon.REST)}(?!\w)[^()]*)\)", re.I)
 _CALORIES_FIRST = re.compile(rf"^\s*{words(lexicon.CALORIES)}\.?\s+(?=[^\W\d])", re.I)
 _CALORIES_LAST = re.compile(rf"(?<=[^\W\d])\s+\(?{words(lexicon.CALORIES)}\)?\.?\s*$", re.I)
@@ -232,6 +238,9 @@ def _read_movement(text: str) -> dict[str, Any] | None:
     if m := _MAX_CAL.search(rest):
         found["calories"] = "max"
         rest = take(rest, m)
+    if m := _CLOCK_LEAD.match(rest):
+        notes.append(m.group(0).strip(" ,:"))  # "every 2 min 5 thrusters": when, then what
+        rest = rest[m.end() :]
     if m := _BRACKETED_REST.search(rest):
         notes.append(m.group(1).strip())  # "Front squat 5x3 @ 80% (rest 2:00)": not a hold
         rest = take(rest, m)
