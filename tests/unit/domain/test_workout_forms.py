@@ -1767,6 +1767,7 @@ def test_a_bare_squat_word_counted_in_a_metcon_with_no_load_is_the_air_squat(
     [
         ("Каждую минуту 12 минут:\n3 взятия на грудь + 1 толчок, 70% от ПМ", "Split Jerk"),
         ("Комплекс: 2 взятия в сед + 2 толчка, 5 подходов", "Split Jerk"),
+        ("Взятие на грудь + фронтальный присед + толчок 5х(1+2+1) на 70%", "Split Jerk"),
         ("1 power clean + 1 clean and jerk @ 80%", "Clean and Jerk"),
         ("Толчок 5х2 на 75%", "Clean and Jerk"),
     ],
@@ -2045,3 +2046,7 @@ def test_a_movement_done_on_a_clock_inside_the_list_says_when_first(text: str, n
     assert (second["reps"], second["note"]) == (5, note)
     assert "seconds" not in first
     assert None not in _named(text)
+
+
+def test_a_lift_counted_at_percentages_is_strength() -> None:
+    assert _only_section("Back squat: 5 @ 70%, 5 @ 75%, 5+ @ 80%")["format"] == "strength"

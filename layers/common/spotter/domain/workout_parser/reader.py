@@ -8,7 +8,6 @@ number, listed as unread), so no text is ever dropped silently.
 
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -1007,9 +1006,9 @@ class Reader:
                 if (
                     section.format == "other"
                     and section.movements
-                    and all(is_lift(m) for m in section.movements)
+                    and all(is_lift(m) or "percent" in m for m in section.movements)
                 ):
-                    section.format = "strength"
+                    section.format = "strength"  # "Back squat: 5 @ 70%, 5 @ 75%, 5+ @ 80%"
 
     def place_shared(self, section: Section) -> None:
         """Loads and heights stated once (standards lines, a header's load) go to the
@@ -1144,10 +1143,12 @@ def _bodyweight_squats(section: Section) -> None:
 def _jerk_after_the_clean(complex_: list[dict[str, Any]]) -> None:
     """ "3 взятия на грудь + 1 толчок": after the clean, the word the clean and jerk shares is
     the jerk (the name says so; the mention keeps the coach's word)."""
-    for before, move in itertools.pairwise(complex_):
-        known = vocabulary.lookup(before["name"])
-        if known is not None and "Clean" in known.name and _is_bare(move["name"], _BARE_JERK):
+    cleaned = False
+    for move in complex_:
+        if cleaned and _is_bare(move["name"], _BARE_JERK):
             move["name"] = _JERK
+        known = vocabulary.lookup(move["name"])
+        cleaned = cleaned or (known is not None and "Clean" in known.name)
 
 
 def _load_said_before(moves: list[dict[str, Any]]) -> None:
