@@ -2050,3 +2050,48 @@ def test_a_movement_done_on_a_clock_inside_the_list_says_when_first(text: str, n
 
 def test_a_lift_counted_at_percentages_is_strength() -> None:
     assert _only_section("Back squat: 5 @ 70%, 5 @ 75%, 5+ @ 80%")["format"] == "strength"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Time cap: 15 min\nFor time:\n30 C&J 60/40",
+        "TC: 15 min\nFor time:\n30 C&J 60/40",
+        "Лимит: 15 мин\nНа время:\n30 толчков 60/40",
+    ],
+)
+def test_a_cap_line_opening_the_text_is_no_title(text: str) -> None:
+    assert parse_workout(text)["title"] is None
+    section = _only_section(text)
+    assert (section["format"], section["timeCapSeconds"]) == ("for_time", 900)
+    assert parse_workout(text)["unread"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "note"),
+    [
+        ("3 x 4 min AMRAP w/ 1 min rest: 5 PC, 10 burpees", "w/ 1 min rest"),
+        ("3 x 4 min AMRAP with 1 min rest between: 5 PC, 10 burpees", "with 1 min rest between"),
+    ],
+)
+def test_a_rest_said_with_w_in_a_header_is_its_note(text: str, note: str) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["rounds"], section["note"]) == ("amrap", 3, note)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "3 rounds of 2 min on / 1 min off: max cal bike",
+        "3 раунда по 2 мин работа / 1 мин отдых: макс кал байк",
+    ],
+)
+def test_the_colon_ends_a_header_that_holds_an_of(text: str) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["rounds"], section["intervalSeconds"]) == ("emom", 3, 180)
+    assert _named(text) == ["Assault Bike"]
+
+
+def test_a_minute_each_beside_the_rounds_is_their_note() -> None:
+    section = _only_section("3 rounds, 1 min each: WB, SDHP, box jumps")
+    assert (section["format"], section["rounds"], section["note"]) == ("rounds", 3, "1 min each")

@@ -117,8 +117,14 @@ _BRACKETED_LENGTH = re.compile(
 # how long each movement of the list is worked, a note of the section (its clock is the list's).
 _STATION = re.compile(
     rf"(?:\d+(?::\d{{2}})?\s*(?:{_MINUTE_WORDS}|{_SEC_WORDS}|['’])?|{_MINUTE_WORDS})\s*"
-    r"(?:(?:at|on|per|each|в|на|каждой|בכל|לכל|על)\s+)+(?:station|movement|exercise|станци\w*"
-    r"|упражнени\w*|תחנה|תרגיל)s?(?!\w)",
+    r"(?:(?:(?:at|on|per|each|в|на|каждой|בכל|לכל|על)\s+)+(?:station|movement|exercise|станци\w*"
+    r"|упражнени\w*|תחנה|תרגיל)s?(?!\w)|each$)",  # "3 rounds, 1 min each:"
+    re.I,
+)
+# "3 x 4 min AMRAP w/ 1 min rest", "with 2' rest between": the rest between them, a note.
+_WITH_REST = re.compile(
+    rf"\s*(?:w/|with|עם|с)\s*\d+(?::\d{{2}})?\s*(?:{_MINUTE_WORDS}|{_SEC_WORDS}|['’])?\s*"
+    rf"{words(lexicon.REST)}(?!\w)(?:\s+(?:between|b/w)(?:\s+\w+)?)?",
     re.I,
 )
 # "For time w/ 20 lb vest:", "(with a 20/14 lb vest)", "в жилете 9/6 кг", "עם ווסט": what the
@@ -347,7 +353,7 @@ def _inside_brackets(text: str, index: int) -> bool:
 def _without_asides(text: str, section: Section) -> str:
     """A header without who does it ("Team of 2"), a rest in brackets ("(3 min rest between)")
     or a rest after it: each a note of the section."""
-    for aside in (_BRACKETED_REST, TEAMS, _STATION, _WORN):
+    for aside in (_BRACKETED_REST, TEAMS, _STATION, _WORN, _WITH_REST):
         m = aside.search(text)
         if m is None or (aside is TEAMS and _inside_brackets(text, m.start())):
             continue  # "AMRAP 12 (partner style)": a bracket is read whole

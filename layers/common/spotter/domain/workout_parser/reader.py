@@ -578,10 +578,15 @@ class Reader:
     def format_and_movements(self, text: str, *, dry: bool = False) -> bool:
         """ "AMRAP 20: 5 pull-ups, …", "3 rounds - 10 …", "5 RFT 800m run, …", "75 power
         snatches for time @ …"."""
-        m = _FORMAT_SEP.match(text)
-        if m and section_header(m.group("head")) is None:
-            # "Team of 2, 30 min AMRAP: …": the format is all before the colon
-            m = _COLON_SEP.match(text) or m
+        colon = _COLON_SEP.match(text)
+        if colon and section_header(of_ending(colon["head"])) is not None:
+            # "3 rounds of 2 min on / 1 min off: …": what is before the colon is the format
+            m: re.Match[str] | None = colon
+        else:
+            m = _FORMAT_SEP.match(text)
+            if m and section_header(m.group("head")) is None:
+                # "Team of 2, 30 min AMRAP: …": the format is all before the colon
+                m = colon or m
         # "3 sets of max strict pull-ups" is one lift; "3 sets: 12 DB rows, 20 sec L-sit" rounds.
         lift = m is not None and m.group("sep").strip() in ("of", "из") and _N_SETS.match(m["head"])
         head = of_ending(m["head"]) if m and ":" in m["sep"] else m and m["head"]

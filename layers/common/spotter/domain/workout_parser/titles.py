@@ -102,6 +102,9 @@ def header(line: str) -> Part | None:
     return Part(name=text, window=window, optional=bool(_OPTIONAL.search(text)), notes=notes)
 
 
+_CAP_WORD = re.compile(words(lexicon.CAP), re.I)
+
+
 def is_name(text: str) -> bool:
     """A workout's name before "-" or ":" ("Kelly", "Open 21.1", "Lumberjack 20", '"Nasty
     Girls"'), not a format, a part or a movement."""
@@ -110,6 +113,8 @@ def is_name(text: str) -> bool:
         return False
     if header(text) or section_header(text) or is_note_start(text) or SLOT.match(text + ":"):
         return False
+    if _CAP_WORD.fullmatch(text):
+        return False  # "Time cap: 15 min" says the cap, it names nothing
     if BOOKEND.match(text) or re.match(r"^\d", text) or vocabulary.lookup(text):
         return False
     if _COUNT_WORD.fullmatch(text):
