@@ -2095,3 +2095,36 @@ def test_the_colon_ends_a_header_that_holds_an_of(text: str) -> None:
 def test_a_minute_each_beside_the_rounds_is_their_note() -> None:
     section = _only_section("3 rounds, 1 min each: WB, SDHP, box jumps")
     assert (section["format"], section["rounds"], section["note"]) == ("rounds", 3, "1 min each")
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        (
+            "EMOM 20: 4 סבבים של - חתירה 15 קל', 12 וול בול, 10 ברפי מעל המוט, מנוחה",
+            ["Row", "Wall Ball", "Burpee Over the Bar"],
+        ),
+        (
+            "ЕМОМ 16: 4 круга — гребля 15 кал, 12 бросков мяча, 10 бёрпи через штангу, отдых",
+            ["Row", "Wall Ball", "Burpee Over the Bar"],
+        ),
+        ("EMOM 12: 3 rounds of - 10 burpees, 12 KBS, rest", ["Burpee", "Kettlebell Swing"]),
+    ],
+)
+def test_the_rounds_of_a_clocks_list_are_its_note(text: str, names: list[str]) -> None:
+    section = _only_section(text)
+    assert section["format"] == "emom" and section["note"].splitlines()[0][0].isdigit()
+    assert _named(text) == names
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["5 סבבים:\n- 10 מתח\n- 20 שכיבות סמיכה\nלזמן!", "5 раундов:\n- 10 подтягиваний\nна время!"],
+)
+def test_for_time_said_after_rounds_makes_them_for_time(text: str) -> None:
+    [section] = [s for p in parse_workout(text)["parts"] for s in p["sections"]]
+    assert (section["format"], section["rounds"]) == ("for_time", 5)
+
+
+def test_double_unders_in_hebrew_with_the_rope_first() -> None:
+    assert _named("100 קפיצות בחבל כפולות") == ["Double-Under"]

@@ -96,6 +96,9 @@ _COLON_SEP = re.compile(r"^(?P<head>[^:]+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*)(?P<ta
 _SAYS_WHAT = re.compile(r"\d|for\s+time|amrap|e\d*mom|emotm|tabata", re.I)
 _VEST_NOTE = re.compile(rf"(?<!\w){words(lexicon.IMPLEMENTS['vest'])}(?!\w)", re.I)
 _GROUP_LABEL = re.compile(r"^([A-Ea-eА-Да-дא-ה])(\d)\s*[).:\-–—]?\s+")
+_LEADING_ROUNDS = re.compile(
+    rf"^(\d+)\s*{words(lexicon.ROUNDS)}(?:\s+(?:of|של|по|из))?\s*[-–—:]\s*(?=[^\W\d]|\d)", re.I
+)
 _QUOTED_NAME = re.compile(r"^[\"“'«]([^\"“”'«»\d]{2,30})[\"”'»]\s+")
 _LEADING_WORDS = re.compile(
     r"^([A-ZА-ЯЁ][\w'’.]*)(?:\s+([A-ZА-ЯЁ][\w'’.]*))?(?:\s+([A-ZА-ЯЁ][\w'’.]*))?\s+"
@@ -717,6 +720,16 @@ class Reader:
             if end:
                 self.took("format", text[:end])
                 text = text[end:]
+        if listed and (rounds := _LEADING_ROUNDS.match(text)):
+            # "EMOM 20: 4 סבבים של - חתירה …", "ЕМОМ 16: 4 круга — гребля …": how many times
+            # the list goes round; an interval clock already counts its own rounds
+            section = self.section()
+            if section.format != "emom" and section.rounds is None:
+                section.rounds = int(rounds.group(1))
+            else:
+                section.notes.append(rounds.group(0).strip(" -–—:"))
+            self.took("format", rounds.group(0))
+            text = text[rounds.end() :]
         if (opens := _OPENS_WITH.match(text)) and self.opens_with(text, opens.end()):
             return None
         paired = PAIRED.match(text)
@@ -1078,9 +1091,9 @@ def _format_said_after(part: Part) -> None:
         or not said.from_header
         or said.format == "other"
         or not listed.movements
-        or listed.format != "other"
+        or not (listed.format == "other" or (listed.format, said.format) == ("rounds", "for_time"))
     ):
-        return
+        return  # "5 סבבים:" … then "לזמן!": the rounds are for time
     absorb(listed, said)
     part.sections.pop()
 
