@@ -2128,3 +2128,29 @@ def test_for_time_said_after_rounds_makes_them_for_time(text: str) -> None:
 
 def test_double_unders_in_hebrew_with_the_rope_first() -> None:
     assert _named("100 קפיצות בחבל כפולות") == ["Double-Under"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Men: 135 lb. Women: 95 lb.\n21-15-9 reps for time of:\nThrusters\nPull-ups",
+        "♀ 95 lb ♂ 135 lb\nAMRAP 10: 10 thrusters, 10 pull-ups",
+    ],
+)
+def test_standards_said_before_the_format_are_its_sections(text: str) -> None:
+    section = _only_section(text)
+    assert section["format"] != "other"
+    assert section["movements"][0]["load"] == "135/95lb"
+    assert len(_sections(text)) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "reps"),
+    [("For time:\nWalking lunge, 50 steps\n50 burpees", 50), ("Выпады, 40 шагов", 40)],
+)
+def test_steps_after_a_name_are_its_count(text: str, reps: int) -> None:
+    assert movements_of(parse_workout(text))[0]["reps"] == reps
+
+
+def test_a_one_legged_squat_is_a_pistol() -> None:
+    assert _named("10 one-legged squats, alternating") == ["Pistol"]

@@ -67,7 +67,9 @@ _BRACKETED_REST = re.compile(rf"\(([^()]*(?<!\w){words(lexicon.REST)}(?!\w)[^()]
 _CALORIES_FIRST = re.compile(rf"^\s*{words(lexicon.CALORIES)}\.?\s+(?=[^\W\d])", re.I)
 _CALORIES_LAST = re.compile(rf"(?<=[^\W\d])\s+\(?{words(lexicon.CALORIES)}\)?\.?\s*$", re.I)
 _BARE_COUNT = re.compile(r"(?<=[^\W\d_])\s+(\d{1,3})(?=\s*(?:\([^()]*\))?\s*$)")
-_TRAILING_REP_COUNT = re.compile(rf"[,\s]\s*(\d+)\s*{words(lexicon.REPS)}\s*$", re.I)
+_TRAILING_REP_COUNT = re.compile(
+    rf"[,\s]\s*(\d+)\s*(?:{words(lexicon.REPS)}|{words(lexicon.COUNT_NOUNS)})\s*$", re.I
+)  # "thrusters, 21 reps", "Walking lunge, 50 steps"
 _SETS_COMPLEX = re.compile(
     rf"^(\d+)\s*{TIMES}\s*\((.*)\)(.*)$|^(\d+)\s*sets?\s*(?:of|:)\s*(.*)$|^\((.*)\)\s*{TIMES}\s*(\d+)(.*)$",
     re.I,
@@ -342,6 +344,14 @@ def is_lift(move: dict[str, Any]) -> bool:
     return "sets" in move or "repScheme" in move or "RM" in move.get("note", "")
 
 
+_COUNT_NOUNS = frozenset(lexicon.COUNT_NOUNS)
+
+
+def _counts_only(move: dict[str, Any]) -> bool:
+    """ "50 steps", "30 reps": a count and the word for what it counts, no movement's name."""
+    return move["name"].lower() in _COUNT_NOUNS and "reps" in move
+
+
 def equipment_only(move: dict[str, Any]) -> bool:
     """ "Vest 20/14 lb", "Box 24/20\"": what the movements are done with, not a movement."""
     return move["name"].lower() in _EQUIPMENT
@@ -483,7 +493,9 @@ def _pieces(text: str) -> tuple[str, ...]:
             continue
         read = movement(piece)
         runs = _runs(piece) if read is None else []
-        bare = (read is None and not runs) or (read is not None and equipment_only(read))
+        bare = (read is None and not runs) or (
+            read is not None and (equipment_only(read) or _counts_only(read))
+        )  # "Walking lunge, 50 steps": the steps are the lunge's
         apart = (
             REST.match(piece)
             or _NOTE_PIECE.match(piece)

@@ -195,6 +195,17 @@ class Reader:
         if current is not None and empty and completes(current, section):
             absorb(current, section)
             return
+        if (
+            current is not None
+            and not current.movements
+            and not current.from_header
+            and (current.halves or current.shared)
+        ):
+            # "Men: 135 lb. Women: 95 lb." then "21-15-9 reps for time of:": the standards are
+            # the section's the format opens
+            section.halves[:0], section.shared[:0] = current.halves, current.shared
+            section.notes[:0] = current.notes
+            part.sections.pop()
         part.sections.append(section)
 
     # -- a line ------------------------------------------------------------------------------
