@@ -2154,3 +2154,35 @@ def test_steps_after_a_name_are_its_count(text: str, reps: int) -> None:
 
 def test_a_one_legged_squat_is_a_pistol() -> None:
     assert _named("10 one-legged squats, alternating") == ["Pistol"]
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Fran 21-15-9 thrusters/pull-ups", ["Thruster", "Pull-up"]),
+        ("AMRAP 10: 10 KBS/10 burpees", ["Kettlebell Swing", "Burpee"]),
+        ("21-15-9 трастеры/подтягивания", ["Thruster", "Pull-up"]),
+    ],
+)
+def test_two_kinds_of_movement_joined_by_a_slash_are_two(text: str, names: list[str]) -> None:
+    assert _named(text) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "note"),
+    [
+        ("For time: 50 DU/SU", "Double-Under", "or SU"),
+        ("For time: 30 HSPU/push-ups", "Handstand Push-up", "or push-ups"),
+        ("AMRAP 10: 10 T2B/K2E", "Toes-to-Bar", "or K2E"),
+    ],
+)
+def test_a_movement_and_its_scaled_form_by_a_slash_are_one(text: str, name: str, note: str) -> None:
+    [move] = movements_of(parse_workout(text))
+    assert (_library(move["name"]), move["note"]) == (name, note)
+
+
+def test_hashtags_opening_a_line_are_a_note_before_its_workout() -> None:
+    text = "#crossfit #wod Fran 21-15-9 thrusters/pull-ups 💪"
+    section = _only_section(text)
+    assert (section["format"], section["repScheme"]) == ("for_time", "21-15-9")
+    assert _named(text) == ["Thruster", "Pull-up"]

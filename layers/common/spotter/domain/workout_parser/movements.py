@@ -185,11 +185,26 @@ def _name_of(text: str) -> str:
 
 def _alternatives(text: str, found: dict[str, Any]) -> str:
     """ "DU/SU": the movement and its scaled alternative; the name is the first."""
-    m = re.search(r"(?<![\w/])([^\W\d_][\w-]*)/([^\W\d_][\w-]*)(?![\w/])", text)
-    if m and vocabulary.lookup(m.group(1)) and vocabulary.lookup(m.group(2)):
+    m = _SLASHED.search(text)
+    if m and _one_or_the_other(m.group(1), m.group(2)):
         found["note"] = f"or {m.group(2)}"
         return text[: m.start()] + m.group(1) + text[m.end() :]
     return text
+
+
+_SLASHED = re.compile(r"(?<![\w/])([^\W\d_][\w-]*)/([^\W\d_][\w-]*)(?![\w/])")
+
+
+def _one_or_the_other(first: str, second: str) -> bool:
+    """ "DU/SU", "HSPU/push-ups", "T2B/K2E": one movement and its scaled form (the same kind of
+    movement); "thrusters/pull-ups" are two movements."""
+    a, b = vocabulary.lookup(first), vocabulary.lookup(second)
+    return a is not None and b is not None and a.category == b.category
+
+
+def _two_by_a_slash(m: re.Match[str]) -> bool:
+    a, b = vocabulary.lookup(m.group(1)), vocabulary.lookup(m.group(2))
+    return a is not None and b is not None and a.category != b.category
 
 
 def movement(text: str) -> dict[str, Any] | None:
@@ -443,6 +458,10 @@ def _masked(text: str) -> str:
     line ("1) … 2) …") are separators too."""
     for m in reversed(inline_numbers(text)):
         text = text[: m.start()] + "\x02" + " " * (m.end() - m.start() - 1) + text[m.end() :]
+    for m in reversed([m for m in _SLASHED.finditer(text) if _two_by_a_slash(m)]):
+        # "21-15-9 thrusters/pull-ups": two movements, not one and its scaled form
+        slash = m.start(2) - 1
+        text = text[:slash] + "\x02" + text[slash + 1 :]
     text = _JOINED.sub(lambda m: re.sub(r"[\s&+]", "\1", m.group(0)), text)
     for m in reversed(list(_VAV.finditer(text))):
         joined = text[m.end() :].split()

@@ -99,6 +99,7 @@ _GROUP_LABEL = re.compile(r"^([A-Ea-eА-Да-дא-ה])(\d)\s*[).:\-–—]?\s+")
 _LEADING_ROUNDS = re.compile(
     rf"^(\d+)\s*{words(lexicon.ROUNDS)}(?:\s+(?:of|של|по|из))?\s*[-–—:]\s*(?=[^\W\d]|\d)", re.I
 )
+_LEADING_TAGS = re.compile(r"^(?:#[^\W\d][\w-]*\s+)+(?=\S)")
 _QUOTED_NAME = re.compile(r"^[\"“'«]([^\"“”'«»\d]{2,30})[\"”'»]\s+")
 _LEADING_WORDS = re.compile(
     r"^([A-ZА-ЯЁ][\w'’.]*)(?:\s+([A-ZА-ЯЁ][\w'’.]*))?(?:\s+([A-ZА-ЯЁ][\w'’.]*))?\s+"
@@ -221,6 +222,12 @@ class Reader:
             return
         if raw.strip() != text:
             self.took("bullet", raw.strip()[: len(raw.strip()) - len(text)])
+        if (tags := _LEADING_TAGS.match(text)) and (
+            QUANTITY.search(text[tags.end() :]) or names_a_movement(text[tags.end() :])
+        ):
+            # "#crossfit #wod Fran 21-15-9 thrusters/pull-ups": the tags, then the workout
+            self.note(tags.group(0).strip())
+            text = text[tags.end() :]
         text = hyphened(text)
         said = sentences(text)
         if len(said) > 1 and _reads_apart(text, said):
