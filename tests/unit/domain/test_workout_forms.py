@@ -2186,3 +2186,12 @@ def test_hashtags_opening_a_line_are_a_note_before_its_workout() -> None:
     section = _only_section(text)
     assert (section["format"], section["repScheme"]) == ("for_time", "21-15-9")
     assert _named(text) == ["Thruster", "Pull-up"]
+
+
+@pytest.mark.parametrize(
+    "text", ["5 rounds:\nRun 400\nPull-ups 10", "5 раундов:\nБег 400\nПодтягивания 10"]
+)
+def test_a_bare_number_after_a_run_is_no_count(text: str) -> None:
+    parsed = parse_workout(text)
+    assert all(m.get("reps") != 400 for m in movements_of(parsed))
+    assert parsed["unread"] == [text.splitlines()[1]]

@@ -231,7 +231,12 @@ def _reps(rest: str, found: dict[str, Any]) -> str:
         # "Подтягивания 10", "Махи гирей 20 (24/16 кг)", "Pull-ups 10", "מתח 10": a known
         # name, then its count with nothing between
         known = vocabulary.lookup(_name_of(rest[: m.start()]))
-        if known is not None and (int(m.group(1)) <= 50 or known.category in _UNLOADED):
+        # not "Run 400" (metres or calories, the coach did not say) nor "Deadlift 225" (a load)
+        if (
+            known is not None
+            and known.category != "monostructural"
+            and (int(m.group(1)) <= 50 or known.category in _UNLOADED)
+        ):
             found["reps"] = int(m.group(1))
             rest = rest[: m.start()] + " " + rest[m.end() :]
     if "reps" not in found and not measured and (m := _TRAILING_REPS.search(rest)):
