@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import subprocess
@@ -293,6 +294,8 @@ class Instance:
             stats: dict[str, int] = httpx.get(f"{self.base_url}/bench/pool-stats").json()
         except (httpx.HTTPError, ValueError):
             stats = {}
+        with contextlib.suppress(httpx.HTTPError):  # a profiled instance writes its profile
+            httpx.post(f"{self.base_url}/bench/profile-dump", timeout=60)
         self.process.terminate()
         try:
             self.process.wait(timeout=20)
@@ -312,16 +315,22 @@ def _free_port() -> int:
 
 
 def start_instances(
-    count: int, pool: int, event_delay: float, env: dict[str, str], tmp: Path
+    count: int,
+    pool: int,
+    event_delay: float,
+    env: dict[str, str],
+    tmp: Path,
+    profile: Path | None = None,
 ) -> list[Instance]:
     instances = []
     for n in range(count):
         port = _free_port()
         log = open(tmp / f"instance-{n}.log", "wb")  # noqa: SIM115 - lives with the process
+        profiled = ["--profile", str(profile / f"instance-{n}.pstats")] if profile else []
         process = subprocess.Popen(
             [
                 sys.executable, str(HERE / "load_server.py"), "--port", str(port),
-                "--pool", str(pool), "--event-delay", str(event_delay),
+                "--pool", str(pool), "--event-delay", str(event_delay), *profiled,
             ],
             env=env, stdout=subprocess.DEVNULL, stderr=log,
         )  # fmt: skip
@@ -650,9 +659,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "CLERK_JWT_KEY": public_pem(key),
                 "CLERK_ISSUER": DEV_ISSUER,
                 "CLERK_AUTHORIZED_PARTIES": "",
+                # one owner per org sends ~45 times in half a minute here: the send window
+                # (agent.admission) still runs its transaction for every send, but lets all in
+                "AGENT_SEND_LIMIT": "10000",
             }
             env.pop("DATABASE_URL", None)
-            instances = start_instances(args.servers, args.pool, args.event_delay, env, tmp)
+            instances = start_instances(
+                args.servers, args.pool, args.event_delay, env, tmp, args.profile
+            )
             probe_db = await Database.open(app_url, max_size=1)
             limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
             timeout = httpx.Timeout(REQUEST_TIMEOUT_S)
@@ -858,6 +872,13 @@ def main() -> None:
         "--plain", action="store_true", help="two plain sends a conversation, no confirmation"
     )
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        help="a directory: each instance's CPU by function (cProfile pstats; slows them down,"
+        " so its times are not the run's)",
+    )
     args = parser.parse_args()
     report = asyncio.run(run(args))
     print(render(report))
