@@ -7,9 +7,10 @@ they write nothing, so none commits anything), then settles them together — th
 the reply that answers them, or the last batch), or in a transaction of their own when the
 lease is not trusted. Durability: what depends on the reads' results is the model's answer to
 them, which commits with them or not at all; a crash before that loses reads that changed
-nothing outside, and the next send answers their calls `interrupted`, so the model reads again. Any other batch runs call by call, each in its
-own org transaction that also writes its execution row (a database-only write and its row commit
-together or not at all), and stores the results turn after the last. The batch returns its
+nothing outside, and the next send answers their calls `interrupted`, so the model reads
+again. Any other batch runs call by call, each in its own org transaction that also writes its
+execution row (a database-only write and its row commit together or not at all), and stores the
+results turn after the last. The batch returns its
 step: `BatchResults` (in tool_use order, stored) or `BatchSuspended`.
 """
 
