@@ -160,7 +160,17 @@ async def serve(port: int, pool: int, event_delay: float, profile: Path | None =
 
     app.add_api_route("/bench/pool-stats", pool_stats, methods=["GET"])
     server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            access_log=False,
+            # longer than the driver's pauses between a conversation's requests: uvicorn's 5 s
+            # default closed idle connections as the driver reused them (a ReadError now and
+            # then, the keep-alive race, not the app's)
+            timeout_keep_alive=75,
+        )
     )
     if profile is not None:
         # process time: what the thread pool spends lands in whatever the event loop was
