@@ -146,7 +146,12 @@ async def prepare_run(
     stored.append(
         StoredMessage(row["id"], row["ordinal"], "user", content, None, start.run_id, page)
     )
-    loop_history(state, stored, await org_model(), resumed=False)
+    try:
+        loop_history(state, stored, await org_model(), resumed=False)
+    except BaseException:
+        if first_hold is not None:  # (a replay beyond repair): the run's last write drops it
+            first_hold.drop_untaken(state)
+        raise
     return Prepared(state, new, budget, stored, first_hold)
 
 
