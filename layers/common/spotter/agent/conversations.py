@@ -13,6 +13,7 @@ from spotter.agent.run_lease import LEASE_TTL
 from spotter.agent.transcript import strip_turn_context, visible_text
 from spotter.db import Conn
 from spotter.db.scope import OrgScope
+from spotter.domain.form_compliance import withhold_health_answers
 from spotter.domain.outbox import statuses_for_conversation, with_delivery
 from spotter.errors import NotFoundError
 from spotter.tools.asking import awaits_pick, needs_user
@@ -152,7 +153,8 @@ def _tool_execution(row: dict[str, Any], voice: Voice | None) -> dict[str, Any]:
         "router": row["router"],
         "action": row["action"],
         "status": status,
-        "output": row["output"],
+        # what the reader's role may read of it (health answers: managers only)
+        "output": withhold_health_answers(row["output"], voice.role if voice else None),
         "error": error,
         "discarded": row["discarded"],
         "awaitingUser": awaiting,
@@ -175,7 +177,7 @@ def _tool_execution(row: dict[str, Any], voice: Voice | None) -> dict[str, Any]:
             voice=voice,
             finished=status not in ("pending", "running"),
             ok=status == "succeeded",
-            output=row["output"],
+            output=shown["output"],
             error=error,
         )
         if awaiting and not awaits_pick(row["kind"]):
@@ -208,7 +210,7 @@ class ConversationLog:
 
 
 async def conversation_log(
-    conn: Conn, org_id: UUID, user_id: UUID, conversation_id: UUID
+    conn: Conn, org_id: UUID, user_id: UUID, conversation_id: UUID, *, voice: Voice
 ) -> ConversationLog:
     conversation = await _own(conn, org_id, user_id, conversation_id, "chat_id")
     messages = [
@@ -217,7 +219,7 @@ async def conversation_log(
     ]
     calls = {}
     for row in await conversation_calls(conn, org_id, conversation_id):
-        shown = _tool_execution(row, None)
+        shown = _tool_execution(row, voice)
         shown["input"] = row["input"]
         shown["kind"] = row["kind"]
         shown["confirm"] = row["confirm_policy"]
