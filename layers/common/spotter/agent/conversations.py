@@ -8,8 +8,8 @@ from typing import Any, Literal
 from uuid import UUID
 
 from spotter.agent.approvals import call_fingerprint
+from spotter.agent.chats import live_now
 from spotter.agent.executions import conversation_calls, interrupted_error
-from spotter.agent.run_lease import LEASE_TTL
 from spotter.agent.transcript import strip_turn_context, visible_text
 from spotter.db import Conn
 from spotter.db.scope import OrgScope
@@ -78,7 +78,9 @@ async def get_conversation(
         conn, org_id, user_id, conversation_id,
         "id, title, created_at, updated_at, compacting_since IS NOT NULL AS compacting",
     )  # fmt: skip
-    live = await _live_run(conn, org_id, conversation_id)
+    # the run still holding the lease, from its first event (`GET …/stream?after=<after>`): a
+    # reader shows everything before that run from this read and the run from the stream
+    live = await live_now(conn, org_id, user_id, conversation_id)
     rows = await _turns(
         conn, org_id, conversation_id, "id, run_id, role, content, stop_reason, created_at"
     )
@@ -112,27 +114,8 @@ async def get_conversation(
         "compacting": conversation["compacting"],
         "messages": messages,
         "toolExecutions": tools,
-        "liveRun": live,
+        "liveRun": {"runId": str(live.run_id), "after": live.after} if live else None,
     }
-
-
-async def _live_run(conn: Conn, org_id: UUID, conversation_id: UUID) -> dict[str, Any] | None:
-    """The run still going in this conversation (its lease fresh), and where a client follows it
-    from: `GET …/stream?after=<after>` replays the whole run (its first event on), so a reader
-    shows the run's own replies from the stream and everything before it from this read."""
-    cur = await conn.execute(
-        "SELECT c.live_run_id,"
-        " (SELECT coalesce(min(e.first_seq) FILTER (WHERE e.run_id = c.live_run_id) - 1,"
-        "                  max(e.last_seq), 0)"
-        "    FROM ai_run_events e WHERE e.conversation_id = c.id) AS after"
-        " FROM ai_conversations c WHERE c.id = %s AND c.organization_id = %s"
-        " AND c.live_run_claimed_at >= clock_timestamp() - %s",
-        (conversation_id, org_id, LEASE_TTL),
-    )
-    row = await cur.fetchone()
-    if row is None or row["live_run_id"] is None:
-        return None
-    return {"runId": str(row["live_run_id"]), "after": int(row["after"])}
 
 
 def _tool_execution(row: dict[str, Any], voice: Voice | None) -> dict[str, Any]:
