@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SETS = ("workout_set", "workout_heldout", "workout_blind1", "workout_blind2")
+SETS = ("workout_set", "workout_heldout", "workout_blind1", "workout_blind2", "workout_blind3")
 
 _ONE_RUN = """
 import json, sys, time

@@ -35,6 +35,7 @@ TUNED = FIXTURES / "workout_set"
 HELD_OUT = FIXTURES / "workout_heldout"
 BLIND = FIXTURES / "workout_blind1"
 BLIND2 = FIXTURES / "workout_blind2"
+BLIND3 = FIXTURES / "workout_blind3"
 QUANTITIES = ("load", "distance", "calories")
 CLOCK = ("rounds", "durationSeconds", "intervalSeconds", "timeCapSeconds")
 SCHEME_GIVEN = ("sets", "repScheme", "percent", "tempo")

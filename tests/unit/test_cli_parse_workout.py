@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -81,3 +83,24 @@ def test_text_with_no_workout_exits_non_zero_and_says_why(
         _run(monkeypatch, "\n\n")
     assert exited.value.code == 1
     assert "no workout could be read" in capsys.readouterr().err
+
+
+def test_a_reader_that_stops_early_ends_it_quietly() -> None:
+    # `spotter parse-workout | head`: the pipe closes while the reading is still printed
+    text = "For time:\n" + "\n".join(f"{n} burpees" for n in range(1, 3000))
+    command = [sys.executable, "-c", "import sys; from spotter.cli import main; main(sys.argv[1:])"]
+    with subprocess.Popen(
+        [*command, "parse-workout", "--json"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(text.encode())
+        process.stdin.close()
+        assert process.stdout.readline() == b"{\n"
+        process.stdout.close()  # what `head -1` does after its line
+        assert process.stderr is not None
+        err = process.stderr.read().decode()
+        assert process.wait(timeout=60) == 0
+    assert "BrokenPipeError" not in err and "Traceback" not in err

@@ -7,7 +7,7 @@ import argparse
 import asyncio
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from spotter.config import Settings, get_settings
@@ -191,6 +191,21 @@ def cmd_parse_workout(text: str, *, as_json: bool = False) -> int:
     return 0
 
 
+def _quiet_on_a_closed_pipe(run: Callable[[], int]) -> int:
+    """Run a command that prints; when the reader of its output has gone (`spotter
+    parse-workout | head`), stop quietly: what it read was all it wanted, so no traceback and
+    the command's own exit status. Standard output is pointed at /dev/null so the interpreter's
+    flush at exit does not fail again (the recipe of the `signal` module's docs)."""
+    try:
+        code = run()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    return code
+
+
 def cmd_agent_switch(settings: Settings, state: str, clerk_org_id: str | None, reason: str) -> str:
     """Turn the assistant off or on again, for one organization or (no --org) for every one:
     a row in `agent_kill_switches`, written by `spotter_switch_agent` for the schema's owner
@@ -269,8 +284,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         case "embed-backfill":
             print(asyncio.run(_embed_backfill(settings)))
         case "parse-workout":
-            code = cmd_parse_workout(sys.stdin.read(), as_json=args.json)
-            sys.stdout.flush()
+            code = _quiet_on_a_closed_pipe(
+                lambda: cmd_parse_workout(sys.stdin.read(), as_json=args.json)
+            )
             if code:
                 raise SystemExit(code)
         case "agent-switch":

@@ -6,6 +6,7 @@ punctuation, other openers), so a rule is shaped to how coaches write, not to on
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -1394,3 +1395,350 @@ def test_a_titles_bracket_is_never_split_at_its_colon(text: str, title: str) -> 
     assert parsed["title"] == title
     section = _only_section(text)
     assert (section["format"], section["timeCapSeconds"]) == ("for_time", 1200)
+
+
+# -- the third blind set's families -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "scheme", "names"),
+    [
+        (
+            "AMRAP 10: 1-2-3-4… ladder of power cleans (60/40) + bar facing burpees",
+            "1-2-3-4",
+            ["Power Clean", "Burpee Over the Bar"],
+        ),
+        ("AMRAP 12: ladder 2-4-6-8... thrusters & pull-ups", "2-4-6-8", ["Thruster", "Pull-up"]),
+        ("EMOM 10: ascending ladder 1-2-3… burpees", "1-2-3", ["Burpee"]),
+        ("For time: 1-10 ladder of DL + box jumps", "1-2-3-4-5-6-7-8-9-10", ["Deadlift", "Box Jump"]),
+        ("АМРАП 10: лесенка 1-2-3… взятия на грудь + бёрпи", "1-2-3", ["Clean", "Burpee"]),
+        ("AMRAP 10: סולם 1-2-3… קלינים + ברפי", "1-2-3", ["Clean", "Burpee"]),
+        ("AMRAP 10\n1-2-3-4... ladder of power cleans + burpees", "1-2-3-4", ["Power Clean", "Burpee"]),
+    ],
+)  # fmt: skip
+def test_a_ladder_opening_a_list_on_its_line_is_the_sections_scheme(
+    text: str, scheme: str, names: list[str]
+) -> None:
+    section = _only_section(text)
+    assert section["repScheme"] == scheme
+    assert _named(text) == names
+    assert parse_workout(text)["unread"] == []
+
+
+def test_a_ladder_under_no_format_is_for_time() -> None:
+    section = _only_section("1-2-3-4… ladder of power cleans + burpees")
+    assert (section["format"], section["repScheme"]) == ("for_time", "1-2-3-4")
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        (
+            "WOD 🔥 EMOM 15: 1) 12 cal row 2) 10 wall ball 9/6 кг 3) 15 сек планка",
+            ["Row", "Wall Ball", "Plank"],
+        ),
+        ("EMOM 12: 1. 15 cal row 2. 12 T2B 3. 10 DB thrusters", ["Row", "Toes-to-Bar", "Dumbbell Thruster"]),
+        ("EMOM 9\n1) 5 power cleans 2) 10 burpees 3) 15 air squats", ["Power Clean", "Burpee", "Air Squat"]),
+        ("Каждую минуту 12 мин: (1) 10 бёрпи (2) 15 приседаний (3) 20 двойных", ["Burpee", "Air Squat", "Double-Under"]),
+        ("EMOM 12: min 1 15 cal row min 2 12 T2B min 3 10 burpees", ["Row", "Toes-to-Bar", "Burpee"]),
+        ("EMOM 10: M1: 10 burpees M2: 12 KBS", ["Burpee", "Kettlebell Swing"]),
+        ("EMOM 12: 1️⃣ 15 cal row 2️⃣ 12 T2B 3️⃣ 10 burpees", ["Row", "Toes-to-Bar", "Burpee"]),
+        ("כל דקה 12 דקות: 1) 10 ברפי 2) 15 קטלבל סווינג 3) 20 כפיפות בטן", ["Burpee", "Kettlebell Swing", "Sit-up"]),
+    ],
+)  # fmt: skip
+def test_a_list_numbered_inside_one_line_splits_at_its_numbers(text: str, names: list[str]) -> None:
+    section = _only_section(text)
+    assert section["format"] == "emom"
+    assert _named(text) == names
+    assert all(not re.match(r"^\d[).]", m["mention"]) for m in section["movements"])
+
+
+def test_numbers_that_do_not_count_on_are_not_a_list() -> None:
+    # "3) … 7)": not 1, 2, 3 — not split at them; the line is kept and told as unread
+    parsed = parse_workout("For time: 10 burpees 3) 20 KBS 7) 30 DU")
+    assert len(movements_of(parsed)) != 3
+    assert parsed["unread"] == ["10 burpees 3) 20 KBS 7) 30 DU"]
+
+
+@pytest.mark.parametrize(
+    ("text", "reps"),
+    [
+        (
+            "5 раундов на время\nБег 400 м\nМахи гирей 20 (24/16 кг)\nПодтягивания 10",
+            [None, 20, 10],
+        ),
+        ("5 rounds:\nPull-ups 10\nPush-ups 20\nAir squats 30", [10, 20, 30]),
+        ("3 סבבים:\nמתח 10\nשכיבות סמיכה 20", [10, 20]),
+        ("For time:\nWall balls 30 (9/6)\nBurpees 20", [30, 20]),
+    ],
+)
+def test_a_known_name_then_a_bare_count_is_its_reps(text: str, reps: list[int | None]) -> None:
+    assert [m.get("reps") for m in movements_of(parse_workout(text))] == reps
+    assert None not in _named(text)
+    assert parse_workout(text)["unread"] == []
+
+
+def test_a_big_number_after_a_barbell_lift_is_not_its_reps() -> None:
+    # "Deadlift 225" is a load written without its unit, not 225 reps
+    assert all(m.get("reps") != 225 for m in movements_of(parse_workout("Deadlift 225")))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "40 выпрыгиваний на тумбу",
+        "40 выпрыгивания на тумбу",
+        "40 выпрыгиваний на ящик",
+        "40 прыжков на бокс",
+        "40 запрыгиваний на тумбу",
+    ],
+)
+def test_box_jumps_read_in_their_russian_forms(text: str) -> None:
+    assert _named(text) == ["Box Jump"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "4 RNFT: 400m run, 20 walking lunges, 10 strict HSPU",
+        "4 RNFT\n400m run\n20 walking lunges\n10 strict HSPU",
+        "4RNFT: 400m run, 20 walking lunges, 10 strict HSPU",
+        "4 rounds not for time: 400m run, 20 walking lunges, 10 strict HSPU",
+    ],
+)
+def test_rnft_is_rounds_not_for_time(text: str) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["rounds"]) == ("rounds", 4)
+    assert _named(text) == ["Run", "Walking Lunge", "Strict Handstand Push-up"]
+
+
+@pytest.mark.parametrize(
+    ("text", "sets", "note"),
+    [
+        ("Strict pull-ups 4x6-8", 4, "6-8 reps"),
+        ("Bench press 4 sets of 8-10", 4, "8-10 reps"),
+        ("Жим лёжа 3 подхода по 8-10", 3, "8-10 reps"),
+        ("לחיצת חזה 4 סטים של 6-8", 4, "6-8 reps"),
+        ("Romanian deadlift 3 x 10-12 @ 3-0-1-1", 3, "10-12 reps"),
+    ],
+)
+def test_sets_of_a_rep_range_keep_the_range_as_a_note(text: str, sets: int, note: str) -> None:
+    [move] = movements_of(parse_workout(text))
+    assert (move["sets"], move.get("reps"), move["note"]) == (sets, None, note)
+    assert None not in _named(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "tempo"),
+    [
+        ("Front squat 4x4 @ 3-1-1-0", "3-1-1-0"),
+        ("Front squat 4x4 @ 3.1.1.0", "3-1-1-0"),
+        ("Back squat 5x5 3-1-X-1", "3-1-X-1"),
+        ("Romanian deadlift 3 x 10 @ 3-0-1-1", "3-0-1-1"),
+        ("Приседания со штангой 5х5 @ 3-1-1-0", "3-1-1-0"),
+    ],
+)
+def test_a_tempo_after_an_at_or_holding_a_zero_is_not_a_rep_scheme(text: str, tempo: str) -> None:
+    [move] = movements_of(parse_workout(text))
+    assert move["tempo"] == tempo
+    assert "repScheme" not in move
+    assert "sets" in move
+
+
+def test_a_rep_scheme_is_still_one() -> None:
+    [move] = movements_of(parse_workout("Back squat 5-5-5-3-3"))
+    assert move["repScheme"] == "5-5-5-3-3" and "tempo" not in move
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A1) Front squat 4x4 @ 3-1-1-0, rest 2 min\nA2) Strict pull-ups 4x6-8",
+        "A1. Front squat 4x4\nA2. Strict pull-ups 4x8",
+        "A1 Front squat 4x4\nA2 Strict pull-ups 4x8",
+        "А1) Фронтальные приседания 4х4\nА2) Строгие подтягивания 4х8",
+    ],
+)
+def test_lifts_labelled_a1_a2_are_one_superset_section(text: str) -> None:
+    section = _only_section(text)
+    assert section["format"] == "strength"
+    assert _named(text) == ["Front Squat", "Strict Pull-up"]
+
+
+def test_the_next_letter_starts_the_next_section() -> None:
+    text = "A1. Bench press 4x8\nA2. Barbell row 4x10\nB1. Back squat 5x5\nB2 Plank 3x45s"
+    assert [len(s["movements"]) for s in _sections(text)] == [2, 2]
+    assert _named(text) == ["Bench Press", "Barbell Row", "Back Squat", "Plank"]
+
+
+@pytest.mark.parametrize(
+    ("text", "title", "name"),
+    [
+        ("Monday = JACKIE 💪\n• 1000m row\n• 50 thrusters (45/35 lb)\n• 30 pull-ups", "Monday", "JACKIE"),
+        ("Today: FRAN\n21-15-9\nthrusters 95/65\npull-ups", "Today", "FRAN"),
+        ("Понедельник — Синди\nAMRAP 20:\n5 подтягиваний\n10 отжиманий", "Понедельник", "Синди"),
+        ("Tuesday | Helen\n3 rounds for time:\n400m run\n21 KBS", "Tuesday", "Helen"),
+    ],
+)  # fmt: skip
+def test_a_days_name_then_a_workouts_name_is_the_title_and_a_note(
+    text: str, title: str, name: str
+) -> None:
+    parsed = parse_workout(text)
+    assert parsed["title"] == title
+    assert parsed["parts"][0]["note"] == name
+    assert None not in _named(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "format_"),
+    [
+        (
+            "• 1000m row\n• 50 thrusters (45/35 lb)\n• 30 pull-ups\nFor time. Scaled: 35/25",
+            "for_time",
+        ),
+        ("10 burpees\n15 KBS\n20 DU\nAMRAP 12", "amrap"),
+        ("400m run\n21 KBS\n12 pull-ups\n3 rounds", "rounds"),
+        ("10 бёрпи\n20 приседаний\nАМРАП 15 мин", "amrap"),
+        ("10 ברפי\n20 סקוואט אוויר\nלזמן", "for_time"),
+    ],
+)
+def test_a_format_said_on_the_last_line_is_the_lists_above(text: str, format_: str) -> None:
+    assert _only_section(text)["format"] == format_
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("21-15-9\nCal row\nBBJ\nT2B", ["Row", "Burpee Box Jump Over", "Toes-to-Bar"]),
+        ("21-15-9: cal bike, burpees", ["Assault Bike", "Burpee"]),
+        ("21-15-9 калорий гребля + бёрпи", ["Row", "Burpee"]),
+    ],
+)
+def test_a_calorie_word_before_a_name_is_how_it_is_counted(text: str, names: list[str]) -> None:
+    assert _named(text) == names
+    assert movements_of(parse_workout(text))[0]["note"] == "calories"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Push press\n3 sets of 5 @ 65-75% of 1RM push press\nrest 90 sec",
+        "Back squat\nBack squat 5x5 @ 75%",
+        "Жим стоя\nЖим стоя 5х5 на 70%",
+    ],
+)
+def test_a_lift_named_on_the_line_above_its_sets_heads_them(text: str) -> None:
+    section = _only_section(text)
+    [move] = section["movements"]
+    assert section["format"] == "strength" and "sets" in move
+    assert section["note"].splitlines()[0] == text.splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "low", "high"),
+    [
+        ("EMOM 10: 2 hang power snatch + 1 overhead squat @ 65-75%", 65.0, 75.0),
+        ("Back squat\n5x3 @ 70-80%", 70.0, 80.0),
+        ("Жим лёжа 5х3 на 70-80%", 70.0, 80.0),
+        ("סקוואט אחורי 5x3 ב-70-80%", 70.0, 80.0),
+    ],
+)
+def test_a_percent_range_keeps_both_ends(text: str, low: float, high: float) -> None:
+    for move in movements_of(parse_workout(text)):
+        assert (move["percent"], move["percentTo"]) == (low, high)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Мёрф в паре 🇺🇸\n1 миля бег\n100 подтягиваний\n200 отжиманий\n300 приседаний\n1 миля бег\nВ жилете 9/6 кг",
+        "Murph\n1 mile run\n100 pull-ups\n200 push-ups\n300 squats\n1 mile run\nPartition as needed.",
+        "Murph\n1 mile run\n100 pull-ups\n200 push-ups\n300 squats\n1 mile run\nWear a 20/14 lb vest",
+    ],
+)  # fmt: skip
+def test_a_named_chipper_with_a_vest_or_scaling_note_is_for_time(text: str) -> None:
+    assert _only_section(text)["format"] == "for_time"
+
+
+@pytest.mark.parametrize(
+    ("text", "load"),
+    [
+        ("For time @ 43/30 kg: 30 thrusters, 30 cleans, 30 S2OH", "43/30kg"),
+        ("AMRAP 20 (60/40kg): 5 power cleans, 10 front squats", "60/40kg"),
+        ("4 rounds @ 50/35 lb DB: 10 DB snatches, 10 DB push press", "50/35lb"),
+        ("На время @ 60/40 кг: 30 трастеров, 30 взятий на грудь", "60/40kg"),
+        ('לזמן (43/30 ק"ג): 30 תראסטרים, 30 קלינים', "43/30kg"),
+    ],
+)
+def test_a_load_ending_a_formats_header_is_its_lifts(text: str, load: str) -> None:
+    section = _only_section(text)
+    assert section["format"] != "other"
+    assert {m["load"] for m in section["movements"]} == {load}
+    assert parse_workout(text)["unread"] == []
+
+
+def test_a_header_load_skips_what_takes_none() -> None:
+    section = _only_section("AMRAP 20 (60/40kg): 5 power cleans, 10 pull-ups, 15 box jumps")
+    assert [m.get("load") for m in section["movements"]] == ["60/40kg", None, None]
+
+
+@pytest.mark.parametrize(
+    ("text", "height"),
+    [
+        ("AMRAP 10: 15 BBJ 24/20, 10 step-ups 20/16", ["24/20", "20/16"]),
+        ("20 min AMRAP: 10 box jump overs 24/20", ["24/20"]),
+        ("10 запрыгиваний на тумбу 60/50 см", ["60/50cm"]),
+        ("Karen: 150 WB for time (9/6 kg, 3/2.7 m)", ["3/2.7m"]),
+    ],
+)
+def test_a_box_or_targets_numbers_are_its_height(text: str, height: list[str]) -> None:
+    moves = movements_of(parse_workout(text))
+    assert [m["height"] for m in moves] == height
+    assert all("distance" not in m for m in moves)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["21-15-9 DB snatches, lateral burpees over DB", "10 burpees over the dumbbell"],
+)
+def test_a_burpee_over_a_dumbbell_is_a_burpee(text: str) -> None:
+    assert _named(text)[-1] == "Burpee"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "For time:\n20 DB snatches (22.5/15)\n20 burpees\n20 DB snatches",
+        "Josh: for time 21 OHS 95/65, 42 pull-ups, 15 OHS",
+        "На время: 20 рывков гантели 22,5/15 кг, 20 бёрпи, 20 рывков гантели",
+        "לזמן: 20 סנאץ' משקולת יד 22.5/15, 20 ברפי, 20 סנאץ' משקולת יד",
+    ],
+)
+def test_a_movement_named_again_in_its_list_keeps_the_load_said_first(text: str) -> None:
+    moves = movements_of(parse_workout(text))
+    assert moves[-1]["load"] == moves[0]["load"]
+    assert "load" not in moves[1]
+
+
+@pytest.mark.parametrize(
+    ("text", "rounds"),
+    [
+        ("5 rounds, 1 min each station: row cal, KB swings, box step-overs, burpees", 5),
+        ("4 סבבים, דקה בכל תחנה: חתירה, קטלבל סווינג, ברפי", 4),
+        ("3 круга по 1 мин на станцию: гребля, махи гирей, бёрпи", 3),
+        ("3 rounds, 40 sec per exercise: KB swings, burpees", 3),
+    ],
+)
+def test_how_long_each_station_lasts_is_a_note_of_the_rounds(text: str, rounds: int) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["rounds"]) == ("rounds", rounds)
+    assert None not in _named(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["AMRAP 20: row cal, 10 burpees", "AMRAP 20: bike (cals), 10 burpees"]
+)
+def test_a_calorie_word_after_a_name_is_how_it_is_counted(text: str) -> None:
+    first = movements_of(parse_workout(text))[0]
+    assert first["note"] == "calories"
+    assert _named(text)[1] == "Burpee" and _named(text)[0] in ("Row", "Assault Bike")

@@ -9,6 +9,7 @@ from spotter.domain.workout_parser import movements_of, parse_workout
 from tests.support.workout_metrics import (
     BLIND,
     BLIND2,
+    BLIND3,
     HELD_OUT,
     Score,
     load_fixtures,
@@ -20,6 +21,7 @@ FIXTURES = load_fixtures()
 HELD_OUT_FIXTURES = load_fixtures(HELD_OUT)
 BLIND_FIXTURES = load_fixtures(BLIND)
 BLIND2_FIXTURES = load_fixtures(BLIND2)
+BLIND3_FIXTURES = load_fixtures(BLIND3)
 
 
 def test_the_set_holds_at_least_two_hundred_texts_of_every_kind() -> None:
@@ -166,18 +168,33 @@ def test_the_second_blind_set_reads_at_the_aims() -> None:
     assert score.format_accuracy >= 0.95, misses
 
 
+def test_the_third_blind_set_reads_at_the_aims() -> None:
+    # 60 texts a third judge wrote and scored blind against the third round's parser (main
+    # d34e4dc), with the judge's strict expectations (tests/fixtures/workout_blind3/README.md
+    # says which of them we read otherwise); seen since, so a drop here is a regression.
+    score = score_fixtures(BLIND3_FIXTURES)
+    misses = "\n".join(score.misses)
+    assert len(BLIND3_FIXTURES) == 60
+    assert score.recall >= 0.98, misses
+    assert score.format_accuracy >= 0.95, misses
+
+
 def test_the_parser_doc_quotes_the_current_figures() -> None:
     doc = (Path(__file__).resolve().parents[3] / "docs" / "workout_parser.md").read_text()
     sets = [
-        score_fixtures(f) for f in (FIXTURES, HELD_OUT_FIXTURES, BLIND_FIXTURES, BLIND2_FIXTURES)
-    ]
+        score_fixtures(f)
+        for f in (
+            FIXTURES, HELD_OUT_FIXTURES, BLIND_FIXTURES, BLIND2_FIXTURES, BLIND3_FIXTURES,
+        )
+    ]  # fmt: skip
 
     def row(name: str, cell: Callable[[Score], str]) -> str:
         return f"| {name} | " + " | ".join(cell(score) for score in sets) + " |"
 
     rows = [
         f"| measure | tuned ({len(FIXTURES)} texts) | held-out ({len(HELD_OUT_FIXTURES)} texts)"
-        f" | blind set 1 ({len(BLIND_FIXTURES)} texts) | blind set 2 ({len(BLIND2_FIXTURES)} texts) |",
+        f" | blind set 1 ({len(BLIND_FIXTURES)} texts) | blind set 2 ({len(BLIND2_FIXTURES)} texts)"
+        f" | blind set 3 ({len(BLIND3_FIXTURES)} texts) |",
         row(
             "movements named: recall",
             lambda s: f"{s.recall:.1%} ({s.named}/{s.expected_movements})",

@@ -111,6 +111,14 @@ _BRACKETED_LENGTH = re.compile(
     rf"\(\s*(?:total\s*)?(\d+)(?:{_MIN})['’]?\s*(?:total|in\s+all|всего|סה\"?כ|בסך\s+הכל)?\s*\)",
     re.I,
 )
+# "5 rounds, 1 min each station:", "40 sec per exercise", "по 1 мин на станцию", "דקה בכל תחנה":
+# how long each movement of the list is worked, a note of the section (its clock is the list's).
+_STATION = re.compile(
+    rf"(?:\d+(?::\d{{2}})?\s*(?:{_MINUTE_WORDS}|{_SEC_WORDS}|['’])?|{_MINUTE_WORDS})\s*"
+    r"(?:(?:at|on|per|each|в|на|каждой|בכל|לכל|על)\s+)+(?:station|movement|exercise|станци\w*"
+    r"|упражнени\w*|תחנה|תרגיל)s?(?!\w)",
+    re.I,
+)
 _LADDER = re.compile(rf"(?<!\w){words(lexicon.LADDER)}(?!\w)", re.I)
 _RANGE = re.compile(r"(?<![\d.:/-])(\d+)\s*[-–—]\s*(\d+)(?![\d.:/%-])")
 
@@ -129,6 +137,37 @@ def ladder_scheme(text: str) -> str:
         return "-".join(str(n) for n in range(first, last + step, step))
 
     return _RANGE.sub(steps, text, count=1)
+
+
+# What opens a list with the reps each round climbs by, before the movements: "1-2-3-4… ladder of
+# power cleans + …", "Ladder 1-10: …", "2-4-6-8… of", "лесенка 1-10:", "סולם 1-5 של …", "21-15-9 …".
+_LADDER_ADJECTIVE = r"(?:(?:ascending|descending|climbing|восходящая|нисходящая|עולה|יורד)\s+)"
+_LEADING_SCHEME = re.compile(
+    rf"^(?P<before>{_LADDER_ADJECTIVE}?{words(lexicon.LADDER)}(?!\w)\s*:?\s*)?"
+    rf"(?P<scheme>{SCHEME_TEXT}|\d+\s*[-–—]\s*\d+)(?P<more>\s*(?:…|\.\.\.|\+|etc\.?))?"
+    rf"(?P<after>\s*(?:-?\s*(?:reps?|rep\s+)?{_LADDER_ADJECTIVE}?{words(lexicon.LADDER)})(?!\w))?"
+    rf"(?:\s+(?:of|из|של)(?!\w))?\s*[:\-–—]?\s*(?=[^\W\d])",
+    re.I,
+)
+
+
+def leading_scheme(text: str) -> tuple[str, int, bool] | None:
+    """The rep scheme or ladder a list opens with ("1-2-3-4… ladder of power cleans + …"): the
+    scheme (a ladder's range as its steps), where the movements start, and whether a ladder
+    word said so. A range of two numbers is a ladder only beside the word ("1-10 ladder"; "1-10
+    burpees" is not one)."""
+    m = _LEADING_SCHEME.match(text)
+    if m is None:
+        return None
+    ladder = bool(m["before"] or m["after"])
+    scheme = re.sub(r"\s+", "", m["scheme"]).replace("–", "-").replace("—", "-")
+    if scheme.count("-") < 2:
+        if not ladder:
+            return None
+        scheme = ladder_scheme(f"{scheme} ladder").removesuffix(" ladder")
+        if scheme.count("-") < 2:
+            return None
+    return scheme, m.end(), ladder
 
 
 _OF_ENDING = re.compile(r"(?<=\S)\s+(?:of|из|של)$", re.I)
@@ -295,7 +334,7 @@ def _inside_brackets(text: str, index: int) -> bool:
 def _without_asides(text: str, section: Section) -> str:
     """A header without who does it ("Team of 2"), a rest in brackets ("(3 min rest between)")
     or a rest after it: each a note of the section."""
-    for aside in (_BRACKETED_REST, TEAMS):
+    for aside in (_BRACKETED_REST, TEAMS, _STATION):
         m = aside.search(text)
         if m is None or (aside is TEAMS and _inside_brackets(text, m.start())):
             continue  # "AMRAP 12 (partner style)": a bracket is read whole

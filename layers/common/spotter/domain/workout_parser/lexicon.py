@@ -100,7 +100,7 @@ FOR_TIME = {
 FOR_TIME_OPENING = ("ft", "f.t.", "fft")
 # Rounds done for quality, not a race: "3 rounds NFT", "3 sets, not for time", "לא לזמן".
 NOT_FOR_TIME = {
-    "en": ("nft", "not for time", "for quality", "quality"),
+    "en": ("nft", "rnft", "not for time", "for quality", "quality"),
     "he": ("לא לזמן", "לא על זמן", "לאיכות", "באיכות"),
     "ru": ("не на время", "на качество", "не на скорость"),
 }
@@ -327,6 +327,7 @@ ROUNDS = (
     "rnds",
     "rnd",
     "rft",
+    "rnft",
     "סבבים",
     "סבב",
     "раунд",

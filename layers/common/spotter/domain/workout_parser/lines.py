@@ -9,7 +9,7 @@ from spotter.domain.workout_parser.lexicon import ABBREVIATIONS
 
 # "- ", "• ", "1) ", "1️⃣ " (a keycap emoji numbers a list, it is not a count).
 BULLET = re.compile(r"^\s*(?:[-*•·–—▪►✅🔥💪👉]+|\d{1,2}[.)](?=\s)|[\d#*]\ufe0f?\u20e3)\s*")
-LABEL_PREFIX = re.compile(r"^(?:[A-Ea-eА-Да-д]\d?[).:]|\d[).])\s+")
+LABEL_PREFIX = re.compile(r"^(?:[A-Ea-eА-Да-д]\d?[).:]|[A-Da-dА-Га-г]\d(?=\s)|\d[).])\s+")
 SEMICOLON = re.compile(r"\s*;\s*")
 THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 QUANTITY = re.compile(r"\d")
@@ -38,6 +38,27 @@ def outside_brackets(text: str, separator: re.Pattern[str]) -> list[str]:
         start = m.end()
     spans.append(text[start:])
     return [span for span in spans if span.strip()]
+
+
+# "1) 12 cal row 2) 10 wall balls 3) …", "(1) … (2) …", "1. … 2. …", "1️⃣ … 2️⃣ …", "min 1 … min 2 …",
+# "M1: … M2: …": a list numbered inside one line.
+_INLINE_NUMBER = re.compile(
+    r"(?:^|(?<=\s))(?:\((\d{1,2})\)|(\d{1,2})[).]|(\d)\ufe0f?\u20e3"
+    r"|(?:min(?:ute)?\s*|m|דקה\s*|минута\s*)(\d{1,2})(?:\s*[:\-–—)])?)(?=\s)",
+    re.I,
+)
+
+
+def inline_numbers(text: str) -> list[re.Match[str]]:
+    """The numbers of a list numbered inside one line, when they count on from 1 (or from 2,
+    a bullet having taken the "1)" that opened the line): [] for fewer than two."""
+    found = list(_INLINE_NUMBER.finditer(text))
+    numbers = [int(next(g for g in m.groups() if g)) for m in found]
+    if len(found) < 2 or numbers[0] not in (1, 2):
+        return []
+    if numbers != list(range(numbers[0], numbers[0] + len(numbers))):
+        return []
+    return found
 
 
 _ABBREVIATIONS = frozenset(ABBREVIATIONS)
@@ -96,9 +117,10 @@ def sentences(text: str) -> list[tuple[str, str]]:
     press") do not end one. A line with no such break is one sentence with no separator."""
     depth = 0
     cuts: list[tuple[int, int]] = []
+    listed = {m.end() - 1 for m in inline_numbers(text)}  # "1. 15 cal row 2. 12 T2B"
     for index, char in enumerate(text):
         depth += 1 if char in "([" else -1 if char in ")]" else 0
-        if depth > 0 or char not in ".!?":
+        if depth > 0 or char not in ".!?" or index in listed:
             continue
         m = _SENTENCE_END.match(text, index) if index else None
         if m is None or (index > 0 and text[index - 1] in ".!?") or ".." in m.group(1):

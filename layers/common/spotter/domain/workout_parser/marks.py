@@ -20,7 +20,9 @@ from spotter.domain.workout_parser.lines import LETTER, squeeze
 
 # What a marks line sets on its lift; the rest of what the quantity readers find (a hold's
 # seconds, a distance) is not a mark.
-MARK_KEYS = ("sets", "reps", "percent", "percentOf", "repScheme", "tempo", "load", "note")
+MARK_KEYS = (
+    "sets", "reps", "percent", "percentTo", "percentOf", "repScheme", "tempo", "load", "note",
+)  # fmt: skip
 _BACK_OFF = re.compile(rf"^\s*{words(lexicon.BACK_OFF)}(?!\w)\s*:?", re.I)
 # "(1+2+1) x 5", "5 x (1+1)", "1+1+2": a complex's counts, one per lift, and its sets.
 _COUNTS = re.compile(

@@ -23,6 +23,7 @@ from spotter.domain.workout_parser.lines import (
     LETTER,
     QUANTITY,
     THOUSANDS,
+    inline_numbers,
     outside_brackets,
     squeeze,
 )
@@ -56,6 +57,9 @@ _MAX_CAL = re.compile(r"\bmax\s+cals?\b", re.I)
 _LEADING_REPS = re.compile(rf"^(\d+)\s*(?:{words(lexicon.REPS)}(?!\w))?\s*", re.I)
 _TRAILING_REPS = re.compile(rf"\s{TIMES}\s*(\d+)\s*$", re.I)
 _DASHED_REPS = re.compile(r"(?<=[^\W\d_])\s*[-–—:=]\s*(\d+)(?=\s*(?:\([^()]*\))?\s*$)")
+_CALORIES_FIRST = re.compile(rf"^\s*{words(lexicon.CALORIES)}\.?\s+(?=[^\W\d])", re.I)
+_CALORIES_LAST = re.compile(rf"(?<=[^\W\d])\s+\(?{words(lexicon.CALORIES)}\)?\.?\s*$", re.I)
+_BARE_COUNT = re.compile(r"(?<=[^\W\d_])\s+(\d{1,3})(?=\s*(?:\([^()]*\))?\s*$)")
 _TRAILING_REP_COUNT = re.compile(rf"[,\s]\s*(\d+)\s*{words(lexicon.REPS)}\s*$", re.I)
 _SETS_COMPLEX = re.compile(
     rf"^(\d+)\s*{TIMES}\s*\((.*)\)(.*)$|^(\d+)\s*sets?\s*(?:of|:)\s*(.*)$|^\((.*)\)\s*{TIMES}\s*(\d+)(.*)$",
@@ -178,6 +182,37 @@ def movement(text: str) -> dict[str, Any] | None:
     return dict(read) if read is not None else None  # the caller's own copy to fill in
 
 
+def _reps(rest: str, found: dict[str, Any]) -> str:
+    """The count of a piece, wherever it is written: "21 thrusters", "thrusters, 21 reps",
+    "HSPU – 5", "Подтягивания 10", "KB swings x 21"; or the sets of a measured piece ("Run 400m
+    x 6")."""
+    if "reps" not in found and (m := _LEADING_REPS.match(rest)):
+        found["reps"] = int(m.group(1))
+        rest = rest[m.end() :]
+    if "reps" not in found and (m := _TRAILING_REP_COUNT.search(rest)):
+        found["reps"] = int(m.group(1))
+        rest = rest[: m.start()]
+    measured = any(k in found for k in ("distance", "calories", "seconds"))
+    if "reps" not in found and not measured and (m := _DASHED_REPS.search(rest)):
+        found["reps"] = int(m.group(1))  # "HSPU – 5", "Thrusters: 21", "Pistols – 10 (alt)"
+        rest = rest[: m.start()] + " " + rest[m.end() :]
+    if "reps" not in found and not measured and (m := _BARE_COUNT.search(rest)):
+        # "Подтягивания 10", "Махи гирей 20 (24/16 кг)", "Pull-ups 10", "מתח 10": a known
+        # name, then its count with nothing between
+        known = vocabulary.lookup(_name_of(rest[: m.start()]))
+        if known is not None and (int(m.group(1)) <= 50 or known.category in _UNLOADED):
+            found["reps"] = int(m.group(1))
+            rest = rest[: m.start()] + " " + rest[m.end() :]
+    if "reps" not in found and not measured and (m := _TRAILING_REPS.search(rest)):
+        found["reps"] = int(m.group(1))
+        rest = rest[: m.start()]
+    elif (m := _TRAILING_REPS.search(rest)) and "sets" not in found:
+        # "10 push-ups x 3", "Run 400m x 6": that many sets of it
+        found["sets"] = int(m.group(1))
+        rest = rest[: m.start()]
+    return rest
+
+
 # The reader asks about the same pieces several times (is it a movement? a list? a title?).
 @functools.lru_cache(maxsize=4096)
 def _read_movement(text: str) -> dict[str, Any] | None:
@@ -197,23 +232,7 @@ def _read_movement(text: str) -> dict[str, Any] | None:
     rest = quantities.sets(rest.strip(), found)
     rest = quantities.measures(rest, found)
     rest = re.sub(r"\(\s*\)|\[\s*\]", " ", rest).strip()  # brackets whose load was read
-    if "reps" not in found and (m := _LEADING_REPS.match(rest)):
-        found["reps"] = int(m.group(1))
-        rest = rest[m.end() :]
-    if "reps" not in found and (m := _TRAILING_REP_COUNT.search(rest)):
-        found["reps"] = int(m.group(1))
-        rest = rest[: m.start()]
-    measured = any(k in found for k in ("distance", "calories", "seconds"))
-    if "reps" not in found and not measured and (m := _DASHED_REPS.search(rest)):
-        found["reps"] = int(m.group(1))  # "HSPU – 5", "Thrusters: 21", "Pistols – 10 (alt)"
-        rest = rest[: m.start()] + " " + rest[m.end() :]
-    if "reps" not in found and not measured and (m := _TRAILING_REPS.search(rest)):
-        found["reps"] = int(m.group(1))
-        rest = rest[: m.start()]
-    elif (m := _TRAILING_REPS.search(rest)) and "sets" not in found:
-        # "10 push-ups x 3", "Run 400m x 6": that many sets of it
-        found["sets"] = int(m.group(1))
-        rest = rest[: m.start()]
+    rest = _reps(rest, found)
     rest = _count_at_percent(rest, found)
     if m := _REMAINING.search(rest):
         found["max"] = True  # "… in the remaining time", "… до конца интервала"
@@ -222,6 +241,12 @@ def _read_movement(text: str) -> dict[str, Any] | None:
         found["max"] = True
         rest = MAX.sub(" ", rest)
     rest = _alternatives(rest, found)
+    cal = _CALORIES_FIRST.match(rest) or _CALORIES_LAST.search(rest)
+    if cal and "calories" not in found and vocabulary.lookup(_name_of(take(rest, cal))):
+        # "21-15-9 Cal row / BBJ", "кал байк", "row cal": counted in calories, by the section's
+        # scheme or clock
+        found["note"] = "; ".join(filter(None, ("calories", found.get("note"))))
+        rest = take(rest, cal)
     name = _name_of(rest)
     if name.startswith("ו") and not vocabulary.lookup(name) and vocabulary.lookup(name[1:]):
         name = name[1:]  # "ומתח": "and" written on the name
@@ -233,12 +258,20 @@ def _read_movement(text: str) -> dict[str, Any] | None:
     if "load" in found and _VEST.search(mention) and not _VEST.fullmatch(name):
         # "1,6 км бег (в жилете 9 кг)", "run … עם ווסט 9/6 ק"ג": worn, not the movement's load
         found["note"] = "; ".join(filter(None, (found.get("note"), f"vest {found.pop('load')}")))
-    if str(found.get("distance", "")).endswith("ft") and _reaches_up(name):
-        found.setdefault("height", found.pop("distance"))  # "150 WB (20/14, 10/9 ft)": the target
+    if "load" in found and re.fullmatch(r"[\d./]+", found["load"]) and _box(name):
+        found.setdefault("height", found.pop("load"))  # "15 box jumps 24/20": the box's height
+    if re.fullmatch(r"[\d./]+(?:ft|m|cm)", str(found.get("distance", ""))) and _reaches_up(name):
+        # "150 WB (20/14, 10/9 ft)", "(9/6 kg, 3/2.7 m)": the target's height, not a distance
+        found.setdefault("height", found.pop("distance"))
     return {"mention": mention, "name": name, **found}
 
 
 _VEST = re.compile(rf"(?<!\w){words(lexicon.IMPLEMENTS['vest'])}(?!\w)", re.I)
+
+
+def _box(name: str) -> bool:
+    known = vocabulary.lookup(name)
+    return known is not None and known.equipment == "box"
 
 
 def _reaches_up(name: str) -> bool:
@@ -358,9 +391,12 @@ def _complex_with_sets(parts: list[str]) -> tuple[int, list[str], str] | None:
 
 
 def _masked(text: str) -> str:
-    """The text with the separators inside known names ("clean and jerk") hidden, and a Hebrew
+    """The text with the separators inside known names ("clean and jerk") hidden, a Hebrew
     "and" on a movement's name ("ומתח") marked: the space before it is a separator ("\\x02"),
-    and the piece keeps its "ו" (the name drops it)."""
+    and the piece keeps its "ו" (the name drops it); the numbers of a list numbered inside the
+    line ("1) … 2) …") are separators too."""
+    for m in reversed(inline_numbers(text)):
+        text = text[: m.start()] + "\x02" + " " * (m.end() - m.start() - 1) + text[m.end() :]
     text = _JOINED.sub(lambda m: re.sub(r"[\s&+]", "\1", m.group(0)), text)
     for m in reversed(list(_VAV.finditer(text))):
         joined = text[m.end() :].split()
@@ -377,7 +413,9 @@ def first_piece(text: str) -> str:
     if not spans:
         return ""
     start = masked.index(spans[0])
-    return text[start : start + len(spans[0])].strip()
+    end = start + len(spans[0])
+    start += len(spans[0]) - len(spans[0].lstrip())  # past a masked list number ("1) ")
+    return text[start:end].strip()
 
 
 def pieces(text: str) -> list[str]:
@@ -400,6 +438,7 @@ def _pieces(text: str) -> tuple[str, ...]:
     for span in spans:
         start = masked.index(span, cursor)
         cursor = start + len(span)
+        start += len(span) - len(span.lstrip())  # past a masked list number ("2) ")
         if label is not None:
             start, label = label, None
         piece = text[start:cursor].strip()

@@ -72,7 +72,10 @@ RPE = re.compile(r"@?\s*\bRPE\s*(\d+(?:\.\d+)?)", re.I)
 TEMPO = re.compile(
     r"@?\s*\b(?:tempo|(?:в\s+)?темпе?|[בו]?-?טמפו)\s*:?\s*@?\s*([\dxX](?:[-.\s]?[\dxX]){3})(?![\d])"
     r"|@\s*(?=[\dxX]{4}(?![\w.]))(\d*[xX]\d*)"
-    r"|\(\s*(\d{2}(?-i:X)\d|\d(?-i:X)\d{2}|\d{4})\s*\)",
+    r"|\(\s*(\d{2}(?-i:X)\d|\d(?-i:X)\d{2}|\d{4})\s*\)"
+    # "@ 3-1-1-0" (no rep scheme follows an "@"), "4x4 3-1-X-1" (a scheme holds no 0 or X)
+    r"|@\s*(\d(?:\s*[-.]\s*[\dxX]){3})(?![\d-])"
+    r"|(?<![\d-])((?=[\dxX-]*[0xX])[\dxX](?:-[\dxX]){3})(?![\d-])",
     re.I,
 )
 # "3RM", "1-RM", "5 rep max": a rep max worked up to.
@@ -104,6 +107,11 @@ SETS_MAX = re.compile(
     re.I,
 )
 SETS_WORD = re.compile(rf"^(\d+)\s*{words(lexicon.SETS)}\s*(?:of\b|по\b|של\b)?", re.I)
+SETS_RANGE = re.compile(
+    rf"(?<![\d.])(\d+)\s*(?:{TIMES}|{words(lexicon.SETS)}\s*(?:of|по|של|{TIMES})?)\s*"
+    rf"(\d+)\s*[-–]\s*(\d+)(?![\d.%:])(?:\s*{words(lexicon.REPS)}{_END})?{_NOT_A_UNIT}",
+    re.I,
+)
 # "3-5 strict HSPU": a range of reps, kept as the movement's note.
 REP_RANGE = re.compile(r"^(\d+)\s*-\s*(\d+)\s+(?=[^\W\d])")
 
@@ -300,6 +308,14 @@ def measures(rest: str, found: dict[str, Any]) -> str:
 
 def sets(rest: str, found: dict[str, Any]) -> str:
     """Sets, sets x reps and rep schemes ("5x3", "5 sets of 2", "4 x max", "3x30s", "5-5-3")."""
+    if m := SETS_RANGE.search(rest):
+        # "4x6-8", "3 sets of 8-10", "3 подхода по 8-10": the sets, and the range of reps as the
+        # movement's note (a range is no one count)
+        found["sets"] = int(m.group(1))
+        found["note"] = "; ".join(
+            filter(None, (f"{m.group(2)}-{m.group(3)} reps", found.get("note")))
+        )
+        rest = take(rest, m)
     if m := MOVEMENT_SCHEME.search(rest):
         found["repScheme"] = (m.group(1) or m.group(2)).replace("/", "-")
         rest = take(rest, m)
@@ -326,7 +342,8 @@ def sets(rest: str, found: dict[str, Any]) -> str:
 def strength_marks(rest: str, found: dict[str, Any], notes: list[str]) -> str:
     """Percent (of a named lift's 1RM), RPE, tempo and rep maxes: into `found` and `notes`."""
     if m := TEMPO.search(rest):
-        digits = re.sub(r"[-.\s]", "", m.group(1) or m.group(2) or m.group(3)).upper()
+        code = next(group for group in m.groups() if group)
+        digits = re.sub(r"[-.\s]", "", code).upper()
         found["tempo"] = "-".join(digits)
         rest = take(rest, m)
     if m := RPE.search(rest):
@@ -340,6 +357,7 @@ def strength_marks(rest: str, found: dict[str, Any], notes: list[str]) -> str:
     elif m := PERCENT.search(rest):
         found["percent"] = float(m.group(1))
         if m.group(2):
+            found["percentTo"] = float(m.group(2))  # "@ 65-75%": from 65 to 75
             notes.append(f"{m.group(1)}-{m.group(2)}%")
         end = m.end()
         if own := _OWN_MAX.match(rest, end):

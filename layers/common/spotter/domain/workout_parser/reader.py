@@ -23,6 +23,7 @@ from spotter.domain.workout_parser.formats import (
     cap_seconds,
     completes,
     format_prefix,
+    leading_scheme,
     of_ending,
     section_header,
 )
@@ -91,6 +92,8 @@ _COLON_SEP = re.compile(r"^(?P<head>[^:]+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*)(?P<ta
 # "JT 21-15-9 …", "Grace 30 C&J for time …", "The Chief 5 x 3 min AMRAP …": a name before
 # what the line says; which words are the name is tried shortest first.
 _SAYS_WHAT = re.compile(r"\d|for\s+time|amrap|e\d*mom|emotm|tabata", re.I)
+_VEST_NOTE = re.compile(rf"(?<!\w){words(lexicon.IMPLEMENTS['vest'])}(?!\w)", re.I)
+_GROUP_LABEL = re.compile(r"^([A-Ea-eА-Да-дא-ה])(\d)\s*[).:\-–—]?\s+")
 _LEADING_WORDS = re.compile(
     r"^([A-ZА-ЯЁ][\w'’.]*)(?:\s+([A-ZА-ЯЁ][\w'’.]*))?(?:\s+([A-ZА-ЯЁ][\w'’.]*))?\s+"
 )
@@ -117,7 +120,6 @@ _ARTICLE = re.compile(r"^\s*(?:an?|the)\s+(?=\d)", re.I)
 _SCALED_APART = re.compile(rf"[,;|/]\s*(?={words(lexicon.SCALED)}(?!\w))", re.I)
 _LOAD_LABEL = re.compile(rf"^{words(lexicon.LOAD_LABELS)}(?!\w)\s*:?", re.I)
 _QUOTED = re.compile(r"^[\"“'][^\d\"“”']{2,40}[\"”']:?$")
-_LEADING_SCHEME = re.compile(r"^(\d+(?:-\d+){2,})\s+(?=[^\W\d])")
 # Implements a load stated once can belong to, in the order a plain load goes to them.
 _LOADED = ("barbell", "dumbbell", "kettlebell", "medicine ball", "sandbag", "plate")
 
@@ -146,6 +148,7 @@ class Reader:
         self.joined_above = False
         self.joined = False
         self.paired = False  # the line pairs its lift with the one above ("superset w/ …")
+        self.label: tuple[str, int] | None = None  # the last group label read ("A1)": a, 1)
 
     # -- where things go ---------------------------------------------------------------------
 
@@ -164,8 +167,8 @@ class Reader:
             part.sections.append(Section())
         return part.sections[-1]
 
-    def note(self, text: str) -> None:
-        self.took("note", text)
+    def note(self, text: str, *, role: str = "note") -> None:
+        self.took(role, text)
         part = self.part()
         (part.sections[-1].notes if part.sections else part.notes).append(text)
 
@@ -400,6 +403,13 @@ class Reader:
         if first and (names_a_format or TITLE_SEP.match(text)):
             self.title = unquoted(name)
             self.took("title", text[: len(text) - len(rest)])
+            named = undecorated(rest.strip()).strip(" :")
+            if not names_a_format and named and is_name(named) and not names_a_movement(named):
+                # "Monday = JACKIE 💪", "Today: FRAN", "Понедельник — Синди": the day, then the
+                # name of its workout (a note; the movements follow on the lines below)
+                self.took("title", rest)
+                self.part().notes.append(named)
+                return True
             self.read(rest)
             return True
         if not first and names_a_format:
@@ -557,7 +567,11 @@ class Reader:
             m
             and head
             and not lift
-            and (section := section_header(head) or (capped and format_said(head)))
+            and (
+                section := section_header(head)
+                or (capped and format_said(head))
+                or _loaded_header(head)
+            )
         ):
             if not dry:
                 tail = m.group("tail").strip()
@@ -622,6 +636,10 @@ class Reader:
         notey = is_note_start(SLOT.sub("", text)) or (is_prose(text) and not known)
         if notey or (not listed and not counted and is_note(text)):
             self.note(whole)
+            if _names_counted_movements(whole):
+                # a how-to sentence that still counts movements the reader could not place
+                # ("1-2-3-4… until failure of cleans + burpees"): kept, and told as unread
+                self.unread.append(whole if whole in self.raw else self.raw.strip())
             return
         self.listed_pieces(text, split)
         if trailing is not None:
@@ -646,12 +664,27 @@ class Reader:
     def lead_in(self, text: str, listed: bool) -> tuple[str, bool] | None:
         """What opens a line of content: a scheme after a format ("For time: 30-20-10 KBS and
         push-ups"), "Start with 5 burpees …", "Max rounds of …"; None when that was the line."""
-        if listed and (scheme := _LEADING_SCHEME.match(text)):
-            section = self.section()
-            if section.from_header and not section.movements and section.rep_scheme is None:
-                section.rep_scheme = scheme.group(1)
-                self.took("format", scheme.group(0))
-                text = text[scheme.end() :]
+        if (lead := leading_scheme(text)) is not None and (listed or lead[2]):
+            # "For time: 30-20-10 KBS and push-ups", "AMRAP 10: 1-2-3-4… ladder of power cleans
+            # + burpees": the section's scheme; a ladder under no format is one for time
+            scheme, end, ladder = lead
+            part = self.part()
+            current = part.sections[-1] if part.sections else None
+            if (
+                current is not None
+                and current.from_header
+                and not current.movements
+                and current.rep_scheme is None
+            ):
+                current.rep_scheme = scheme
+            elif ladder:
+                said = Section(format="for_time", rep_scheme=scheme, from_header=True)
+                self.add_section(said)
+            else:
+                end = 0
+            if end:
+                self.took("format", text[:end])
+                text = text[end:]
         if (opens := _OPENS_WITH.match(text)) and self.opens_with(text, opens.end()):
             return None
         paired = PAIRED.match(text)
@@ -776,7 +809,7 @@ class Reader:
             self.note(text)  # "Vest 20/14 lb": what it is done with
             return
         if read is not None and self.loads_named(read):
-            self.note(text)  # "Thrusters @ 115/75 lb" under the list: the thrusters' load
+            self.note(text, role="load")  # "Thrusters @ 115/75 lb" under the list: their load
             return
         if read is not None and self.aside(read):
             self.note(text)  # "מתחלפים כרצונכם" under counted movements: how, not what
@@ -794,6 +827,16 @@ class Reader:
         # A lift stated as sets x reps (or 5-5-3) is its own strength section, unless it is
         # the first line under a format header ("E2MOM x 5:" then "3 x 2 snatch").
         paired, self.paired = self.paired, False
+        paired = self.superset_label(text) or paired
+        if lift and current is not None and (heading_ := self.named_above(read, current)):
+            # "Push press" then "3 sets of 5 @ 65-75% of 1RM push press": the line above named
+            # the lift this line states; it heads it, it is not a movement of its own
+            current.movements.remove(heading_)
+            current.notes.append(heading_["mention"])
+            if not current.movements:
+                current.format = "strength"
+                self.add_movement(read, current)
+                return
         if (
             lift
             and not paired
@@ -803,6 +846,24 @@ class Reader:
         if current is not None and current.max_reps and "reps" not in read:
             read["max"] = True
         self.add_movement(read)
+
+    def named_above(self, read: dict[str, Any], section: Section) -> dict[str, Any] | None:
+        """The movement of the line above when that line only named the lift `read` states."""
+        if len(self.line_above) != 1 or self.last_line:
+            return None
+        above = self.line_above[0]
+        if above.keys() - {"mention", "name"} or not any(m is above for m in section.movements):
+            return None
+        known = vocabulary.lookup(above["name"])
+        return above if known is not None and known is vocabulary.lookup(read["name"]) else None
+
+    def superset_label(self, text: str) -> bool:
+        """ "A1) Front squat 4x4" then "A2) Strict pull-ups 4x6-8": lifts labelled with one
+        letter and the numbers after it are done in turn, in one section."""
+        m = _GROUP_LABEL.match(text)
+        label = (m.group(1).lower(), int(m.group(2))) if m else None
+        previous, self.label = self.label, label or self.label
+        return label is not None and previous == (label[0], label[1] - 1)
 
     def aside(self, read: dict[str, Any]) -> bool:
         """A line of words with no count and no movement's word in it, under movements that
@@ -864,7 +925,7 @@ class Reader:
             if sets is not None:
                 read["sets"] = sets
             # "@ 70%" after the complex applies to every piece of it.
-            for key in ("percent", "percentOf", "tempo"):
+            for key in ("percent", "percentTo", "percentOf", "tempo"):
                 if key in marks:
                     read[key] = marks[key]
             if load:
@@ -878,6 +939,8 @@ class Reader:
     # -- the end -----------------------------------------------------------------------------
 
     def finish(self) -> None:
+        for part in self.parts:
+            _format_said_after(part)
         sections = [s for p in self.parts for s in p.sections if s.movements]
         if self.title is not None and len(sections) == 1 and _a_chipper(sections[0]):
             # "Karen - 150 WB", "Мёрф: 1,6 км бег, 100 подтягиваний, …": a named workout's
@@ -885,6 +948,7 @@ class Reader:
             sections[0].format = "for_time"
         for part in self.parts:
             for section in part.sections:
+                _load_said_before(section.movements)
                 self.place_shared(section)
                 if section.time_cap_seconds and section.format in ("other", "rounds"):
                     section.format = "for_time"  # a cap is a race's: "Partner WOD, 30 min cap"
@@ -932,10 +996,79 @@ def _share_last_load(moves: list[dict[str, Any]]) -> None:
         move["load"] = moves[-1]["load"]
 
 
+_PLAIN_SEPARATORS = re.compile(r"\s[+&/|]\s|[,;]\s*|\s(?:and|и)\s", re.I)
+
+
+def _names_counted_movements(text: str) -> bool:
+    """Whether a text a note took holds a count and names a known movement in one of its
+    pieces, without opening as a note ("Scaled: 35/25 + ring rows" is the coach's standard)."""
+    if not QUANTITY.search(text) or is_note_start(text) or REST.match(SLOT.sub("", text)):
+        return False
+    # the list's pieces, and its plain separators' too: a piece that reads as nothing rejoins the
+    # one before it in `pieces`, which can hide the movement it followed
+    plain = _PLAIN_SEPARATORS.split(text)
+    return any(names_known(p) for p in (*pieces(text), *plain) if p.strip())
+
+
+def _format_said_after(part: Part) -> None:
+    """ "1000m row / 50 thrusters / 30 pull-ups" then "For time." (or "AMRAP 20", "5 rounds") as
+    the part's last line: the format of the list above it, which said none."""
+    if len(part.sections) < 2:
+        return
+    listed, said = part.sections[-2], part.sections[-1]
+    if (
+        said.movements
+        or not said.from_header
+        or said.format == "other"
+        or not listed.movements
+        or listed.format != "other"
+    ):
+        return
+    absorb(listed, said)
+    part.sections.pop()
+
+
+# "For time @ 43/30 kg", "AMRAP 20 (60/40kg)", "4 rounds @ 50/35 lb DB": a load stated once
+# at the end of a format's header.
+_HEADER_LOAD = re.compile(r"\s*(?:@\s*|\(\s*)(?P<load>[^()@:]*\d[^()@:]*?)\s*\)?\s*$")
+
+
+def _loaded_header(head: str) -> Section | None:
+    """A format header that ends with the load of its lifts: the format, the load shared."""
+    m = _HEADER_LOAD.search(head)
+    if m is None or not (items := quantities.stated(m["load"])):
+        return None
+    section = section_header(head[: m.start()])
+    if section is None:
+        return None
+    section.shared.extend(items)
+    return section
+
+
+def _load_said_before(moves: list[dict[str, Any]]) -> None:
+    """ "20 DB snatches (22.5/15)" … then "20 DB snatches" again in the same list: the load was
+    said the first time, for both."""
+    said: dict[str, str] = {}
+    for move in moves:
+        known = vocabulary.lookup(move["name"])
+        if known is None:
+            continue
+        if "load" in move:
+            said.setdefault(known.name, move["load"])
+        elif known.name in said and loadable(move) is not None:
+            move["load"] = said[known.name]
+
+
+def _worn_or_scaled(note: str) -> bool:
+    """A note that says what the workout is done in or scaled to ("В жилете 9/6 кг", "Partition
+    as needed", "Scaled: half the reps"), not how it is paced."""
+    return bool(_VEST_NOTE.search(note)) or is_note_start(note)
+
+
 def _a_chipper(section: Section) -> bool:
     return (
         section.format == "other"
-        and not section.notes
+        and all(_worn_or_scaled(note) for note in section.notes)
         and all(
             m.keys() & {"reps", "distance", "calories"} and not is_lift(m) and "max" not in m
             for m in section.movements

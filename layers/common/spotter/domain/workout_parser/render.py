@@ -78,7 +78,8 @@ def _quantities(movement: dict[str, Any]) -> list[str]:
         )
     if "percent" in movement:
         of = f" of {movement['percentOf']}" if "percentOf" in movement else ""
-        out.append(f"@ {movement['percent']:g}%{of}")
+        upto = f"-{movement['percentTo']:g}" if "percentTo" in movement else ""
+        out.append(f"@ {movement['percent']:g}{upto}%{of}")
     if "tempo" in movement:
         out.append(f"tempo {movement['tempo']}")
     if movement.get("perSide"):
