@@ -221,6 +221,7 @@ def test_sweep_function_sweeps_on_its_built_artifacts(
     assert json.loads(out.splitlines()[-1]) == {
         "orgs": 0,
         "messagesClosed": 0,
+        "mcpExpired": 0,
         "automationEmailsQueued": 0,
         "emailsDelivered": 0,
     }
