@@ -83,9 +83,12 @@ unit: install
 	$(BIN)/pytest tests/unit -q
 
 # `sam build` without a container needs python3.12 on PATH: the interpreter find-python found.
-# Its cache is keyed on each layer's folder, not on layers/build.py: a newer script drops it.
+# Its cache is keyed on each layer's folder, not on layers/build.py: a newer script drops it,
+# and so does a newer MCP lock (the common layer writes the MCP tool lists with that SDK).
 build: tools
-	@if [ layers/build.py -nt .aws-sam/cache/.layer-script ]; then rm -rf .aws-sam/cache; fi
+	@if [ layers/build.py -nt .aws-sam/cache/.layer-script ] \
+		|| [ layers/mcp/requirements.lock -nt .aws-sam/cache/.layer-script ]; then \
+		rm -rf .aws-sam/cache; fi
 	PATH="$(dir $(PYTHON)):$$PATH" $(TOOLS)/bin/sam build
 	@touch .aws-sam/cache/.layer-script
 

@@ -1,7 +1,8 @@
 """Cold start per function, from the `sam build` output (run `make build` first), with and without
 SnapStart, with and without bytecode.
 
-    .venv/bin/python bench/cold_start.py [--runs 5]
+    .venv/bin/python bench/cold_start.py [--runs 5] [--only streaming|mcp|reads|sweep ...]
+        [--bytecode-only]
 
 Each figure is the median of `--runs` fresh processes (bench/cold_start_probe.py: `python3.12 -S`,
 PYTHONPATH = the function's built code and layers only). A process imports the entry module,
@@ -159,7 +160,7 @@ def _median(runs: list[dict[str, float]]) -> dict[str, float]:
     return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
 
 
-def main(runs: int) -> None:
+def main(runs: int, only: list[str] | None = None, bytecode_only: bool = False) -> None:
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores;"
           f" load average before: {os.getloadavg()[0]:.1f}")  # fmt: skip
@@ -180,7 +181,9 @@ def main(runs: int) -> None:
             "PYTHONDONTWRITEBYTECODE": "1",  # /opt and /var/task are read-only in Lambda
             "BENCH_TOKEN": token,
         }
-        builds = {"bytecode": BUILD, "no bytecode": _stripped(BUILD, Path(tmp) / "build")}
+        builds = {"bytecode": BUILD}
+        if not bytecode_only:
+            builds["no bytecode"] = _stripped(BUILD, Path(tmp) / "build")
         print()
         print(
             "| function | bytecode | on demand: import | build | first request"
@@ -188,6 +191,8 @@ def main(runs: int) -> None:
         )
         print("| --- | --- |" + " ---: |" * 11)
         for label, (function, layers, kind) in FUNCTIONS.items():
+            if only and kind not in only:
+                continue
             for variant, build in builds.items():
                 cold = _median(
                     [_run(build, function, layers, kind, "on-demand", env) for _ in range(runs)]
@@ -223,4 +228,7 @@ def _verdict(ms: float, aim: float | None) -> str:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
-    main(parser.parse_args().runs)
+    parser.add_argument("--only", nargs="+", choices=sorted(ON_DEMAND_AIM_MS), default=None)
+    parser.add_argument("--bytecode-only", action="store_true", help="skip the no-bytecode copy")
+    arguments = parser.parse_args()
+    main(arguments.runs, arguments.only, arguments.bytecode_only)

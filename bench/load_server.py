@@ -2,24 +2,30 @@
 its own small pool, as a Lambda instance has one, reaching Postgres through the benchmark's
 PgBouncer as the app role (APP_DATABASE_URL). Not run by hand.
 
-    python bench/load_server.py --port P --pool N --event-delay S
+    python bench/load_server.py --port P --pool N --event-delay S [--profile FILE]
 
 The model is a scripted one speaking the Messages streaming protocol to the real `anthropic`
 SDK in-process (no network): "publish <session id>" asks for `class_sessions.publish` (always
 confirmed) and answers its result with text; "hold <seconds>" thinks silently for most of that
 long, then answers a word; anything else gets the answer text; all streamed at `--event-delay`
 seconds per event. GET /bench/pool-stats answers its pool's counters (psycopg_pool's).
+`--profile FILE`: the process's CPU time by function (cProfile on `time.process_time`, from
+after the warm-up), written to FILE as pstats on POST /bench/profile-dump.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import re
+import time
+from pathlib import Path
 from typing import Any
 
 import uvicorn
 
+from spotter.agent.run.quick_lane import router_system
 from spotter.agent.state import AgentDeps
 from spotter.config import get_settings
 from spotter.db import Database
@@ -36,6 +42,8 @@ from spotter.providers.fake import (
     _Endless,
     tool_reply,
 )
+from spotter.tools import prebuilt
+from spotter.tools.registry import registry_for
 
 ANSWER = (
     "Tomorrow's 07:00 WOD has 14 of 16 spots booked; the 18:00 class is full with a waitlist "
@@ -121,10 +129,23 @@ async def _warm(db: Database, size: int) -> None:
     db._pool.pop_stats()  # the counters start after the warm-up
 
 
-async def serve(port: int, pool: int, event_delay: float) -> None:
+def _warm_tools() -> None:
+    """The tool catalog and every surface's definitions built before serving, as a warm
+    instance has them (a cold one pays them once: bench/cold_start.py measures that), so the
+    first requests of the run do not stall the process's event loop building them."""
+    for surface in prebuilt.surfaces():
+        registry = registry_for(*surface)
+        for built in (registry.definitions_json, registry.quick_definitions_json):
+            assert built
+        if registry.quick_specs:
+            router_system(registry)
+
+
+async def serve(port: int, pool: int, event_delay: float, profile: Path | None = None) -> None:
     settings = get_settings()
     db = await Database.open(app_pool_url(settings), max_size=pool)
     await _warm(db, pool)
+    _warm_tools()
     app = create_app(settings, db=db, mcp=False)
     app.state.agent_deps = AgentDeps(
         db=db,
@@ -139,8 +160,33 @@ async def serve(port: int, pool: int, event_delay: float) -> None:
 
     app.add_api_route("/bench/pool-stats", pool_stats, methods=["GET"])
     server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            access_log=False,
+            # longer than the driver's pauses between a conversation's requests: uvicorn's 5 s
+            # default closed idle connections as the driver reused them (a ReadError now and
+            # then, the keep-alive race, not the app's)
+            timeout_keep_alive=75,
+        )
     )
+    if profile is not None:
+        # process time: what the thread pool spends lands in whatever the event loop was
+        # doing meanwhile (a poll, a blocking send)
+        profiler = cProfile.Profile(time.process_time)
+
+        async def dump_profile() -> dict[str, str]:
+            """Stop profiling and write the profile (the benchmark asks before it stops the
+            process: uvicorn ends a stopped process by re-raising the signal, so no `finally`
+            of ours would run)."""
+            profiler.disable()
+            profiler.dump_stats(str(profile))
+            return {"profile": str(profile)}
+
+        app.add_api_route("/bench/profile-dump", dump_profile, methods=["POST"])
+        profiler.enable()
     try:
         await server.serve()
     finally:
@@ -152,5 +198,6 @@ if __name__ == "__main__":
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--pool", type=int, required=True)
     parser.add_argument("--event-delay", type=float, default=0.03)
+    parser.add_argument("--profile", type=Path, default=None)
     args = parser.parse_args()
-    asyncio.run(serve(args.port, args.pool, args.event_delay))
+    asyncio.run(serve(args.port, args.pool, args.event_delay, args.profile))

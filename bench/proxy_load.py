@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import subprocess
@@ -72,6 +73,8 @@ REQUEST_TIMEOUT_S = 120.0
 # a run's connections at most (template.yaml: DB_POOL_MAX_SIZE of the run functions); a
 # follower's and a stream's 1
 RUN_POOL = 6
+# what serves a turn (the driver is the load generator's own)
+SERVER_PARTS = ("instances", "postgres", "pgbouncer")
 # issue 22's aims for this benchmark at its default scale
 AIM_FIRST_EVENT_P95_S = 1.0
 AIM_IDLE_POLLS_PER_S = 1.0
@@ -293,6 +296,8 @@ class Instance:
             stats: dict[str, int] = httpx.get(f"{self.base_url}/bench/pool-stats").json()
         except (httpx.HTTPError, ValueError):
             stats = {}
+        with contextlib.suppress(httpx.HTTPError):  # a profiled instance writes its profile
+            httpx.post(f"{self.base_url}/bench/profile-dump", timeout=60)
         self.process.terminate()
         try:
             self.process.wait(timeout=20)
@@ -312,16 +317,22 @@ def _free_port() -> int:
 
 
 def start_instances(
-    count: int, pool: int, event_delay: float, env: dict[str, str], tmp: Path
+    count: int,
+    pool: int,
+    event_delay: float,
+    env: dict[str, str],
+    tmp: Path,
+    profile: Path | None = None,
 ) -> list[Instance]:
     instances = []
     for n in range(count):
         port = _free_port()
         log = open(tmp / f"instance-{n}.log", "wb")  # noqa: SIM115 - lives with the process
+        profiled = ["--profile", str(profile / f"instance-{n}.pstats")] if profile else []
         process = subprocess.Popen(
             [
                 sys.executable, str(HERE / "load_server.py"), "--port", str(port),
-                "--pool", str(pool), "--event-delay", str(event_delay),
+                "--pool", str(pool), "--event-delay", str(event_delay), *profiled,
             ],
             env=env, stdout=subprocess.DEVNULL, stderr=log,
         )  # fmt: skip
@@ -650,9 +661,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "CLERK_JWT_KEY": public_pem(key),
                 "CLERK_ISSUER": DEV_ISSUER,
                 "CLERK_AUTHORIZED_PARTIES": "",
+                # one owner per org sends ~45 times in half a minute here: the send window
+                # (agent.admission) still runs its transaction for every send, but lets all in
+                "AGENT_SEND_LIMIT": "10000",
             }
             env.pop("DATABASE_URL", None)
-            instances = start_instances(args.servers, args.pool, args.event_delay, env, tmp)
+            instances = start_instances(
+                args.servers, args.pool, args.event_delay, env, tmp, args.profile
+            )
             probe_db = await Database.open(app_url, max_size=1)
             limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
             timeout = httpx.Timeout(REQUEST_TIMEOUT_S)
@@ -734,6 +750,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "plain": args.plain,
         },
         "cpu_seconds": cpu_used,
+        "cpu_ms_per_turn": cpu_per_turn_ms(cpu_used, turns),
         "wall_s": wall,
         "errors": len(load.errors),
         "error_kinds": sorted(set(load.errors)),
@@ -775,9 +792,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def cpu_per_turn_ms(cpu: dict[str, float], turns: int) -> dict[str, float]:
+    """CPU milliseconds per turn (a send or a confirm) by part, the server's parts summed."""
+    per = {part: cpu[part] * 1000 / max(1, turns) for part in (*SERVER_PARTS, "driver")}
+    return {**per, "server": sum(per[part] for part in SERVER_PARTS)}
+
+
 def render(r: dict[str, Any]) -> str:
     s = r["shape"]
     cpu = r["cpu_seconds"]
+    per = r["cpu_ms_per_turn"]
     shape = "send, send" if s["plain"] else "send, confirm, send"
     route = (
         "straight to Postgres (--direct; no proxy)"
@@ -821,10 +845,15 @@ def render(r: dict[str, Any]) -> str:
         f" (aim ≤ {AIM_IDLE_POLLS_PER_S} poll/s, 1 statement per poll)",
         f"instance pools: {r['pool_waits']} of {r['pool_requests']} checkouts waited,"
         f" {r['pool_wait_ms']} ms in all",
-        f"CPU over the {r['wall_s']:.0f} s of sends: instances {cpu['instances']:.0f} s,"
-        f" Postgres {cpu['postgres']:.0f} s, PgBouncer {cpu['pgbouncer']:.1f} s, this driver"
-        f" {cpu['driver']:.0f} s; the machine (2 cores, other sessions included) was"
+        f"CPU over the {r['wall_s']:.0f} s of sends: instances {cpu['instances']:.1f} s,"
+        f" Postgres {cpu['postgres']:.1f} s, PgBouncer {cpu['pgbouncer']:.1f} s, this driver"
+        f" {cpu['driver']:.1f} s; the machine (2 cores, other sessions included) was"
         f" {cpu['machine_busy']:.0%} busy",
+        f"CPU per turn: the server {per['server']:.1f} ms (instances {per['instances']:.1f},"
+        f" Postgres {per['postgres']:.1f}, PgBouncer {per['pgbouncer']:.1f}; the instances'"
+        f" share includes the scripted model streaming in-process); the load driver's own"
+        f" {per['driver']:.1f} ms (its HTTP clients, SSE parsing, the probe and sampler),"
+        f" on the same cores; {r['turns'] / r['wall_s']:.1f} turns/s",
         f"probe: {r['probe']['transactions']} transactions, {r['probe']['as_app_role']} as"
         f" {APP_ROLE}, {r['probe']['foreign_rows']} foreign rows seen, on"
         f" {r['probe']['backends']} different backends; statements by roles other than"
@@ -858,6 +887,13 @@ def main() -> None:
         "--plain", action="store_true", help="two plain sends a conversation, no confirmation"
     )
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        help="a directory: each instance's CPU by function (cProfile pstats; slows them down,"
+        " so its times are not the run's)",
+    )
     args = parser.parse_args()
     report = asyncio.run(run(args))
     print(render(report))

@@ -11,9 +11,7 @@ user's attributes (tests/support/owner.py); fixtures write through the server's 
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
 import httpx
 import psycopg
@@ -23,13 +21,20 @@ from spotter.config import Settings
 from spotter.db import Database
 from spotter.db.bouncer import PgBouncer, PgBouncerMissing
 from spotter.db.pool import APP_ROLE
-from spotter.db.server import LOCAL_APP_PASSWORD, app_login_url, ensure_database, start_server
+from spotter.db.server import (
+    LOCAL_APP_PASSWORD,
+    app_login_url,
+    ensure_database,
+    throwaway_server,
+)
 from spotter.http.app import create_app
 from tests.support.history import stored_history_violations
 from tests.support.owner import migrate_as_owner
 from tests.support.proxy import TEST_PROXY
 from tests.support.tokens import TEST_ISSUER, TEST_PARTY, TokenFactory
 from tests.support.world import Org, create_org
+
+TEST_SERVER_PREFIX = "spotter-test-pg-"
 
 
 def _worker() -> str:
@@ -41,8 +46,10 @@ def pg_server_url() -> Iterator[str]:
     if url := os.environ.get("DATABASE_URL"):
         yield url
         return
-    with tempfile.TemporaryDirectory(prefix="spotter-test-pg-") as tmp:
-        yield start_server(Path(tmp) / "pgdata", throwaway=True)
+    # stopped when the session ends (also after a failure or Ctrl-C: pytest tears session
+    # fixtures down then), not left running once its directory is gone
+    with throwaway_server(TEST_SERVER_PREFIX) as server:
+        yield server.get_uri()
 
 
 @pytest.fixture(scope="session")

@@ -37,6 +37,7 @@ from spotter.devconsole.app import create_dev_app
 from spotter.providers.demo import DemoModel, answer, read_turn
 from spotter.providers.fake import Reply
 from spotter.seed.demo import DEMO_CLERK_ORG_ID, DEMO_STAFF
+from spotter.tools.summaries import title
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.support.dev_server import demo_database, dev_settings, local_socket, serving
 from tests.support.node_packages import EXAMPLE, build_example
@@ -45,6 +46,7 @@ pytestmark = pytest.mark.xdist_group("browser")
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "ai-sdk-example"
 TIMEOUT_MS = 20_000
+CREATE_TITLE = title("class_sessions", "create", "en")
 IDLE = "() => document.querySelector('[data-testid=status]')?.textContent === 'ready'"
 
 
@@ -233,6 +235,9 @@ def test_an_inline_write_is_undone(chat: Page, demo_db: str) -> None:
     created = tool(chat, "class_sessions_create")
     expect(created).to_have_attribute("data-state", "output-available")
     assert last_reply(chat).startswith("Done: a draft Open Gym session")
+    # the call's words, as the native stream gives them: its title, and what it did
+    expect(created.get_by_test_id("tool-title")).to_have_text(CREATE_TITLE)
+    expect(created.get_by_test_id("tool-summary")).to_contain_text("Open Gym")
     call = created.get_attribute("data-call")
     [(status,)] = _db(demo_db, "SELECT status FROM ai_tool_executions WHERE tool_use_id = %s", call)
     assert status == "succeeded"
@@ -340,14 +345,17 @@ def test_stop_then_resume_finishes_the_same_message(chat: Page) -> None:
 
 
 def _shown(page: Page) -> list[Any]:
-    """What the page shows, message by message: texts and each call's name and state."""
+    """What the page shows, message by message: texts and each call's name, state, words
+    (title and summary) and outcome."""
     return page.evaluate(
         """() => [...document.querySelectorAll('[data-testid=message]')].map(m => ({
           role: m.dataset.role,
           texts: [...m.querySelectorAll('[data-testid=text]')].map(t => t.textContent),
           tools: [...m.querySelectorAll('[data-testid=tool]')].map(t => [
             t.dataset.tool, t.dataset.state, !!t.querySelector('[data-testid=undone]'),
-            t.querySelector('[data-testid=denied]')?.textContent ?? null]),
+            t.querySelector('[data-testid=denied]')?.textContent ?? null,
+            t.querySelector('[data-testid=tool-title]')?.textContent ?? null,
+            t.querySelector('[data-testid=tool-summary]')?.textContent ?? null]),
         }))"""
     )
 
@@ -370,8 +378,10 @@ def test_a_reload_starts_from_the_history(
     page.reload()
     page.wait_for_function(IDLE)
     expect(page.locator("[data-testid=message]")).to_have_count(len(before))
-    assert _shown(page) == before
+    assert _shown(page) == before  # the history says what the stream said, words included
     assert [m["role"] for m in before] == ["user", "assistant", "user", "assistant"]
+    created = next(t for t in before[1]["tools"] if t[0] == "class_sessions_create")
+    assert created[4] == CREATE_TITLE and created[5]  # its title and what it did
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(
         path=str(ARTIFACTS / "test_a_reload_starts_from_the_history.png"), full_page=True

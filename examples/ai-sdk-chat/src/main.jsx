@@ -148,8 +148,12 @@ function ToolPart({ part, chat, undo }) {
       data-call={part.toolCallId}
     >
       <header>
-        {name} <span className="state">{part.state}</span>
+        {/* the call's words, in the reader's language: toolMetadata carries what the native
+            stream says (title, and once it ran a one-line summary) */}
+        <strong data-testid="tool-title">{part.title ?? meta.title ?? name}</strong>{" "}
+        <span className="state">{part.state}</span>
       </header>
+      {meta.summary && <p data-testid="tool-summary">{meta.summary}</p>}
       {part.state === "approval-requested" && (
         <div className="card" data-testid="card">
           <strong data-testid="target">{card?.target}</strong>

@@ -139,6 +139,7 @@ async def _sweep(settings: Settings) -> str:
         await db.close()
     return (
         f"sweep: {report.messages_closed} message(s) closed in {report.orgs} org(s),"
+        f" {report.mcp_expired} MCP call(s) expired,"
         f" {automations.queued} automation email(s) queued, {delivered} email(s) delivered"
     )
 
@@ -246,7 +247,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     token.add_argument("--org", default=DEMO_CLERK_ORG_ID, help="Clerk org id")
     token.add_argument("--ttl", type=int, default=12 * 3600, help="seconds until it expires")
     sub.add_parser("stop-db", help="stop the embedded dev Postgres")
-    sub.add_parser("sweep", help="close abandoned tool-call claims in every org (idempotent)")
+    sub.add_parser(
+        "sweep", help="close abandoned claims and lapsed MCP questions in every org (idempotent)"
+    )
     sub.add_parser("embed-backfill", help="embed stale search documents of every org (Voyage)")
     parse = sub.add_parser(
         "parse-workout", help="read a coach's workout text from stdin; print what was read"

@@ -8,12 +8,8 @@ the conversation only until its lease is two minutes old (the claims' rule).
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
-import sys
 import uuid
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import psycopg
 import pytest
@@ -30,9 +26,8 @@ from spotter.providers.fake import Reply, ScriptedModel, Text
 from tests.support.agent import conversation_id_of, deps_for, roles, run_turn, stored_messages
 from tests.support.callers import caller_for
 from tests.support.hitl import add_program, archive, collect, of_type, program_status, suspend
+from tests.support.send_child import kill_send_at
 from tests.support.world import Org
-
-ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture
@@ -219,31 +214,11 @@ async def test_release_clears_only_the_holders_lease(
     assert _lease(clean_db, conversation) == (None, None)
 
 
-async def _kill_child_at(
-    url: str, org: Org, conversation: uuid.UUID, mode: str, marker: str
-) -> list[str]:
-    person = org["owner"]
-    child = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.support.send_child", url, org.clerk_org_id,
-        person.clerk_user_id, str(conversation), mode,
-        cwd=ROOT, stdout=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    assert child.stdout is not None
-    seen: list[str] = []
-    while not any(line.startswith(marker) for line in seen):
-        line = await asyncio.wait_for(child.stdout.readline(), timeout=30)
-        assert line, f"the child ended early: {seen}"
-        seen.append(line.decode().strip())
-    os.kill(child.pid, signal.SIGKILL)
-    await child.wait()
-    return seen
-
-
 async def test_a_killed_run_holds_the_conversation_until_it_is_known_dead(
     db: Database, org: Org, owner: Caller, clean_db: str, app_url: str
 ) -> None:
     conversation = await _conversation(db, owner)
-    await _kill_child_at(app_url, org, conversation, "stream", "text_delta")
+    await kill_send_at(app_url, org, conversation, "stream", "text_delta")
     dead_run, _ = _lease(clean_db, conversation)
     assert dead_run is not None
 

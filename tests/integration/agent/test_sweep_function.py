@@ -46,6 +46,7 @@ def test_the_scheduled_sweep_closes_abandoned_claims_once(
     assert sweep_function.handler(event, None) == {
         "orgs": 1,
         "messagesClosed": 1,
+        "mcpExpired": 0,
         "automationEmailsQueued": 0,
         "emailsDelivered": 0,
     }
@@ -60,6 +61,7 @@ def test_the_scheduled_sweep_closes_abandoned_claims_once(
     assert sweep_function.handler(event, None) == {
         "orgs": 0,
         "messagesClosed": 0,
+        "mcpExpired": 0,
         "automationEmailsQueued": 0,
         "emailsDelivered": 0,
     }

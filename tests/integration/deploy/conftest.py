@@ -123,10 +123,12 @@ def built() -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)
         fingerprint = _fingerprint()
         if not stamp.is_file() or stamp.read_text() != fingerprint:
-            # SAM's cache is keyed on each layer's folder, not on the script that builds them
-            script = ROOT / "layers" / "build.py"
+            # SAM's cache is keyed on each layer's folder, not on the script that builds them,
+            # nor on the MCP lock the common layer's MCP tool lists are written with (Makefile)
+            scripts = [ROOT / "layers" / "build.py", ROOT / "layers" / "mcp" / "requirements.lock"]
             marker = ROOT / ".aws-sam" / "cache" / ".layer-script"
-            if not marker.is_file() or script.stat().st_mtime > marker.stat().st_mtime:
+            newest = max(script.stat().st_mtime for script in scripts)
+            if not marker.is_file() or newest > marker.stat().st_mtime:
                 shutil.rmtree(ROOT / ".aws-sam" / "cache", ignore_errors=True)
             result = subprocess.run(
                 [str(SAM), "build"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900

@@ -221,6 +221,7 @@ def test_sweep_function_sweeps_on_its_built_artifacts(
     assert json.loads(out.splitlines()[-1]) == {
         "orgs": 0,
         "messagesClosed": 0,
+        "mcpExpired": 0,
         "automationEmailsQueued": 0,
         "emailsDelivered": 0,
     }
@@ -437,6 +438,88 @@ def test_mcp_function_lists_tools_on_its_built_artifacts_without_the_model_sdks(
     # The MCP layer alone over the common layer: no model SDK to import, so none was.
     assert not (mcp.layers["McpLayer"] / "anthropic").exists()
     assert "ModelLayer" not in mcp.layers and "EmbeddingLayer" not in mcp.layers
+
+
+# A fresh MCP app's first tools/list over ASGI (as uvicorn drives it), with schema generation
+# made to fail; then every list the layer carries, against what the code builds now.
+_MCP_FIRST_LIST = """
+import asyncio, json, sys, tempfile
+from pathlib import Path
+import pydantic
+original = vars(pydantic.BaseModel)["model_json_schema"]
+def refuse(*args, **kwargs):
+    raise AssertionError("schema generation on the request path")
+pydantic.BaseModel.model_json_schema = classmethod(refuse)
+from spotter.aws.mcp import create_app
+app = create_app()
+request = json.loads(sys.stdin.read())
+async def main():
+    inbox, started, answer = asyncio.Queue(), asyncio.Event(), []
+    async def lifespan_send(message):
+        if message["type"] == "lifespan.startup.complete":
+            started.set()
+    lifespan = {"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}}
+    task = asyncio.create_task(app(lifespan, inbox.get, lifespan_send))
+    await inbox.put({"type": "lifespan.startup"})
+    await started.wait()
+    async def receive():
+        return {"type": "http.request", "body": request["body"].encode(), "more_body": False}
+    async def send(message):
+        answer.append(message)
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+        "scheme": "http", "path": "/mcp", "raw_path": b"/mcp", "query_string": b"",
+        "root_path": "", "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8080),
+        "headers": [(k.encode(), v.encode()) for k, v in request["headers"].items()],
+        "state": {},
+    }
+    await app(scope, receive, send)
+    await inbox.put({"type": "lifespan.shutdown"})
+    await task
+    return answer
+answer = asyncio.run(main())
+status = answer[0]["status"]
+tools = json.loads(b"".join(m.get("body", b"") for m in answer[1:]))["result"]["tools"]
+leaves = sorted(m for m in sys.modules if m.startswith("spotter.tools.leaves."))
+pydantic.BaseModel.model_json_schema = original
+from spotter.mcp import catalog
+fresh = Path(tempfile.mkdtemp())
+written = catalog.write_prebuilt(fresh)
+same = all((catalog.DIRECTORY / p.name).read_bytes() == p.read_bytes() for p in written)
+print(status, len(tools) > 0, leaves, len(written), same)
+"""
+
+
+def test_the_mcp_app_builds_no_tool_schema_on_its_first_tools_list(
+    functions: dict[str, BuiltFunction], tokens: TokenFactory, org: Org, app_url: str
+) -> None:
+    # The layer carries every tool list the server serves (staff role x org flags x toolset x
+    # write scope) as its own code builds them; the first tools/list reads its list and neither
+    # imports a tool module nor generates a schema. 3 roles x 4 flag pairs x 8 toolsets x 2.
+    mcp = functions[MCP]
+    token = tokens.token(org["coach"].clerk_user_id, org.clerk_org_id)
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "probe", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }}}  # fmt: skip
+    request = {
+        "body": json.dumps(body),
+        "headers": {
+            "host": "127.0.0.1:8080",
+            "authorization": f"Bearer {token}",
+            "content-type": "application/json",
+            "accept": "application/json, text/event-stream",
+            "mcp-protocol-version": "2026-07-28",
+            "mcp-method": "tools/list",
+        },
+    }
+    printed = _probe(
+        mcp, _MCP_FIRST_LIST, json.dumps(request),
+        APP_DATABASE_URL=app_url, ENVIRONMENT="test", CLERK_JWT_KEY=tokens.public_pem,
+        CLERK_ISSUER=TEST_ISSUER, MCP_RESOURCE_URL="http://127.0.0.1:8080/mcp",
+    )  # fmt: skip
+    assert printed.splitlines()[-1] == "200 True [] 192 True"
 
 
 @pytest.mark.parametrize(

@@ -102,9 +102,13 @@ async def test_a_call_is_a_tool_part_of_its_action_with_its_execution(
     assert part["toolMetadata"] == {
         "router": "programs",
         "action": "create",
+        "title": "Create a program",
+        "sideEffects": "write",
+        "summary": "Engine",
         "executionId": str(row[0]),
         "inverseAvailable": True,
     }
+    assert part["title"] == "Create a program"
     # the reply after the call is a step of its own
     kinds = [p["type"] for p in chat.assistant()["parts"]]
     assert kinds == ["step-start", "tool-programs_create", "step-start", "text"]

@@ -5,10 +5,8 @@ plain-text 500. `/healthz` says whether the database answers (readiness beside l
 from __future__ import annotations
 
 import asyncio
-import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
 import httpx2
 import pytest
@@ -17,6 +15,7 @@ from spotter.config import Settings
 from spotter.db import Database
 from tests.integration.mcp.conftest import http_client, serving
 from tests.support.outage import OwnServer
+from tests.support.outage import own_server as own_server_for
 from tests.support.tokens import TokenFactory
 from tests.support.world import Org, create_org
 
@@ -27,10 +26,10 @@ LEGACY = {"accept": "application/json, text/event-stream", "content-type": "appl
 
 @pytest.fixture
 def own_server() -> Iterator[OwnServer]:
-    with tempfile.TemporaryDirectory(prefix="spotter-mcp-outage-") as tmp:
-        server = OwnServer(Path(tmp) / "pgdata")
+    # not under tmp_path: pytest resets /tmp/pytest-of-<user> to 0700 whenever any session
+    # starts (other worktrees' too), locking the server's own user out mid-test
+    with own_server_for("spotter-mcp-outage-") as server:
         yield server
-        server.start()
 
 
 @pytest.fixture

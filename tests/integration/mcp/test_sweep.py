@@ -11,8 +11,9 @@ import pytest
 from fastapi import FastAPI
 from mcp_types import ElicitResult
 
+from spotter import cli
 from spotter.agent.approvals.settle import sweep
-from spotter.config import Settings
+from spotter.config import Settings, get_settings
 from spotter.db import Database
 from spotter.mcp import calls, legacy
 from tests.integration.mcp.conftest import answer, connect, listening, payload, rows, token_for
@@ -114,3 +115,33 @@ async def test_an_in_stream_question_nobody_answers_lapses_and_a_late_answer_run
         ("failed", "expired")
     ]
     assert program_status(clean_db, program) == "active"
+
+
+async def test_spotter_sweep_prints_how_many_mcp_calls_it_expired(
+    mcp_app: FastAPI,
+    tokens: TokenFactory,
+    org: Org,
+    clean_db: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """fix31 item 4: the CLI says what the sweep did to MCP calls, beside the messages."""
+    program = add_program(clean_db, org, "Barbell Club")
+    async with connect(mcp_app, token_for(tokens, org, "owner"), elicit=answer(True)) as client:
+        await client.session.call_tool(
+            "programs_archive", {"programId": str(program)}, allow_input_required=True
+        )
+    rows(clean_db, "UPDATE ai_tool_executions SET expires_at = now() - interval '1 second'"
+         " RETURNING id")  # fmt: skip
+    monkeypatch.setenv("DATABASE_URL", clean_db)
+    monkeypatch.delenv("APP_DATABASE_URL", raising=False)
+    get_settings.cache_clear()
+    try:
+        await asyncio.to_thread(cli.main, ["sweep"])  # its own event loop, as from a shell
+    finally:
+        get_settings.cache_clear()
+    printed = capsys.readouterr().out
+    assert "sweep: 0 message(s) closed in 0 org(s), 1 MCP call(s) expired," in printed
+    assert rows(clean_db, "SELECT status, error->>'code' FROM ai_tool_executions") == [
+        ("failed", "expired")
+    ]

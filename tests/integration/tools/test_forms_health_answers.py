@@ -71,17 +71,32 @@ async def test_health_answers_reach_the_model_for_managers_only(
         assert told["answersWithheld"] == "Health answers are shown to owners and admins only."
 
 
-async def test_a_coach_still_reads_a_waivers_answers(db: Database, org: Org) -> None:
+async def test_a_coach_reads_a_waivers_answers_but_not_its_injury_answer(
+    db: Database, org: Org
+) -> None:
+    """A waiver's injury question is health data though the form is a waiver (fix31 item 2):
+    the coach reads who signed and every other answer, and is told what was withheld."""
     waiver = await published_waiver(db, org)
     submission = await sign(db, org, waiver, org["member"].membership_id)
     model = ScriptedModel([tool_reply(_read(submission)), Reply([Text("Signed.")])])
     await run_turn(deps_for(db, model), await caller_for(db, org, "coach"), "Did Noa sign?")
     told = _tool_result(model.requests[1])
-    assert sorted(a["field"] for a in told["answers"]) == [
-        "emergency_contact",
-        "injuries",
-        "signature",
-    ]
+    assert sorted(a["field"] for a in told["answers"]) == ["emergency_contact", "signature"]
+    assert told["withheldFields"] == ["injuries"]
+    assert told["answersWithheld"] == "Health answers are shown to owners and admins only."
+
+
+async def test_an_owner_reads_a_waivers_injury_answer_marked_as_health(
+    db: Database, org: Org
+) -> None:
+    waiver = await published_waiver(db, org)
+    submission = await sign(db, org, waiver, org["member"].membership_id)
+    model = ScriptedModel([tool_reply(_read(submission)), Reply([Text("Signed.")])])
+    await run_turn(deps_for(db, model), await caller_for(db, org, "owner"), "Did Noa sign?")
+    told = _tool_result(model.requests[1])
+    marks = {a["field"]: a["health"] for a in told["answers"]}
+    assert marks == {"emergency_contact": False, "injuries": True, "signature": False}
+    assert "answersWithheld" not in told
 
 
 async def test_health_answers_never_reach_a_coach_over_http(

@@ -203,7 +203,8 @@ async def test_submission_reads_the_answers_with_labels(db: Database, org: Org) 
     submission_id = await sign(db, org, form_id, org["member"].membership_id)
     coach = await caller_for(db, org, "coach")
     out = await _ok(db, coach, "submission", {"submissionId": str(submission_id)})
-    assert {"field": "injuries", "label": "Any injuries?", "value": False} in out["answers"]
+    contact = {"field": "emergency_contact", "label": "Emergency contact"}
+    assert contact | {"value": "Avi 050-5550101", "health": False} in out["answers"]
 
 
 async def test_unsigned_lists_members_missing_the_published_version(db: Database, org: Org) -> None:

@@ -1,5 +1,6 @@
 """An AI SDK chat: the id a dashboard gives `useChat`, the conversation it names, and where the
-chat's newest assistant message starts in the conversation's stream.
+chat's newest assistant message starts in the conversation's stream; and what is live in a
+conversation (`live_now`: the one read behind the loader's `liveRun` and the chat's resume).
 
 A chat id is the client's (`useChat({ id })`, any 1–128 of `[A-Za-z0-9_-]`). The first message
 sent with it creates the conversation and binds the id to it (`ai_conversations.chat_id`, unique
@@ -66,6 +67,20 @@ async def chat_taken(db: Database, caller: Caller, chat_id: str) -> SpotterError
 
 
 @dataclass(frozen=True)
+class Live:
+    """The run a conversation's lease names while it is fresh, as both readers follow it: the
+    native loader's `liveRun` (the run, from its first event) and the AI SDK chat's resume (the
+    turn: every run since the newest user message — the one that answered it, then the
+    resolutions that continued it —, from the first run's first event). A run that has not
+    flushed its first events yet starts after everything stored."""
+
+    run_id: UUID
+    after: int  # the last event before the live run's first
+    turn_run_id: UUID | None  # the run that answered the newest user message: the message's id
+    turn_after: int  # the last event before that run's first
+
+
+@dataclass(frozen=True)
 class Turn:
     """The chat's newest assistant message while a run is live: the run that answered the newest
     user message (the message's id) and the last event before that run's first."""
@@ -74,35 +89,45 @@ class Turn:
     after: int
 
 
-_TURN_SQL = """
-SELECT c.live_run_claimed_at >= clock_timestamp() - %(ttl)s AS live, u.run_id,
-       (SELECT min(e.first_seq) - 1 FROM ai_run_events e
-         WHERE e.conversation_id = c.id AND e.organization_id = c.organization_id
-           AND e.run_id = u.run_id) AS before_turn,
-       (SELECT max(e.last_seq) FROM ai_run_events e
-         WHERE e.conversation_id = c.id AND e.organization_id = c.organization_id) AS last_seq
+# The one read of what is live in a conversation (the loader's `liveRun` and the chat's resume).
+_LIVE_SQL = """
+SELECT c.live_run_id, u.run_id AS turn_run_id,
+       coalesce(e.live_first - 1, e.last_seq, 0) AS after,
+       coalesce(e.turn_first - 1, e.last_seq, 0) AS turn_after
   FROM ai_conversations c
   LEFT JOIN LATERAL (
         SELECT m.run_id FROM ai_messages m
          WHERE m.conversation_id = c.id AND m.organization_id = c.organization_id
            AND m.role = 'user'
          ORDER BY m.ordinal DESC LIMIT 1) u ON true
+  LEFT JOIN LATERAL (
+        SELECT min(r.first_seq) FILTER (WHERE r.run_id = c.live_run_id) AS live_first,
+               min(r.first_seq) FILTER (WHERE r.run_id = u.run_id) AS turn_first,
+               max(r.last_seq) AS last_seq
+          FROM ai_run_events r
+         WHERE r.conversation_id = c.id AND r.organization_id = c.organization_id) e ON true
  WHERE c.id = %(id)s AND c.organization_id = %(org)s AND c.user_id = %(user)s
+   AND c.live_run_id IS NOT NULL AND c.live_run_claimed_at >= clock_timestamp() - %(ttl)s
 """
 
 
-async def live_turn(conn: Conn, caller: Caller, conversation_id: UUID) -> Turn | None:
-    """The turn a live run is writing, or None when no run is live. A run that has not flushed
-    its first events yet starts after everything stored."""
+async def live_now(conn: Conn, org_id: UUID, user_id: UUID, conversation_id: UUID) -> Live | None:
+    """What is live in the user's conversation, or None when no run holds a fresh lease."""
     cur = await conn.execute(
-        _TURN_SQL,
-        {"ttl": LEASE_TTL, "id": conversation_id, "org": caller.org_id, "user": caller.user_id},
+        _LIVE_SQL, {"ttl": LEASE_TTL, "id": conversation_id, "org": org_id, "user": user_id}
     )
     row = await cur.fetchone()
-    if row is None or not row["live"] or row["run_id"] is None:
+    if row is None:
         return None
-    after = row["before_turn"] if row["before_turn"] is not None else row["last_seq"] or 0
-    return Turn(row["run_id"], int(after))
+    return Live(row["live_run_id"], int(row["after"]), row["turn_run_id"], int(row["turn_after"]))
+
+
+async def live_turn(conn: Conn, caller: Caller, conversation_id: UUID) -> Turn | None:
+    """The turn a live run is writing (the chat's resume), or None when no run is live."""
+    live = await live_now(conn, caller.org_id, caller.user_id, conversation_id)
+    if live is None or live.turn_run_id is None:
+        return None
+    return Turn(live.turn_run_id, live.turn_after)
 
 
 async def newest_turn_run(conn: Conn, caller: Caller, conversation_id: UUID) -> UUID | None:

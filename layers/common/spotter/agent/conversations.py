@@ -8,11 +8,12 @@ from typing import Any, Literal
 from uuid import UUID
 
 from spotter.agent.approvals import call_fingerprint
+from spotter.agent.chats import live_now
 from spotter.agent.executions import conversation_calls, interrupted_error
-from spotter.agent.run_lease import LEASE_TTL
 from spotter.agent.transcript import strip_turn_context, visible_text
 from spotter.db import Conn
 from spotter.db.scope import OrgScope
+from spotter.domain.form_compliance import withhold_health_answers
 from spotter.domain.outbox import statuses_for_conversation, with_delivery
 from spotter.errors import NotFoundError
 from spotter.tools.asking import awaits_pick, needs_user
@@ -77,7 +78,9 @@ async def get_conversation(
         conn, org_id, user_id, conversation_id,
         "id, title, created_at, updated_at, compacting_since IS NOT NULL AS compacting",
     )  # fmt: skip
-    live = await _live_run(conn, org_id, conversation_id)
+    # the run still holding the lease, from its first event (`GET …/stream?after=<after>`): a
+    # reader shows everything before that run from this read and the run from the stream
+    live = await live_now(conn, org_id, user_id, conversation_id)
     rows = await _turns(
         conn, org_id, conversation_id, "id, run_id, role, content, stop_reason, created_at"
     )
@@ -111,27 +114,8 @@ async def get_conversation(
         "compacting": conversation["compacting"],
         "messages": messages,
         "toolExecutions": tools,
-        "liveRun": live,
+        "liveRun": {"runId": str(live.run_id), "after": live.after} if live else None,
     }
-
-
-async def _live_run(conn: Conn, org_id: UUID, conversation_id: UUID) -> dict[str, Any] | None:
-    """The run still going in this conversation (its lease fresh), and where a client follows it
-    from: `GET …/stream?after=<after>` replays the whole run (its first event on), so a reader
-    shows the run's own replies from the stream and everything before it from this read."""
-    cur = await conn.execute(
-        "SELECT c.live_run_id,"
-        " (SELECT coalesce(min(e.first_seq) FILTER (WHERE e.run_id = c.live_run_id) - 1,"
-        "                  max(e.last_seq), 0)"
-        "    FROM ai_run_events e WHERE e.conversation_id = c.id) AS after"
-        " FROM ai_conversations c WHERE c.id = %s AND c.organization_id = %s"
-        " AND c.live_run_claimed_at >= clock_timestamp() - %s",
-        (conversation_id, org_id, LEASE_TTL),
-    )
-    row = await cur.fetchone()
-    if row is None or row["live_run_id"] is None:
-        return None
-    return {"runId": str(row["live_run_id"]), "after": int(row["after"])}
 
 
 def _tool_execution(row: dict[str, Any], voice: Voice | None) -> dict[str, Any]:
@@ -152,7 +136,8 @@ def _tool_execution(row: dict[str, Any], voice: Voice | None) -> dict[str, Any]:
         "router": row["router"],
         "action": row["action"],
         "status": status,
-        "output": row["output"],
+        # what the reader's role may read of it (health answers: managers only)
+        "output": withhold_health_answers(row["output"], voice.role if voice else None),
         "error": error,
         "discarded": row["discarded"],
         "awaitingUser": awaiting,
@@ -175,7 +160,7 @@ def _tool_execution(row: dict[str, Any], voice: Voice | None) -> dict[str, Any]:
             voice=voice,
             finished=status not in ("pending", "running"),
             ok=status == "succeeded",
-            output=row["output"],
+            output=shown["output"],
             error=error,
         )
         if awaiting and not awaits_pick(row["kind"]):
@@ -208,7 +193,7 @@ class ConversationLog:
 
 
 async def conversation_log(
-    conn: Conn, org_id: UUID, user_id: UUID, conversation_id: UUID
+    conn: Conn, org_id: UUID, user_id: UUID, conversation_id: UUID, *, voice: Voice
 ) -> ConversationLog:
     conversation = await _own(conn, org_id, user_id, conversation_id, "chat_id")
     messages = [
@@ -217,7 +202,7 @@ async def conversation_log(
     ]
     calls = {}
     for row in await conversation_calls(conn, org_id, conversation_id):
-        shown = _tool_execution(row, None)
+        shown = _tool_execution(row, voice)
         shown["input"] = row["input"]
         shown["kind"] = row["kind"]
         shown["confirm"] = row["confirm_policy"]

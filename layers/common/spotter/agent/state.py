@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -90,6 +90,19 @@ class CompletedUserTurn:
 
 
 @dataclass(frozen=True)
+class OwedSettle:
+    """A batch of parallel reads settled in memory: their execution rows and the results turn,
+    owed to the run's next transaction (the next call's hold, the next reply, or the last
+    batch). Reads changed nothing outside the database's own rows, so a crash that loses them
+    loses nothing a re-run does not give again (`run.tool_batch`)."""
+
+    # their execution rows, queued on the transaction's connection (`agent.executions`)
+    write_rows: Callable[[Conn], Awaitable[None]]
+    result_id: UUID  # the results turn's id
+    content: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
 class OwedReply:
     """The run's last reply (no tool calls), not yet written: it commits with the run's next
     transaction — the last event batch, which releases the lease, or the compaction kick's —
@@ -120,6 +133,7 @@ class RunStart:
     log: RunLog = field(default_factory=RunLog)  # the run's SSE ids and persisted events
     lease: LeaseClock = field(default_factory=LeaseClock)  # when it last knew it held the lease
     owed_turns: list[CompletedUserTurn] = field(default_factory=list)  # not yet written
+    owed_settles: list[OwedSettle] = field(default_factory=list)  # parallel reads, not yet written
     owed_replies: list[OwedReply] = field(default_factory=list)  # at most one: the last reply
     # the finish path's write found the conversation lost (its last reply unwritten): the
     # client is told `conversation_busy` rather than the `done` recorded before (`run.finish`)
@@ -159,9 +173,17 @@ class RunStart:
 
     @property
     def owes_writes(self) -> bool:
-        """Something the run's next transaction writes first (usage, a completed user turn, the
-        last reply)."""
-        return not self.usage.settled or bool(self.owed_turns) or bool(self.owed_replies)
+        """Something the run's next transaction writes first (usage, a completed user turn,
+        settled reads, the last reply)."""
+        return self.owes_before_call or bool(self.owed_settles) or bool(self.owed_replies)
+
+    @property
+    def owes_before_call(self) -> bool:
+        """What must commit before the next model call starts: the calls' usage (each recorded
+        before the next call may start) and a user turn whose context the run completed (no
+        model reads a turn the database does not hold). Settled reads are not: they ride with
+        the next write of the run, whatever it is (`run.tool_batch`)."""
+        return not self.usage.settled or bool(self.owed_turns)
 
     @asynccontextmanager
     async def transaction(self, conversation_id: UUID | None = None) -> AsyncIterator[RunTx]:
@@ -175,6 +197,7 @@ class RunStart:
         sent = time.monotonic()
         # (the finish path's last try names no conversation: a turn no model read stays as is)
         owed = list(self.owed_turns) if conversation_id is not None else []
+        settles = list(self.owed_settles) if conversation_id is not None else []
         replies = list(self.owed_replies) if conversation_id is not None else []
         async with self.deps.db.pipelined_tx(caller.org_id) as conn:
             settlement = await self.usage.queue_settle(
@@ -188,6 +211,14 @@ class RunStart:
                     run_id=self.run_id, content=turn.content,
                 )  # fmt: skip
                 tx.fence(completed)
+            for settle in settles:
+                assert conversation_id is not None
+                await settle.write_rows(conn)
+                results = await queue_append(
+                    conn, caller.org_id, conversation_id, settle.result_id, run_id=self.run_id,
+                    role="tool_result", content=settle.content, fenced=True,
+                )  # fmt: skip
+                tx.fence(results)
             for reply in replies:
                 assert conversation_id is not None
                 appended = await queue_append(
@@ -199,6 +230,7 @@ class RunStart:
             yield tx
         self.usage.mark_settled(settlement)
         del self.owed_turns[: len(owed)]
+        del self.owed_settles[: len(settles)]
         del self.owed_replies[: len(replies)]
         if not tx.fenced:
             return
@@ -347,6 +379,16 @@ class RunState:
         self.start.owed_replies.append(owed)
         self._mirror(message_id, "assistant", content, model, stop_reason, usage)
         return owed
+
+    def owe_settle(
+        self, write_rows: Callable[[Conn], Awaitable[None]], content: list[dict[str, Any]]
+    ) -> None:
+        """A batch of parallel reads' rows and results turn, as a settle would write them, left
+        to the run's next transaction (`RunStart.transaction`); mirrored into `messages` and
+        `history` now, as `append` does, so the next call replays the results."""
+        result_id = uuid.uuid4()
+        self.start.owed_settles.append(OwedSettle(write_rows, result_id, content))
+        self._mirror(result_id, "tool_result", content, None, None, None)
 
     def _mirror(
         self,

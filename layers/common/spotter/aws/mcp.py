@@ -22,13 +22,12 @@ BUILT_WITH = ("MCP_STATE_KEY", "CLERK_SECRET_KEY")
 
 
 def warm() -> None:
-    from spotter.mcp.catalog import catalog_for
-    from spotter.tools.prebuilt import surfaces
+    from spotter.mcp.catalog import catalog_for, catalog_keys
 
     warm_secrets_client()
-    for surface in surfaces():  # every toolset's catalog is built from the full one's specs
-        catalog_for(*surface)
-        catalog_for(*surface, writes=False)
+    for key in catalog_keys():  # every list, read from the layer, and the specs its calls run
+        catalog = catalog_for(key.role, key.day_grain, key.forms, key.toolset, writes=key.writes)
+        _ = catalog.tools, catalog.specs
 
 
 def create_app() -> Any:

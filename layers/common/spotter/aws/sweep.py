@@ -1,6 +1,7 @@
 """The scheduled sweep (EventBridge, every minute): close abandoned claims in every org — failed,
-never re-run — and settle the messages that completes. Idempotent, and safe beside itself and
-live resolutions (see `spotter.agent.approvals.settle.sweep`).
+never re-run — and settle the messages that completes; close MCP calls whose question lapsed.
+Idempotent, and safe beside itself and live resolutions (see
+`spotter.agent.approvals.settle.sweep`).
 
 Settings, one event loop and a small pool are built on the first event (under SnapStart, after
 the restore: `spotter.aws.snapstart`) and reused by every warm invocation of the container.
@@ -45,6 +46,7 @@ class SweepHandler:
         return {
             "orgs": report.orgs,
             "messagesClosed": report.messages_closed,
+            "mcpExpired": report.mcp_expired,
             "automationEmailsQueued": automations.queued,
             "emailsDelivered": delivered,
         }

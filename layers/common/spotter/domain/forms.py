@@ -18,7 +18,7 @@ from uuid import UUID
 
 from spotter.db.scope import OrgScope
 from spotter.domain.errors import DomainError, not_found
-from spotter.domain.form_compliance import require_forms, require_kind
+from spotter.domain.form_compliance import is_health_field, require_forms, require_kind
 from spotter.domain.form_fields import check_answers, check_field, lint
 
 _FORM = (
@@ -439,9 +439,16 @@ def submission_out(row: dict[str, Any], *, with_answers: bool = False) -> dict[s
         "erased": row["erased_at"] is not None,
     }
     if with_answers:
-        labels = {f["key"]: f["label"] for f in row["fields"]}
+        # each answer says whether it is health data (`form_compliance`): whoever shows it later
+        # (a stored output re-read) withholds it from a coach by the same mark
+        fields = {f["key"]: f for f in row["fields"]}
         out["answers"] = [
-            {"field": key, "label": labels.get(key, key), "value": value}
+            {
+                "field": key,
+                "label": fields[key]["label"] if key in fields else key,
+                "value": value,
+                "health": is_health_field(row["form_kind"], fields.get(key, {"key": key})),
+            }
             for key, value in row["answers"].items()
         ]
     return out

@@ -46,8 +46,9 @@ async def _provider_missing(locale: Locale) -> AsyncIterator[ev.AgentEvent]:
     yield ev.Done(conversation_id=None)
 
 
-def _voice(caller: Caller) -> Voice:
-    return Voice.of(caller.locale, caller.org_timezone)
+def voice_of(caller: Caller) -> Voice:
+    """Whom a response's tool events are for: their language, gym clock and role."""
+    return Voice.of(caller.locale, caller.org_timezone, caller.role)
 
 
 RunStarter = Callable[[run.AgentDeps, RunLog], AsyncIterator[ev.AgentEvent]]
@@ -78,8 +79,7 @@ async def live_response(
     translator = ui(live) if ui else None
     # the native stream speaks its cards' words to the watcher; the AI SDK chat carries the
     # events as stored, as its history (`ui_history`) does
-    voice = None if translator else _voice(caller)
-    return recorded_response(live.events(), run=live.task, ui=translator, voice=voice)
+    return recorded_response(live.events(), run=live.task, ui=translator, voice=voice_of(caller))
 
 
 async def undo_response(
@@ -97,8 +97,8 @@ async def undo_response(
         return recorded_response(unlogged(_provider_missing(caller.locale)), ui=ui)
     await admit_action(deps.db, caller)
     claimed = await claim(deps)
-    voice = None if ui else _voice(caller)
-    return recorded_response(unlogged(run.run_undo(deps, caller, claimed)), ui=ui, voice=voice)
+    undone = unlogged(run.run_undo(deps, caller, claimed))
+    return recorded_response(undone, ui=ui, voice=voice_of(caller))
 
 
 @router.post("/messages")
@@ -196,7 +196,7 @@ async def stream(
     point = resume_point(last_event_id, after)
     db = request.app.state.db
     await check_can_follow(db, caller, conversation_id)  # foreign or missing: a JSON 404
-    return recorded_response(follow(db, caller, conversation_id, point), voice=_voice(caller))
+    return recorded_response(follow(db, caller, conversation_id, point), voice=voice_of(caller))
 
 
 @router.post("/conversations/{conversation_id}/stop")

@@ -34,7 +34,7 @@ from spotter.agent.telemetry import AgentEndpoint
 from spotter.auth.caller import Caller
 from spotter.db import Database
 from spotter.errors import NotFoundError, SpotterError
-from spotter.http.agent_routes import live_response, undo_response
+from spotter.http.agent_routes import live_response, undo_response, voice_of
 from spotter.http.chat_request import Answers, ChatBody, ChatId, NewMessage, read_request
 from spotter.http.deps import StaffCaller
 from spotter.http.sse import recorded_response, resume_point
@@ -172,7 +172,8 @@ async def resume(
         after=point,
         metadata={"conversationId": str(conversation_id)},
     )
-    return recorded_response(follow(db, caller, conversation_id, turn.after), ui=ui)
+    followed = follow(db, caller, conversation_id, turn.after)
+    return recorded_response(followed, ui=ui, voice=voice_of(caller))
 
 
 @router.get("/{chat_id}/messages")
@@ -182,7 +183,9 @@ async def messages(request: Request, caller: StaffCaller, chat_id: ChatPath) -> 
         conversation_id = await find_chat(conn, caller, chat_id)
         if conversation_id is None:
             return []
-        log = await conversation_log(conn, caller.org_id, caller.user_id, conversation_id)
+        log = await conversation_log(
+            conn, caller.org_id, caller.user_id, conversation_id, voice=voice_of(caller)
+        )
         turn = await live_turn(conn, caller, conversation_id)
     return ui_messages(log, turn.run_id if turn else None)
 

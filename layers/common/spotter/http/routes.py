@@ -48,7 +48,7 @@ async def conversation(caller: AnyCaller, db: Db, conversation_id: UUID) -> dict
             caller.org_id,
             caller.user_id,
             conversation_id,
-            voice=Voice.of(caller.locale, caller.org_timezone),
+            voice=Voice.of(caller.locale, caller.org_timezone, caller.role),
         )
 
 

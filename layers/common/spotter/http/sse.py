@@ -16,6 +16,7 @@ from starlette.types import Receive, Scope, Send
 
 from spotter.agent import events as ev
 from spotter.agent.stream import Recorded, wire
+from spotter.domain.form_compliance import withhold_health_answers
 from spotter.errors import SpotterError
 from spotter.http.ui_stream import UI_STREAM_HEADERS, UiMessageStream
 from spotter.tools.summaries import Voice, describe_call, present_card
@@ -44,11 +45,14 @@ def presented(data: dict[str, Any], voice: Voice) -> dict[str, Any]:
     """A tool event with the words its card shows, in the watcher's language and the gym's
     clock (`tools.summaries`): `title` and `sideEffects`, then `summary` once it completed, and a
     confirmation's card labelled. Added as the event leaves, so the stored stream stays one for
-    every reader and a replay speaks the language of whoever follows it."""
+    every reader and a replay speaks the language of whoever follows it. A completed call's
+    output is what the watcher's role may read of it (health answers: managers only)."""
     kind = data.get("type")
     if kind not in ("tool_started", "tool_completed", "confirmation_pending"):
         return data
     router, action = str(data.get("router")), str(data.get("action"))
+    if "output" in data:
+        data = {**data, "output": withhold_health_answers(data["output"], voice.role)}
     words = describe_call(
         router,
         action,

@@ -4,7 +4,8 @@ server stored, not from what a tab remembers.
 A user message per stored user turn (its text, without the turn context); after it ONE assistant
 message for the turn (`agent.chats`: id = the run that answered it, the id its live and resumed
 streams name), a step per stored assistant turn (the model's text, then its calls). Each call is
-its tool part (`http.ui_stream` names it, and shapes its input and metadata) in its final state:
+its tool part (`http.ui_stream` names it, and shapes its input and metadata: the call's words in
+the reader's language, as the live stream gives them) in its final state:
 run → `output-available` (with `executionId`, `inverseAvailable`, `undone`); rejected →
 `output-denied` with the approval and its reason; failed, superseded, interrupted or discarded →
 `output-error` with its code in `toolMetadata.errorCode`; still waiting for a person →
@@ -22,6 +23,7 @@ from spotter.agent.transcript import INTERRUPTED
 from spotter.http.ui_stream import (
     REJECTED,
     approval_descriptor,
+    titled,
     tool_input,
     tool_metadata,
 )
@@ -101,6 +103,7 @@ def _tool_part(block: dict[str, Any], call: dict[str, Any] | None, *, live: bool
         part["toolMetadata"] = tool_metadata(
             router,
             action,
+            call,
             executionId=call["executionId"],
             inverseAvailable=call["inverseAvailable"],
             undone=call["undone"] or None,
@@ -112,12 +115,15 @@ def _tool_part(block: dict[str, Any], call: dict[str, Any] | None, *, live: bool
         part["approval"] = {"id": fingerprint, "approved": False}
         if error.get("reason"):
             part["approval"]["reason"] = error["reason"]
-        part["toolMetadata"] = tool_metadata(router, action, executionId=call["executionId"])
+        # as the live stream leaves it: the SDK's `tool-output-denied` chunk carries no metadata,
+        # so a denied part keeps the words it was asked with (its reason is on the approval)
+        asked = {k: v for k, v in call.items() if k != "summary"}
+        part["toolMetadata"] = tool_metadata(router, action, asked, executionId=call["executionId"])
     elif status in ("failed", "rejected_by_user"):
         part["state"] = "output-error"
         part["errorText"] = str(error.get("message") or code or "failed")
         part["toolMetadata"] = tool_metadata(
-            router, action, executionId=call["executionId"], errorCode=code or "internal"
+            router, action, call, executionId=call["executionId"], errorCode=code or "internal"
         )
         if approval and code not in _NEVER_DECIDED:
             part["approval"] = {"id": fingerprint, "approved": True}
@@ -125,10 +131,10 @@ def _tool_part(block: dict[str, Any], call: dict[str, Any] | None, *, live: bool
         part["state"] = "approval-requested"
         descriptor = approval_descriptor(call["confirm"], call.get("confirmation"))
         part["approval"] = {"id": fingerprint, "descriptor": descriptor}
-        part["toolMetadata"] = tool_metadata(router, action)
+        part["toolMetadata"] = tool_metadata(router, action, call)
     else:  # a picker waiting for its pick, a held sibling, a call running now
         part["state"] = "input-available"
-        part["toolMetadata"] = tool_metadata(router, action)
+        part["toolMetadata"] = tool_metadata(router, action, call)
         if status == "running" and approval:
             part["approval"] = {"id": fingerprint, "approved": True}
-    return part
+    return titled(part, call)

@@ -11,13 +11,16 @@ decided call's part moves `approval-requested → output-available` (or `output-
 Calls (`docs/ai-sdk.md` has the table):
 - a tool part per action, `tool-<router>_<action>` (the MCP names), its input the action's
   arguments; Spotter runs it, so `providerExecuted: true` (the SDK's client-tool checks skip
-  it); `toolMetadata` names the router and action, and once it ran its execution id and
-  whether Undo is available (`inverseAvailable`), or its error code;
+  it); `toolMetadata` names the router and action, carries the call's words in the reader's
+  language as the native stream does (`title`, `sideEffects`, and once it finished `summary`:
+  `tools.summaries`, added by `http.sse.presented`; the part's own `title` too), and once it
+  ran its execution id and whether Undo is available (`inverseAvailable`), or its error code;
 - a confirmation is `tool-approval-request` whose `approvalId` is the card's fingerprint, the
   card in `approvalDescriptor`; the answer comes back as the SDK's approval response;
 - a picker is a client tool (`tool-read_ask_user_to_pick`, input `{kind, prompt, candidates}`,
   no `providerExecuted`): the app answers with `addToolOutput`;
-- a rejection is `tool-output-denied`; any other failure `tool-output-error`.
+- a rejection is `tool-output-denied` (the SDK's chunk carries no metadata: the part keeps the
+  words it was asked with, its reason is the approval's); any other failure `tool-output-error`.
 The conversation id and the run's usage are message metadata; an error is `message-metadata
 {error: {code, traceId}}` then `error`; compaction a transient `data-compaction`.
 """
@@ -57,8 +60,27 @@ def tool_input(call_input: Any) -> Any:
     return call_input if call_input is not None else {}
 
 
-def tool_metadata(router: str, action: str, **more: Any) -> dict[str, Any]:
-    return {"router": router, "action": action, **{k: v for k, v in more.items() if v is not None}}
+# A call's words as the native stream and the loader give them (`tools.summaries`, in the
+# reader's language): the action's title, whether it changes anything, and once it finished a
+# one-line summary of its result or why it did not run.
+WORDS = ("title", "sideEffects", "summary")
+
+
+def tool_metadata(
+    router: str, action: str, words: Mapping[str, Any] | None = None, **more: Any
+) -> dict[str, Any]:
+    """A tool part's `toolMetadata`: the router and action, the call's words (from `words`: an
+    event or a loaded call that carries them), then `more` (execution id, Undo, error code)."""
+    meta: dict[str, Any] = {"router": router, "action": action}
+    if words is not None:
+        meta |= {k: words[k] for k in WORDS if words.get(k) is not None}
+    return meta | {k: v for k, v in more.items() if v is not None}
+
+
+def titled(part: Chunk, words: Mapping[str, Any] | None) -> Chunk:
+    """The part's own `title` (the SDK's field for a tool's display title), when known."""
+    title = words.get("title") if words is not None else None
+    return part | {"title": title} if isinstance(title, str) else part
 
 
 def approval_descriptor(confirm: Any, confirmation: Any) -> dict[str, Any]:
@@ -190,7 +212,14 @@ class UiMessageStream:
     # ---- calls ---------------------------------------------------------------------------
 
     def _call_input(
-        self, call_id: str, router: str, action: str, call_input: Any, *, client: bool = False
+        self,
+        call_id: str,
+        router: str,
+        action: str,
+        call_input: Any,
+        *,
+        client: bool = False,
+        words: Mapping[str, Any] | None = None,
     ) -> list[Chunk]:
         """The call's part, once: a resolution's stream reports calls the message already has
         (answered in place) and held ones it never showed (added to the same step)."""
@@ -204,11 +233,11 @@ class UiMessageStream:
             "toolCallId": call_id,
             "toolName": name,
             "input": call_input,
-            "toolMetadata": tool_metadata(router, action),
+            "toolMetadata": tool_metadata(router, action, words),
         }
         if not client:
             chunk["providerExecuted"] = True
-        return [*chunks, chunk]
+        return [*chunks, titled(chunk, words)]
 
     def _answer(self, call_id: str, approved: bool, reason: str | None = None) -> list[Chunk]:
         """The approval's answer, once, before the call's outcome: what the person decided,
@@ -233,7 +262,9 @@ class UiMessageStream:
         return [
             *self._close_text(),
             *self._answer(call_id, approved=True),
-            *self._call_input(call_id, e["router"], e["action"], tool_input(e.get("input"))),
+            *self._call_input(
+                call_id, e["router"], e["action"], tool_input(e.get("input")), words=e
+            ),
         ]
 
     def _completed(self, e: dict[str, Any]) -> list[Chunk]:
@@ -247,7 +278,7 @@ class UiMessageStream:
             chunks += self._answer(call_id, approved=False, reason=error.get("reason"))
         elif code not in _NEVER_DECIDED:
             chunks += self._answer(call_id, approved=True)
-        chunks += self._call_input(call_id, router, action, {}, client=client)
+        chunks += self._call_input(call_id, router, action, {}, client=client, words=e)
         if code == REJECTED:
             return [*chunks, {"type": "tool-output-denied", "toolCallId": call_id}]
         outcome: Chunk
@@ -255,13 +286,16 @@ class UiMessageStream:
             meta = tool_metadata(
                 router,
                 action,
+                e,
                 executionId=e.get("executionId"),
                 inverseAvailable=bool(e.get("inverseAvailable")),
             )
             outcome = {"type": "tool-output-available", "toolCallId": call_id}
             outcome |= {"output": e.get("output"), "toolMetadata": meta}
         else:
-            meta = tool_metadata(router, action, executionId=e.get("executionId"), errorCode=code)
+            meta = tool_metadata(
+                router, action, e, executionId=e.get("executionId"), errorCode=code
+            )
             text = str(error.get("message") or code)
             outcome = {"type": "tool-output-error", "toolCallId": call_id, "errorText": text}
             outcome["toolMetadata"] = meta
@@ -272,7 +306,7 @@ class UiMessageStream:
     def _confirmation(self, e: dict[str, Any]) -> list[Chunk]:
         call_id, router, action = e["toolUseId"], e["router"], e["action"]
         chunks = self._close_text() + self._call_input(
-            call_id, router, action, tool_input(e.get("input"))
+            call_id, router, action, tool_input(e.get("input")), words=e
         )
         approval_id = e.get("fingerprint") or call_fingerprint(router, action, e.get("input") or {})
         call = self._calls[call_id]

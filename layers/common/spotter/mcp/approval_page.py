@@ -75,7 +75,7 @@ async def _own_question(db: Database, caller: Caller, execution_id: UUID) -> Mcp
 
 
 async def show(db: Database, caller: Caller, execution_id: UUID) -> dict[str, Any]:
-    voice = Voice.of(caller.locale, caller.org_timezone)
+    voice = Voice.of(caller.locale, caller.org_timezone, caller.role)
     return page_view(await _own_question(db, caller, execution_id), voice)
 
 

@@ -203,7 +203,10 @@ def _form(
         )
     return CONFIRM_KEY, ElicitRequestFormParams(
         message=card_message(
-            spec.router, spec.action, card, Voice.of(caller.locale, caller.org_timezone)
+            spec.router,
+            spec.action,
+            card,
+            Voice.of(caller.locale, caller.org_timezone, caller.role),
         ),
         requested_schema={
             "type": "object",

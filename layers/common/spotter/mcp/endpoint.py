@@ -35,6 +35,7 @@ from spotter.auth.oauth import SCOPES, AccessVerifier
 from spotter.db import Database
 from spotter.db.errors import RETRY_AFTER_SECONDS, is_unavailable
 from spotter.errors import SpotterError
+from spotter.mcp.asgi import rewrite_start
 from spotter.mcp.auth import CallerToken, authenticate
 from spotter.mcp.catalog import UNDO_TOOL, catalog_for
 from spotter.mcp.legacy import Legacy
@@ -264,28 +265,18 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 def _outage_status(send: Send) -> Send:
     """A JSON answer whose JSON-RPC error reports the outage goes out as 503 + Retry-After."""
-    start: Message | None = None
 
-    async def sending(event: Message) -> None:
-        nonlocal start
-        if event["type"] == "http.response.start":
-            start = event
-            return
-        if start is None:
-            await send(event)
-            return
-        held, start = start, None
-        body = event.get("body", b"")
-        if not event.get("more_body") and body[:1] == b"{":
-            try:
-                parsed = json.loads(body)
-            except ValueError:
-                parsed = None
-            if is_unavailable_error(parsed):
-                headers = [*held.get("headers", []),
-                           (b"retry-after", str(RETRY_AFTER_SECONDS).encode())]  # fmt: skip
-                held = {**held, "status": 503, "headers": headers}
-        await send(held)
-        await send(event)
+    def rewrite(start: Message, chunk: Message) -> Message:
+        body = chunk.get("body", b"")
+        if chunk.get("more_body") or body[:1] != b"{":
+            return start
+        try:
+            parsed = json.loads(body)
+        except ValueError:
+            return start
+        if not is_unavailable_error(parsed):
+            return start
+        headers = [*start.get("headers", []), (b"retry-after", str(RETRY_AFTER_SECONDS).encode())]
+        return {**start, "status": 503, "headers": headers}
 
-    return sending
+    return rewrite_start(send, rewrite)

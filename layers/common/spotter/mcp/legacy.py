@@ -28,6 +28,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from spotter.db.errors import is_unavailable
 from spotter.mcp import handover
+from spotter.mcp.asgi import rewrite_start
 from spotter.mcp.auth import CallerToken
 from spotter.mcp.calls import (
     STREAM_WAIT,
@@ -116,34 +117,24 @@ class Legacy:
             capabilities = ClientCapabilities.model_validate(declared or {})
         except ValidationError:
             capabilities = None
-        start: Message | None = None
 
-        async def sending(event: Message) -> None:
-            nonlocal start
-            if event["type"] == "http.response.start":
-                start = event
-                return
-            if start is None:
-                await send(event)
-                return
+        def rewrite(start: Message, chunk: Message) -> Message:
             headers = [
                 (k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"
             ]
+            body = chunk.get("body", b"")
             try:
-                version = json.loads(event.get("body", b""))["result"]["protocolVersion"]
+                version = json.loads(body)["result"]["protocolVersion"]
             except (ValueError, KeyError, TypeError):
                 version = None
             if isinstance(version, str):
                 minted = self._sealer.mint(token.caller, version, capabilities)
                 headers.append((SESSION_HEADER.encode(), minted.encode()))
-            body = event.get("body", b"")
-            if not event.get("more_body"):
+            if not chunk.get("more_body"):
                 headers.append((b"content-length", str(len(body)).encode()))
-            await send({**start, "headers": headers})
-            start = None
-            await send(event)
+            return {**start, "headers": headers}
 
-        return sending
+        return rewrite_start(send, rewrite)
 
     async def _answer(
         self, message: dict[str, Any], token: CallerToken, session_id: str | None,

@@ -28,7 +28,7 @@ WAIVER_FIELDS: list[dict[str, Any]] = [
     {"key": "emergency_contact", "label": "Emergency contact (name and phone)",
      "type": "short_text", "required": True},
     {"key": "conditions", "label": "Injuries or medical conditions we should know about",
-     "type": "long_text", "required": False},
+     "type": "long_text", "required": False, "health": True},
     {"key": "agree", "label": "I have read and accept the terms", "type": "acknowledgement",
      "required": True},
     {"key": "signature", "label": "Signature (type your full name)", "type": "signature",

@@ -1,4 +1,5 @@
-"""Tool definitions computed when the common layer is built, read as bytes at run time.
+"""Tool definitions computed when the common layer is built, read as bytes at run time (the
+model's, here; the MCP tool lists, `spotter.mcp.catalog`, the same way through `read_text`).
 
 A registry's definitions depend only on the tool catalog and its surface (role × day-grain
 programming × whether the org keeps forms), and generating them (pydantic's `model_json_schema`
@@ -26,12 +27,17 @@ def path_for(surface: Surface, kind: Kind, directory: Path = DIRECTORY) -> Path:
     return directory / f"{role}-{int(day_grain)}-{int(forms)}-{kind}.json"
 
 
-def read(surface: Surface, kind: Kind) -> str | None:
-    """The built definitions JSON, or None where nothing was built (dev, tests)."""
+def read_text(path: Path) -> str | None:
+    """A file the layer build wrote, or None where nothing was built (dev, tests)."""
     try:
-        return path_for(surface, kind).read_bytes().decode()
+        return path.read_bytes().decode()
     except FileNotFoundError:
         return None
+
+
+def read(surface: Surface, kind: Kind) -> str | None:
+    """The built definitions JSON, or None where nothing was built (dev, tests)."""
+    return read_text(path_for(surface, kind))
 
 
 def surfaces() -> list[Surface]:

@@ -8,19 +8,31 @@ writes no title beside it, so nothing else takes an id meanwhile.
 
 from __future__ import annotations
 
+import json
 from typing import Any
+from uuid import UUID, uuid4
 
 import psycopg
 import pytest
 from psycopg.rows import dict_row
 
 from spotter.agent import events as ev
+from spotter.agent.executions import CLAIM_TTL
+from spotter.agent.run_lease import acquire_lease
 from spotter.auth import Caller
 from spotter.db import Database
-from spotter.providers.fake import Reply, ScriptedModel, Text, ToolUse, tool_reply
-from tests.support.agent import conversation_id_of, deps_for, run_turn, stored_messages
+from spotter.providers.fake import FakeUsage, Reply, ScriptedModel, Text, ToolUse, tool_reply
+from tests.support.agent import (
+    conversation_id_of,
+    deps_for,
+    run_turn,
+    stored_executions,
+    stored_messages,
+)
 from tests.support.callers import caller_for
+from tests.support.history import stored_history_violations
 from tests.support.hitl import add_program
+from tests.support.send_child import SLOW_USAGE, kill_send_at
 from tests.support.world import Org, create_org
 
 
@@ -68,24 +80,37 @@ async def test_a_plain_turn_commits_three_times(
     assert await _commits_of(db, clean_db, unmetered, Reply([Text("Sure.")])) == 3
 
 
-async def test_a_plain_turn_of_a_metered_tier_commits_four_times(
+async def test_a_plain_turn_of_a_metered_tier_commits_three_times(
     db: Database, owner: Caller, clean_db: str
 ) -> None:
-    # a metered tier holds before each call: the quick route's hold has its own commit (not yet
-    # folded into prepare), the loop's rides with the quick route's usage
-    assert await _commits_of(db, clean_db, owner, Reply([Text("Sure.")])) == 4
+    # a metered tier holds before each call: the quick route's hold rides with prepare, the
+    # loop's with the quick route's usage
+    assert await _commits_of(db, clean_db, owner, Reply([Text("Sure.")])) == 3
 
 
-async def test_a_three_read_turn_commits_five_times(
+def _three_reads() -> tuple[Reply, Reply]:
+    reads = [ToolUse("programs", {"action": "list", "args": {}}, id=f"r{i}") for i in range(3)]
+    return tool_reply(*reads), Reply([Text("Three.")])
+
+
+async def test_a_three_read_turn_commits_four_times(
     db: Database, unmetered_org: Org, unmetered: Caller, clean_db: str
 ) -> None:
     add_program(clean_db, unmetered_org, "Strength")
-    reads = [ToolUse("programs", {"action": "list", "args": {}}, id=f"r{i}") for i in range(3)]
     # prepare; the quick route's usage; the reply that calls the reads (before they run); the
-    # reads' settle (their rows and the results turn; the reads' own transactions write
-    # nothing); the last reply with the last batch and the release
-    replies = (tool_reply(*reads), Reply([Text("Three.")]))
-    assert await _commits_of(db, clean_db, unmetered, *replies) == 5
+    # last reply with the reads' rows and results turn, the last batch and the release (the
+    # reads' own transactions write nothing)
+    assert await _commits_of(db, clean_db, unmetered, *_three_reads()) == 4
+
+
+async def test_a_three_read_turn_of_a_metered_tier_commits_five_times(
+    db: Database, org: Org, owner: Caller, clean_db: str
+) -> None:
+    add_program(clean_db, org, "Strength")
+    # prepare with the route's hold; the route's usage with the first loop call's hold; the
+    # reply that calls the reads; the reads' rows and results with the second call's hold; the
+    # last reply with the end
+    assert await _commits_of(db, clean_db, owner, *_three_reads()) == 5
 
 
 def _written_by(url: str, conversation: str) -> dict[str, Any]:
@@ -131,3 +156,106 @@ async def test_message_done_is_said_with_done_and_names_the_stored_reply(
     done = next(e for e in events if isinstance(e, ev.MessageDone))
     rows = stored_messages(clean_db, conversation_id_of(events))
     assert str(rows[-1]["id"]) == done.message_id and rows[-1]["role"] == "assistant"
+
+
+async def test_the_reads_results_commit_with_the_reply_that_read_them(
+    db: Database, unmetered_org: Org, unmetered: Caller, clean_db: str
+) -> None:
+    add_program(clean_db, unmetered_org, "Strength")
+    events = await run_turn(deps_for(db, ScriptedModel(list(_three_reads()))), unmetered, "go")
+    assert isinstance(events[-1], ev.Done) and not [e for e in events if isinstance(e, ev.Error)]
+    conversation = conversation_id_of(events)
+    with psycopg.connect(clean_db, row_factory=dict_row) as conn:
+        rows = conn.execute(
+            "SELECT role, xmin::text AS tx FROM ai_messages WHERE conversation_id = %s"
+            " ORDER BY ordinal",
+            (conversation,),
+        ).fetchall()
+        executions = conn.execute(
+            "SELECT DISTINCT xmin::text AS tx FROM ai_tool_executions WHERE conversation_id = %s",
+            (conversation,),
+        ).fetchall()
+    assert [r["role"] for r in rows] == ["user", "assistant", "tool_result", "assistant"]
+    called, results, answer = rows[1]["tx"], rows[2]["tx"], rows[3]["tx"]
+    assert called != results, "the calls are stored before they run"
+    assert results == answer == executions[0]["tx"] and len(executions) == 1, (
+        "the answer is never stored without the results it read, nor they without it"
+    )
+
+
+def _holds(url: str) -> list[dict[str, Any]]:
+    with psycopg.connect(url, row_factory=dict_row) as conn:
+        return conn.execute("SELECT xmin::text AS tx FROM ai_budget_holds").fetchall()
+
+
+async def test_a_metered_routes_hold_commits_with_the_user_turn(
+    db: Database, owner: Caller, clean_db: str
+) -> None:
+    seen: list[list[dict[str, Any]]] = []
+
+    def route(body: dict[str, Any]) -> Reply:
+        seen.append(_holds(clean_db))  # while the route's call runs
+        return Reply([Text("LOOP")], usage=FakeUsage(input_tokens=10, output_tokens=2))
+
+    model = ScriptedModel([Reply([Text("Sure.")])], lanes={"quick_route": [route]})
+    events = await run_turn(deps_for(db, model), owner, "hi")
+    rows = stored_messages(clean_db, conversation_id_of(events))
+    with psycopg.connect(clean_db) as conn:
+        turn = conn.execute("SELECT xmin::text FROM ai_messages WHERE id = %s", (rows[0]["id"],))
+        turn_tx = turn.fetchone()
+    assert turn_tx is not None
+    assert [[hold["tx"] for hold in holds] for holds in seen] == [[turn_tx[0]]], (
+        "one hold while the route ran, written by the transaction that wrote the turn"
+    )
+    assert _holds(clean_db) == [], "dropped with the route's usage"
+
+
+async def test_a_send_refused_as_busy_holds_nothing(
+    db: Database, owner: Caller, clean_db: str
+) -> None:
+    first = await run_turn(deps_for(db, ScriptedModel([Reply([Text("Hi.")])])), owner, "hi")
+    conversation = conversation_id_of(first)
+    async with db.org_tx(owner.org_id) as conn:
+        await acquire_lease(conn, owner, UUID(conversation), uuid4())  # a live run of it
+    model = ScriptedModel()
+    events = await run_turn(deps_for(db, model), owner, "again", conversation_id=conversation)
+    assert [e.code for e in events if isinstance(e, ev.Error)] == ["conversation_busy"]
+    assert _holds(clean_db) == [] and model.lane_requests == {}, (
+        "the route's hold is taken only with the turn it is for"
+    )
+
+
+async def test_a_run_killed_after_its_reads_loses_only_the_reads(
+    db: Database, unmetered_org: Org, unmetered: Caller, clean_db: str, app_url: str
+) -> None:
+    """The reads' rows and results wait for the run's next write: killed while the model
+    answers them, the run leaves its calls stored (and that call's usage), their results not;
+    the next send answers them `interrupted` (a read changed nothing, so the model may simply
+    read again) and the history stays valid."""
+    first = await run_turn(deps_for(db, ScriptedModel([Reply([Text("Hi.")])])), unmetered, "hi")
+    conversation = UUID(conversation_id_of(first))
+    before = stored_messages(clean_db, str(conversation))
+    seen = await kill_send_at(app_url, unmetered_org, conversation, "reads", "text_delta")
+    assert seen.count("tool_completed") == 3, seen
+    stored = stored_messages(clean_db, str(conversation))[len(before) :]
+    assert [r["role"] for r in stored] == ["user", "assistant"], "the calls, not their results"
+    assert stored_executions(clean_db, str(conversation)) == []
+    with psycopg.connect(clean_db) as conn:
+        spent = conn.execute(
+            "SELECT sum(input_tokens) FROM ai_usage_daily WHERE organization_id = %s",
+            (unmetered_org.id,),
+        ).fetchone()
+        conn.execute(
+            "UPDATE ai_conversations SET live_run_claimed_at = clock_timestamp() - %s"
+            " * interval '1 second' WHERE id = %s",
+            (CLAIM_TTL.total_seconds() + 1, conversation),
+        )
+    assert spent is not None and spent[0] >= SLOW_USAGE.input_tokens, "the calling turn's usage"
+
+    model = ScriptedModel([Reply([Text("Back.")])])
+    events = await run_turn(deps_for(db, model), unmetered, "again", conversation_id=conversation)
+    assert isinstance(events[-1], ev.Done) and not [e for e in events if isinstance(e, ev.Error)]
+    answered = stored_messages(clean_db, str(conversation))[len(before) + 2]
+    assert answered["role"] == "tool_result"
+    assert ["interrupted" in json.dumps(b["content"]) for b in answered["content"]] == [True] * 3
+    assert stored_history_violations(clean_db) == {}

@@ -151,3 +151,48 @@ async def test_a_run_that_lost_its_lease_writes_no_events(
     log.record(ev.Done(conversation_id=str(cid)))
     await log.close()
     assert _stored_ids(clean_db, cid) == [], "its ids are the new holder's to use"
+
+
+def _claimed_at(url: str, cid: uuid.UUID) -> Any:
+    with psycopg.connect(url) as conn:
+        row = conn.execute(
+            "SELECT live_run_claimed_at FROM ai_conversations WHERE id = %s", (cid,)
+        ).fetchone()
+    assert row is not None
+    return row[0]
+
+
+async def test_a_batch_reads_a_stop_asked_elsewhere_without_refreshing_a_fresh_lease(
+    db: Database, org: Org, clean_db: str
+) -> None:
+    run_id = uuid.uuid4()
+    cid = _conversation(clean_db, org, run_id)
+    stopped = asyncio.Event()
+    log = RunLog()
+    log.on_stop = stopped.set
+    log.bind(db, org.id, cid, run_id, 0)
+    claimed = _claimed_at(clean_db, cid)
+    with psycopg.connect(clean_db) as conn:  # a stop asked through another instance
+        conn.execute("UPDATE ai_conversations SET stop_requested_run_id = %s", (run_id,))
+    log.record(ev.TextDelta(delta="streaming"))
+    await log.flush()
+    assert stopped.is_set(), "the batch's own statement read the stop"
+    assert _stored_ids(clean_db, cid) == [1]
+    assert _claimed_at(clean_db, cid) == claimed, "a lease refreshed moments ago is not rewritten"
+    await log.close()
+
+
+async def test_a_batch_refreshes_the_lease_once_the_logs_last_refresh_is_old(
+    db: Database, org: Org, clean_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(run_log, "LEASE_REFRESH_SECONDS", 0.0)
+    run_id = uuid.uuid4()
+    cid = _conversation(clean_db, org, run_id)
+    log = RunLog()
+    log.bind(db, org.id, cid, run_id, 0)
+    claimed = _claimed_at(clean_db, cid)
+    log.record(ev.TextDelta(delta="streaming"))
+    await log.flush()
+    assert _claimed_at(clean_db, cid) > claimed, "the two-minute lease is kept alive"
+    assert _lease(clean_db, cid) == run_id
+    await log.close()

@@ -29,6 +29,13 @@ INSERT INTO ai_budget_holds (organization_id, day, run_id, amount_usd_micros)
 SELECT %(org)s, %(day)s, %(run)s, hold.amount FROM ({HOLD_FROM_ROOM_SQL}) hold
 RETURNING id, amount_usd_micros
 """
+# a hold taken in the transaction that writes the turn it is for: only if the turn was written
+_RESERVE_AFTER_TURN_SQL = f"""
+INSERT INTO ai_budget_holds (organization_id, day, run_id, amount_usd_micros)
+SELECT %(org)s, %(day)s, %(run)s, hold.amount FROM ({HOLD_FROM_ROOM_SQL}) hold
+ WHERE EXISTS (SELECT 1 FROM ai_messages WHERE organization_id = %(org)s AND id = %(turn)s)
+RETURNING id, amount_usd_micros
+"""
 
 
 @dataclass(frozen=True)
@@ -67,10 +74,13 @@ async def queue_reserve(
     run_id: UUID,
     amount_usd_micros: int,
     least_usd_micros: int | None = None,
+    *,
+    after_turn: UUID | None = None,
 ) -> AsyncCursor[dict[str, Any]]:
     """Hold up to `amount_usd_micros` (at least `least_usd_micros`) of today's budget in
     `conn`'s transaction (a metered tier): the cursor's row is the hold, no row when the room
-    is less (`read_hold` it after the commit)."""
+    is less (`read_hold` it after the commit). `after_turn`: only if that message was written
+    by this transaction's statements before (a send's first hold, `run.prepare`)."""
     cap = daily_cap(tier, now)
     # queue behind the org's other reservations of the day; released at commit
     await conn.execute(
@@ -78,10 +88,10 @@ async def queue_reserve(
         (org_id, cap.day),
     )
     least = amount_usd_micros if least_usd_micros is None else least_usd_micros
-    return await conn.execute(
-        _RESERVE_SQL,
-        {**cap.params(org_id), "run": run_id, "amount": amount_usd_micros, "least": least},
-    )
+    params = {**cap.params(org_id), "run": run_id, "amount": amount_usd_micros, "least": least}
+    if after_turn is not None:
+        return await conn.execute(_RESERVE_AFTER_TURN_SQL, {**params, "turn": after_turn})
+    return await conn.execute(_RESERVE_SQL, params)
 
 
 async def read_hold(cur: AsyncCursor[dict[str, Any]]) -> BudgetHold | None:

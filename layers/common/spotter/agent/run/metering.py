@@ -41,6 +41,27 @@ def call_bound(request: WireRequest) -> CallBound:
     return CallBound(request.model, request_tokens(request), request.max_tokens)
 
 
+@dataclass
+class PrepaidHold:
+    """A call's hold taken ahead by the run's first transaction (`run.prepare`: the quick
+    route's, whose bound is known before the history is read), so the call needs no transaction
+    of its own before it starts. Taken once, by the call (`metered_call`); one left untaken
+    goes to the run's next transaction to drop (`drop_untaken`)."""
+
+    hold: BudgetHold | None  # None: the room did not pay the call's least bound
+    taken: bool = False
+
+    def take(self) -> BudgetHold | None:
+        self.taken = True
+        return self.hold
+
+    def drop_untaken(self, state: RunState) -> None:
+        if not self.taken:
+            hold = self.take()
+            if hold is not None and hold.id is not None:
+                state.usage.ended_holds.append(hold)
+
+
 @dataclass(frozen=True)
 class MeteredCall:
     hold: BudgetHold
@@ -48,9 +69,15 @@ class MeteredCall:
 
 
 @asynccontextmanager
-async def metered_call(state: RunState, request: WireRequest) -> AsyncIterator[MeteredCall]:
+async def metered_call(
+    state: RunState, request: WireRequest, prepaid: PrepaidHold | None = None
+) -> AsyncIterator[MeteredCall]:
+    """`prepaid`: the call's hold, taken ahead (used once: a later call takes its own)."""
     bound = call_bound(request)
-    hold = await _hold_even_if_cancelled(state, bound)
+    if prepaid is not None and not prepaid.taken:
+        hold = await _prepaid(state, bound, prepaid)
+    else:
+        hold = await _hold_even_if_cancelled(state, bound)
     if hold is None:
         raise BudgetExhausted
     if hold.id is not None:
@@ -63,12 +90,28 @@ async def metered_call(state: RunState, request: WireRequest) -> AsyncIterator[M
             state.usage.ended_holds.append(hold)
 
 
-async def _hold_even_if_cancelled(state: RunState, bound: CallBound) -> BudgetHold | None:
+async def _prepaid(state: RunState, bound: CallBound, prepaid: PrepaidHold) -> BudgetHold | None:
+    """The hold taken ahead, if it pays this request's least bound (it was taken for a bound
+    estimated high before the request was built; one that does not pay is dropped by the next
+    transaction, and the call is refused as one whose room is short). What else the run owes
+    before a call (a stale lease; nothing right after prepare) still gets its transaction."""
+    if not state.start.lease.trusted or state.start.owes_before_call:
+        await _hold_even_if_cancelled(state, bound, reserve=False)
+    hold = prepaid.take()
+    if hold is not None and hold.id is not None and hold.amount_usd_micros < bound.least_micros:
+        state.usage.ended_holds.append(hold)
+        return None
+    return hold
+
+
+async def _hold_even_if_cancelled(
+    state: RunState, bound: CallBound, *, reserve: bool = True
+) -> BudgetHold | None:
     """`_before_call`, carried to its end when the caller is cancelled meanwhile (a lane's time
     budget, a stop): its hold may have committed, and a hold nobody knows of would count against
     the cap until its TTL. The hold goes to the run's next transaction to drop; the cancellation
     goes on. (A second cancellation while waiting leaves it to the TTL.)"""
-    taking = asyncio.ensure_future(_before_call(state, bound))
+    taking = asyncio.ensure_future(_before_call(state, bound, reserve=reserve))
     try:
         return await asyncio.shield(taking)
     except asyncio.CancelledError:
@@ -78,16 +121,18 @@ async def _hold_even_if_cancelled(state: RunState, bound: CallBound) -> BudgetHo
         raise
 
 
-async def _before_call(state: RunState, bound: CallBound) -> BudgetHold | None:
+async def _before_call(state: RunState, bound: CallBound, *, reserve: bool) -> BudgetHold | None:
     """What the run owes the database before it may call the model, in ONE transaction and
     only when there is any: the last call's usage (recorded before this one may start), a user
     turn whose context it completed (no model reads a turn the database does not hold), a lease
     not confirmed for `FENCE_TRUST`, and a metered tier's hold for this call (the room left, up
-    to its full bound; none when the room does not pay its least bound)."""
+    to its full bound; none when the room does not pay its least bound). Settled reads owed
+    (`run.tool_batch`) ride with it when there is one, and wait for the run's next write when
+    there is none."""
     caller, start = state.caller, state.start
-    needs_hold = metered(caller.platform_tier)
+    needs_hold = reserve and metered(caller.platform_tier)
     stale_lease = not start.lease.trusted
-    if not (needs_hold or stale_lease or start.owes_writes):
+    if not (needs_hold or stale_lease or start.owes_before_call):
         return BudgetHold(None, 0)
     reserved = None
     async with state.transaction() as tx:
@@ -107,8 +152,10 @@ async def record_unrecorded(start: RunStart) -> None:
     """The finish path's last chance: usage no transaction of the run recorded (the database
     was away, or the run ended right after a call) is recorded now, the ended holds dropped.
     With the database away it stays unrecorded (logged) and the holds expire by their rule."""
-    if start.usage.settled or start.owed_replies:
-        return  # (a last reply owed: its usage commits with it, in the run's last batch)
+    if start.usage.settled or start.owed_replies or start.owed_settles:
+        # (a last reply or settled reads owed: the usage commits with them, in the run's last
+        # batch, written in its conversation's transaction)
+        return
     with anyio.CancelScope(shield=True):
         try:
             async with start.transaction():

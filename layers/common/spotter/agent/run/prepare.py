@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 from uuid import UUID
@@ -15,9 +16,11 @@ from psycopg.errors import UniqueViolation
 from spotter.agent.approvals import answer_for_new_message
 from spotter.agent.chats import chat_taken
 from spotter.agent.cost import UsageSnapshot
-from spotter.agent.cost.budget import daily_cap, queue_usage_snapshot
+from spotter.agent.cost.budget import CallBound, daily_cap, queue_usage_snapshot
+from spotter.agent.cost.holds import queue_reserve, read_hold
 from spotter.agent.prompting import build_turn_context, user_turn
 from spotter.agent.run.loop_call import OrgLoopModel, loop_history, queue_org_loop_model
+from spotter.agent.run.metering import PrepaidHold
 from spotter.agent.run_lease import queue_acquire, read_acquired, refusal
 from spotter.agent.state import RunStart, RunState
 from spotter.agent.stream import release_ended
@@ -50,6 +53,8 @@ class Prepared:
     new_conversation: bool
     budget: UsageSnapshot
     stored: list[StoredMessage] = field(default_factory=list)  # the history, new turn included
+    # the first call's hold, taken with the user turn (`first_call`); None: none was taken
+    first_hold: PrepaidHold | None = None
 
     @property
     def user_turn(self) -> StoredMessage:
@@ -57,18 +62,31 @@ class Prepared:
         return self.stored[-1]
 
 
-async def prepare_run(start: RunStart, request: SendMessage, ambient: str = "") -> Prepared:
+FirstCall = Callable[[str], CallBound | None]
+
+
+def no_first_call(turn_context: str) -> CallBound | None:
+    return None
+
+
+async def prepare_run(
+    start: RunStart, request: SendMessage, ambient: str = "", first_call: FirstCall = no_first_call
+) -> Prepared:
     """Usually ONE round trip: in one pipelined transaction the budget, the conversation row
     (new, its lease taken) or its history and its lease, and the user turn (with the ambient
     RAG section, found before, so the row is written once) — the turn guarded in SQL, so it is
-    written only if the lease was taken, the tail needs no results and the cap allows. When the
-    tail's calls still need their results, a second transaction appends them, then the turn."""
+    written only if the lease was taken, the tail needs no results and the cap allows — and,
+    when `first_call` bounds the run's first model call from the turn context (a metered
+    tier's quick route), that call's budget hold, taken only if the turn was written: the call
+    then needs no transaction of its own before it starts (`run.metering`). When the tail's
+    calls still need their results, a second transaction appends them, then the turn (and the
+    first call holds for itself)."""
     caller = start.caller
     new = request.conversation_id is None
-    content = user_turn(
-        request.text,
-        build_turn_context(caller, start.now, request.pathname, request.selection, ambient),
-    )
+    context = build_turn_context(caller, start.now, request.pathname, request.selection, ambient)
+    content = user_turn(request.text, context)
+    first_bound = first_call(context)
+    turn_id = uuid.uuid4()
     page = {"pathname": request.pathname, "selection": request.selection}
     guard = UserTurnGuard(daily_cap(caller.platform_tier, start.now))
     history = lease = None
@@ -90,7 +108,15 @@ async def prepare_run(start: RunStart, request: SendMessage, ambient: str = "") 
                 history = await queue_history(conn, caller, conversation_id)
                 # a run already live in it makes this send a refusal, its turn unwritten
                 lease = await queue_acquire(conn, caller, conversation_id, start.run_id)
-            appended = await _queue_user_turn(start, conn, conversation_id, content, page, guard)
+            appended = await _queue_user_turn(
+                start, conn, conversation_id, turn_id, content, page, guard
+            )
+            held = None
+            if first_bound is not None:
+                held = await queue_reserve(
+                    conn, caller.org_id, caller.platform_tier, start.now, start.run_id,
+                    first_bound.full_micros, first_bound.least_micros, after_turn=turn_id,
+                )  # fmt: skip
     except UniqueViolation as exc:
         if request.chat_id is None:
             raise
@@ -104,33 +130,42 @@ async def prepare_run(start: RunStart, request: SendMessage, ambient: str = "") 
     stored = [] if history is None else await read_history(history)
     budget = await budget_of()
     row = await appended.fetchone()
+    first_hold = None if row is None or held is None else PrepaidHold(await read_hold(held))
     if row is None:
         if budget.exceeded:
             return Prepared(state, new, budget)
         # the tail's calls need their results before a new user turn may follow them
         async with state.transaction() as tx:
             stored += await answer_for_new_message(tx.conn, state, stored)
-            appended = await _queue_user_turn(start, tx.conn, conversation_id, content, page)
+            appended = await _queue_user_turn(
+                start, tx.conn, conversation_id, uuid.uuid4(), content, page
+            )
         row = await appended.fetchone()
         if row is None:  # the lease was taken over in between
             raise await refusal(start.deps.db, caller, conversation_id, start.run_id)
     stored.append(
         StoredMessage(row["id"], row["ordinal"], "user", content, None, start.run_id, page)
     )
-    loop_history(state, stored, await org_model(), resumed=False)
-    return Prepared(state, new, budget, stored)
+    try:
+        loop_history(state, stored, await org_model(), resumed=False)
+    except BaseException:
+        if first_hold is not None:  # (a replay beyond repair): the run's last write drops it
+            first_hold.drop_untaken(state)
+        raise
+    return Prepared(state, new, budget, stored, first_hold)
 
 
 async def _queue_user_turn(
     start: RunStart,
     conn: Conn,
     conversation_id: UUID,
+    message_id: UUID,
     content: list[dict[str, Any]],
     page: dict[str, Any],
     guard: UserTurnGuard | None = None,
 ) -> AsyncCursor[dict[str, Any]]:
     return await queue_append(
-        conn, start.caller.org_id, conversation_id, uuid.uuid4(), run_id=start.run_id,
+        conn, start.caller.org_id, conversation_id, message_id, run_id=start.run_id,
         role="user", content=content, page_context=page, fenced=True, guarded=guard,
     )  # fmt: skip
 

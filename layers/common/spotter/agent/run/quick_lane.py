@@ -27,9 +27,11 @@ from uuid import UUID
 
 from spotter.agent import events as ev
 from spotter.agent.cost import model_policy
+from spotter.agent.cost.budget import CallBound, metered
 from spotter.agent.prompting import CACHE_5M
+from spotter.agent.run.metering import PrepaidHold, call_bound
 from spotter.agent.run.model_turn import UNPARSEABLE_INPUT, stored_tool_use, used_tool_ids
-from spotter.agent.run.side_calls import side_call
+from spotter.agent.run.side_calls import side_call, side_request
 from spotter.agent.run.steps import (
     BatchResults,
     BatchSuspended,
@@ -38,7 +40,7 @@ from spotter.agent.run.steps import (
     LaneStep,
 )
 from spotter.agent.run.tool_batch import plan_calls, run_tool_calls
-from spotter.agent.state import RunState
+from spotter.agent.state import RunStart, RunState
 from spotter.agent.stream import Emitter
 from spotter.agent.transcript import (
     MessageRole,
@@ -48,7 +50,9 @@ from spotter.agent.transcript import (
     visible_text,
 )
 from spotter.agent.transcript.storable import distinct_tool_ids
+from spotter.config import Settings
 from spotter.observability import log_event
+from spotter.providers.wire_request import WireRequest
 from spotter.tools.registry import ToolRegistry
 
 QUICK_ROUTE_MAX_CHARS = 280  # longer messages are rarely one-step; they go straight to the loop
@@ -179,8 +183,41 @@ def router_input(stored: list[StoredMessage], text: str) -> str:
             recent.append(f"{'User' if m.role == 'user' else 'Assistant'}: {seen[:RECENT_CHARS]}")
     recent.reverse()
     context = next((str(b["text"]) for b in current.content if is_turn_context(b)), "")
+    return _routed(recent, context, text)
+
+
+def _routed(recent: list[str], context: str, text: str) -> str:
     parts = ["<recent_conversation>", *recent, "</recent_conversation>"] if recent else []
     return "\n".join([*parts, context, "<message>", text.strip(), "</message>"])
+
+
+def _route_system(registry: ToolRegistry) -> list[dict[str, Any]]:
+    return [{"type": "text", "text": router_system(registry), "cache_control": CACHE_5M}]
+
+
+# the most a recent line of the router's input can take in the body: every character a quote
+# (two in JSON), after the longer speaker's name
+_LONGEST_RECENT = "Assistant: " + '"' * RECENT_CHARS
+
+
+def route_bound(start: RunStart, text: str, turn_context: str) -> CallBound | None:
+    """The quick route's bound before the history is read, estimated high (the longest recent
+    conversation the router reads), for its hold to ride with the run's first transaction
+    (`run.prepare`); None when the route will not run or a tier holds nothing."""
+    if not eligible(start.registry, text) or not metered(start.caller.platform_tier):
+        return None
+    routed = _routed([_LONGEST_RECENT] * RECENT_MESSAGES, turn_context, text)
+    return call_bound(_route_request(start.deps.settings, start.registry, routed))
+
+
+def _route_request(settings: Settings, registry: ToolRegistry, routed: str) -> WireRequest:
+    return side_request(
+        settings,
+        "spotterQuickRoute",
+        system=_route_system(registry),
+        messages=_user(routed),
+        tools_json=registry.quick_definitions_json,
+    )
 
 
 def _user(text: str) -> list[dict[str, Any]]:
@@ -217,9 +254,14 @@ async def _answer(
 
 
 async def try_quick_lane(
-    state: RunState, events: Emitter, stored: list[StoredMessage], text: str
+    state: RunState,
+    events: Emitter,
+    stored: list[StoredMessage],
+    text: str,
+    prepaid: PrepaidHold | None = None,
 ) -> LaneStep:
-    """Emit the lane's events; return its step: answered (the loop does not run) or declined."""
+    """Emit the lane's events; return its step: answered (the loop does not run) or declined.
+    `prepaid`: the route's hold, taken by prepare's transaction (`route_bound`)."""
     if not eligible(state.registry, text):
         return LaneDeclined()
     routed = router_input(stored, text)
@@ -228,16 +270,11 @@ async def try_quick_lane(
             side_call(
                 state,
                 "spotterQuickRoute",
-                system=[
-                    {
-                        "type": "text",
-                        "text": router_system(state.registry),
-                        "cache_control": CACHE_5M,
-                    }
-                ],
+                system=_route_system(state.registry),
                 messages=_user(routed),
                 tools_json=state.registry.quick_definitions_json,
                 tally=True,
+                prepaid=prepaid,
             ),
             ROUTE_BUDGET_SECONDS,
         )

@@ -22,7 +22,7 @@ from spotter.agent.run.compaction_gate import compact_if_needed, wait_for_compac
 from spotter.agent.run.finish import run_events
 from spotter.agent.run.loop import drive_model_loop
 from spotter.agent.run.prepare import Prepared, SendMessage, prepare_run
-from spotter.agent.run.quick_lane import try_quick_lane
+from spotter.agent.run.quick_lane import route_bound, try_quick_lane
 from spotter.agent.run.seeding import seed_page_reads
 from spotter.agent.run.steps import InConversation, LaneAnswered, LaneDeclined, RunEnded
 from spotter.agent.run.title_task import finish_title, start_title
@@ -45,15 +45,17 @@ def send_message(
 async def _prepare(start: RunStart, request: SendMessage, events: Emitter) -> InConversation:
     # a message the quick lane cannot take: its ambient section is in the turn as first written
     ambient = await ambient_before_the_turn(start, request)
+    # a metered tier's quick route holds its budget in prepare's transaction
+    route = partial(route_bound, start, request.text)
     try:
-        prepared = await prepare_run(start, request, ambient or "")
+        prepared = await prepare_run(start, request, ambient or "", route)
     except ConversationBusy:
         # the conversation's last run may be compacting it after its turn: wait, then again
         if request.conversation_id is None or not await wait_for_compaction(
             start, request.conversation_id, events
         ):
             raise
-        prepared = await prepare_run(start, request, ambient or "")
+        prepared = await prepare_run(start, request, ambient or "", route)
     return InConversation(
         prepared.state, partial(_converse, prepared, request, fold=ambient is None)
     )
@@ -75,7 +77,9 @@ async def _converse(
     if prepared.new_conversation:
         title = start_title(state, request.text)  # beside the loop; awaited before done
     try:
-        match await try_quick_lane(state, events, prepared.stored, request.text):
+        match await try_quick_lane(
+            state, events, prepared.stored, request.text, prepared.first_hold
+        ):
             case LaneAnswered():
                 end = RunEnded()
             case LaneDeclined():
@@ -87,5 +91,7 @@ async def _converse(
         await finish_title(title)
         return end
     finally:
+        if prepared.first_hold is not None:
+            prepared.first_hold.drop_untaken(state)  # (the route never ran: its hold goes)
         if title is not None and not title.done():
             title.cancel()  # a failed or abandoned run does not wait for its title

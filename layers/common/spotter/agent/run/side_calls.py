@@ -11,11 +11,28 @@ from __future__ import annotations
 from typing import Any
 
 from spotter.agent.cost import CallUsage, Role, model_policy
-from spotter.agent.run.metering import metered_call
+from spotter.agent.run.metering import PrepaidHold, metered_call
 from spotter.agent.state import RunState
+from spotter.config import Settings
 from spotter.providers.message_reply import ReplyReducer, StreamedReply
 from spotter.providers.message_stream import open_stream
 from spotter.providers.wire_request import WireRequest, to_json
+
+
+def side_request(
+    settings: Settings,
+    role: Role,
+    *,
+    system: str | list[dict[str, Any]],
+    messages: list[dict[str, Any]],
+    tools_json: str | None = None,
+) -> WireRequest:
+    """A side call's request as posted. `tools_json`: the tools' definitions as serialized once
+    by their registry."""
+    call = model_policy(settings)[role]
+    fields = {"tools": tools_json} if tools_json else {}
+    fields |= {"system": to_json(system), "messages": to_json(messages)}
+    return WireRequest.of(call.model, call.max_tokens, fields)
 
 
 async def side_call(
@@ -26,15 +43,16 @@ async def side_call(
     messages: list[dict[str, Any]],
     tools_json: str | None = None,
     tally: bool,
+    prepaid: PrepaidHold | None = None,
 ) -> StreamedReply:
-    """`tools_json`: the tools' definitions as serialized once by their registry."""
+    """`prepaid`: a tallied call's hold taken ahead (`run.metering`)."""
     call = model_policy(state.deps.settings)[role]
-    fields = {"tools": tools_json} if tools_json else {}
-    fields |= {"system": to_json(system), "messages": to_json(messages)}
-    request = WireRequest.of(call.model, call.max_tokens, fields)
+    request = side_request(
+        state.deps.settings, role, system=system, messages=messages, tools_json=tools_json
+    )
     if tally:
         # a tallied call spends the budget: held first, recorded by the run's next transaction
-        async with metered_call(state, request) as metered:
+        async with metered_call(state, request, prepaid) as metered:
             final = await _call(state, metered.request)
             usage = CallUsage.of(call.model, final.usage)
             state.usage.add(usage)

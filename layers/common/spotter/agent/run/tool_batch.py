@@ -1,10 +1,16 @@
 """Running one assistant turn's tool calls: plan, execute (reads side by side), settle in order.
 
-A batch of parallel reads runs each handler in its own pipelined transaction (≤ 4 in flight),
-then settles them all in ONE transaction — their `ai_tool_executions` rows and the results turn,
-in tool_use order — before any `tool_completed`. Any other batch runs call by call, each in its
-own org transaction that also writes its execution row (a database-only write and its row commit
-together or not at all), and stores the results turn after the last. The batch returns its
+A batch of parallel reads runs each handler in its own pipelined transaction (≤ 4 in flight;
+they write nothing, so none commits anything), then settles them together — their
+`ai_tool_executions` rows and the results turn, in tool_use order — before any
+`tool_completed`: owed to the run's next write (`RunState.owe_settle`: the next call's hold,
+the reply that answers them, or the last batch), or in a transaction of their own when the
+lease is not trusted. Durability: what depends on the reads' results is the model's answer to
+them, which commits with them or not at all; a crash before that loses reads that changed
+nothing outside, and the next send answers their calls `interrupted`, so the model reads
+again. Any other batch runs call by call, each in its own org transaction that also writes its
+execution row (a database-only write and its row commit together or not at all), and stores the
+results turn after the last. The batch returns its
 step: `BatchResults` (in tool_use order, stored) or `BatchSuspended`.
 """
 
@@ -24,6 +30,7 @@ from spotter.agent.run.suspension import CANNOT_RUN, asked_of_the_user, store_su
 from spotter.agent.state import RunState
 from spotter.agent.stream import Emitter
 from spotter.agent.transcript import tool_result_block
+from spotter.db import Conn
 from spotter.db.errors import is_unavailable
 from spotter.tools.asking import needs_user
 from spotter.tools.calls import ResolvedCall, ToolOutcome
@@ -232,11 +239,22 @@ async def _run_reads_concurrently(
         for s in settled
     ]
     results = [_result(s) for s in settled]
-    async with state.transaction() as tx:
-        await insert_turn_calls(
-            tx.conn, state.caller.org_id, state.conversation_id, message_id, rows
-        )
-        await state.append(tx, "tool_result", [*results, *turn_tail])
+    if state.start.lease.trusted:
+        # reads only: their rows and results ride with the run's next write (`RunState.
+        # owe_settle`); a crash before it loses reads that changed nothing, and what the
+        # model answers from them commits with them or not at all
+        org_id, conversation_id = state.caller.org_id, state.conversation_id
+
+        async def write_rows(conn: Conn) -> None:
+            await insert_turn_calls(conn, org_id, conversation_id, message_id, rows)
+
+        state.owe_settle(write_rows, [*results, *turn_tail])
+    else:
+        async with state.transaction() as tx:
+            await insert_turn_calls(
+                tx.conn, state.caller.org_id, state.conversation_id, message_id, rows
+            )
+            await state.append(tx, "tool_result", [*results, *turn_tail])
     for s in settled:
         events.emit(_completed(state, s))
     return BatchResults(results)

@@ -2,9 +2,11 @@
 listeners at once, and is persisted in batches (`ai_run_events`) as the run goes.
 
 Batching is what keeps it cheap: a flush every `FLUSH_SECONDS` writes whatever accumulated as
-ONE row (half a second of text deltas is one insert, not dozens); the same transaction keeps the
-run's lease alive and reads whether someone asked it to stop. A plain turn shorter than one
-flush interval costs one statement more than before: its final batch, written in the
+ONE row (half a second of text deltas is one insert, not dozens); the same statement reads
+whether someone asked the run to stop, and a flush keeps the run's lease alive when the log last
+refreshed it `LEASE_REFRESH_SECONDS` ago (a small part of its two minutes: refreshing it at
+every flush rewrote the conversation's row twice a second for nothing). A plain turn shorter
+than one flush interval costs one statement more than before: its final batch, written in the
 transaction that releases the conversation's lease (`agent.run_lease`).
 
 The log is bound once the run knows its conversation is the caller's (`bind`); events before
@@ -44,6 +46,9 @@ from spotter.observability import log_event
 
 FLUSH_SECONDS = 0.5
 HEARTBEAT_SECONDS = 2.0  # an idle run (a long tool, a slow first token) still says it is live
+# a batch refreshes the lease (LEASE_TTL, two minutes) only when the log's last refresh is this
+# old; every batch still reads whether a stop was asked
+LEASE_REFRESH_SECONDS = 10.0
 
 # fenced on the lease: a run that lost its conversation writes no ids its successor uses
 _INSERT = (
@@ -52,6 +57,11 @@ _INSERT = (
     " SELECT %(org)s, %(conversation)s, %(run)s, %(first)s, %(last)s, %(events)s, %(final)s"
     " WHERE EXISTS (SELECT 1 FROM ai_conversations WHERE id = %(conversation)s"
     "  AND organization_id = %(org)s AND live_run_id = %(run)s)"
+)
+# a batch that does not refresh the lease reads the stop request in the same statement
+_INSERT_READING_STOP = (
+    _INSERT + " RETURNING (SELECT stop_requested_run_id = live_run_id FROM ai_conversations"
+    " WHERE id = %(conversation)s AND organization_id = %(org)s) AS stop"
 )
 
 # the runs of this process by conversation: a stop reaching this instance acts at once
@@ -114,6 +124,7 @@ class RunLog:
         self._flusher: asyncio.Task[None] | None = None
         self._closed = False
         self._last_contact = time.monotonic()
+        self._refreshed = time.monotonic()  # the lease, by this log (taken just before `bind`)
         self.stopping = False
         self.ending = False  # the run is past its body: a stop now changes nothing
         self._abandoned = False  # ended: no heartbeat may make its lease look alive again
@@ -144,6 +155,7 @@ class RunLog:
             return
         self._binding = _Binding(db, org_id, conversation_id, run_id, run_transaction)
         self._next_seq = last_seq + 1
+        self._refreshed = time.monotonic()
         LOCAL_RUNS[conversation_id] = self
         self._flusher = asyncio.create_task(self._flush_periodically())
 
@@ -291,8 +303,9 @@ class RunLog:
     async def _write(
         self, b: _Binding, batch: list[Recorded], *, final: bool, in_run: bool = False
     ) -> bool:
-        """One pipelined transaction, one round trip: the batch, and the lease kept (or, with
-        the final batch, released); whether a stop was asked is read after the commit.
+        """One pipelined transaction, one round trip: the batch, and the lease kept (when the
+        log last refreshed it `LEASE_REFRESH_SECONDS` ago, or with no batch to write) or, with
+        the final batch, released; whether a stop was asked is read after the commit.
         `in_run`: in the run's own transaction, after what the run still owes (its last reply:
         so the final batch, retried until the database is back, still carries it)."""
         keep_alive = None
@@ -301,11 +314,14 @@ class RunLog:
         heartbeat = not final and not self._abandoned
         if not (batch or final or heartbeat):
             return False
+        sent = time.monotonic()
+        refresh = heartbeat and (not batch or sent - self._refreshed >= LEASE_REFRESH_SECONDS)
         run_tx = b.run_transaction if in_run else None
         async with run_tx() if run_tx is not None else b.db.pipelined_tx(b.org_id) as conn:
             if batch:
-                await conn.execute(
-                    _INSERT,
+                reads_stop = heartbeat and not refresh
+                inserted = await conn.execute(
+                    _INSERT_READING_STOP if reads_stop else _INSERT,
                     {
                         "org": b.org_id,
                         "conversation": b.conversation_id,
@@ -316,14 +332,18 @@ class RunLog:
                         "final": final,
                     },
                 )
+                if reads_stop:
+                    keep_alive = inserted  # (no row: the run lost its lease, as below)
             if final:
                 # the last batch and the end of the run's lease commit together: a follower
                 # that finds the conversation free has the run's `done`
                 await conn.execute(RELEASE_SQL, (b.conversation_id, b.org_id, b.run_id))
-            elif heartbeat:
+            elif refresh:
                 keep_alive = await conn.execute(
                     KEEP_ALIVE_SQL, (b.conversation_id, b.org_id, b.run_id)
                 )
+        if refresh:
+            self._refreshed = sent
         if keep_alive is None:
             return False
         row = await keep_alive.fetchone()

@@ -13,7 +13,7 @@ from uuid import UUID
 from pydantic import Field
 
 from spotter.domain import forms as domain
-from spotter.domain.form_compliance import FormKind, may_read_answers
+from spotter.domain.form_compliance import FormKind, withhold_health_answers
 from spotter.domain.form_fields import FieldType
 from spotter.tools.args import Args, Name
 from spotter.tools.cards import Confirmation
@@ -52,6 +52,8 @@ class FormField(Args):
     required: bool = False
     options: Options | None = None
     help: str | None = Field(default=None, max_length=300)
+    # health data (owners and admins read the answers); unset: decided by the field's words
+    health: bool | None = None
 
 
 class FormId(Args):
@@ -377,15 +379,11 @@ class SubmissionId(Args):
     submission_id: UUID
 
 
-HEALTH_ANSWERS_WITHHELD = "Health answers are shown to owners and admins only."
-
-
 @staff.read("submission", "One submission with its answers.")
 async def get_submission(ctx: ToolContext, args: SubmissionId) -> dict[str, Any]:
     row = await domain.get_submission(ctx.scope, args.submission_id)
-    if may_read_answers(row["form_kind"], ctx.caller.role):
-        return domain.submission_out(row, with_answers=True)
-    return domain.submission_out(row) | {"answersWithheld": HEALTH_ANSWERS_WITHHELD}
+    out = domain.submission_out(row, with_answers=True)
+    return dict(withhold_health_answers(out, ctx.caller.role))
 
 
 @staff.read("unsigned", "Active members who haven't signed the published version.")

@@ -47,14 +47,16 @@ _TEXT_LIMIT = 80
 
 @dataclass(frozen=True)
 class Voice:
-    """Whom a summary is for: their language, and the gym's clock."""
+    """Whom a summary is for: their language, the gym's clock, and their role (what they may read
+    of a call's output: `domain.form_compliance.withhold_health_answers`; None reads least)."""
 
     locale: Locale
     tz: ZoneInfo
+    role: str | None = None
 
     @classmethod
-    def of(cls, locale: Locale, timezone: str) -> Voice:
-        return cls(locale, ZoneInfo(timezone))
+    def of(cls, locale: Locale, timezone: str, role: str | None = None) -> Voice:
+        return cls(locale, ZoneInfo(timezone), role)
 
 
 @cache
