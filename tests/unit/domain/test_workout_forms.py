@@ -2195,3 +2195,37 @@ def test_a_bare_number_after_a_run_is_no_count(text: str) -> None:
     parsed = parse_workout(text)
     assert all(m.get("reps") != 400 for m in movements_of(parsed))
     assert parsed["unread"] == [text.splitlines()[1]]
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("23.3 — For time (cap 6:00): 5 wall walks, 50 DU, 15 snatches 95/65", "23.3"),
+        ("24.1: 21-15-9 DB snatches, burpees over DB", "24.1"),
+    ],
+)
+def test_an_open_workouts_number_before_what_the_line_says_is_only_the_title(
+    text: str, title: str
+) -> None:
+    parsed = parse_workout(text)
+    assert parsed["title"] == title
+    assert _only_section(text)["format"] == "for_time" and None not in _named(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Рывок в полуприсед 6х2 на 70%", "Power Snatch"),
+        ("סנאץ' כוח 6x2 ב-70%", "Power Snatch"),
+        ("קלין סקוואט 5x2", "Clean"),
+        ("ג'רק מהמתלה 5x2", "Split Jerk"),
+    ],
+)
+def test_weightlifting_names_in_hebrew_and_russian(text: str, name: str) -> None:
+    assert _named(text) == [name]
+
+
+@pytest.mark.parametrize("text", ["לחיצת חזה 5x5 ב-70%-75%", "Bench press 5x5 @ 70%-75%"])
+def test_a_percent_range_with_both_signs(text: str) -> None:
+    [move] = movements_of(parse_workout(text))
+    assert (move["percent"], move["percentTo"]) == (70.0, 75.0)
