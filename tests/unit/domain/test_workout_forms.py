@@ -2229,3 +2229,8 @@ def test_weightlifting_names_in_hebrew_and_russian(text: str, name: str) -> None
 def test_a_percent_range_with_both_signs(text: str) -> None:
     [move] = movements_of(parse_workout(text))
     assert (move["percent"], move["percentTo"]) == (70.0, 75.0)
+
+
+def test_tabata_before_words_that_name_no_movement_reads_none() -> None:
+    text = "Tabata Something Else\nTabata pull-ups\nTabata push-ups"
+    assert _named(text) == ["Pull-up", "Push-up"]

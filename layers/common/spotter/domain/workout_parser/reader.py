@@ -523,7 +523,12 @@ class Reader:
         tabata = TABATA.match(text)
         spec = _TABATA_SPEC.match(text, tabata.end()) if tabata else None
         after = text[spec.end() :] if spec else ""
-        if spec and re.match(r"[^\W\d]", after) and not text.endswith(":"):
+        if (
+            spec
+            and re.match(r"[^\W\d]", after)
+            and not text.endswith(":")
+            and names_a_movement(after)
+        ):
             # "Tabata air squats", "Табата (8 раундов 20/10): приседания": the format (its
             # rounds and work/rest said or not), then the movements it is done with.
             said = text[: spec.end()]
