@@ -2234,3 +2234,29 @@ def test_a_percent_range_with_both_signs(text: str) -> None:
 def test_tabata_before_words_that_name_no_movement_reads_none() -> None:
     text = "Tabata Something Else\nTabata pull-ups\nTabata push-ups"
     assert _named(text) == ["Pull-up", "Push-up"]
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        (
+            "Part 1 (0:00-15:00): Snatch – 15 min to build to a heavy single\n"
+            "Part 2 (15:00-30:00): AMRAP 12: 10 WB, 10 T2B",
+            ["Part 1", "Part 2"],
+        ),
+        (
+            "Strength (0:00-15:00): Back squat 5x5\nMetcon (15:00-30:00): AMRAP 12: 10 WB",
+            ["Strength", "Metcon"],
+        ),
+        ("Часть 1: присед 5х5\nЧасть 2: АМРАП 12: 10 бёрпи", ["Часть 1", "Часть 2"]),
+        ("WOD 1: AMRAP 8 – 8 T2B\nWOD 2: For time – 1000m row", ["WOD 1", "WOD 2"]),
+    ],
+)
+def test_numbered_parts_and_a_parts_window_before_its_content(text: str, parts: list[str]) -> None:
+    parsed = parse_workout(text)
+    assert [p["name"] for p in parsed["parts"]] == parts
+    assert parsed["unread"] == [] and None not in _named(text)
+
+
+def test_a_lift_with_its_sets_is_never_a_part() -> None:
+    assert parse_workout("Strength 5x5")["parts"][0]["name"] == "Workout"

@@ -83,7 +83,8 @@ from spotter.domain.workout_parser.titles import (
 )
 
 _HEADER_SEP = re.compile(
-    r"^(?P<head>[^:]{1,40}?)(?:\s*:\s*|\s+[-–—]\s+|\s+(?=[xX×]\s*\d|\d+\s*[xX×]$|\d+\s+\w+:$))(?P<tail>.+)$"
+    r"^(?P<head>(?:[^:(]|\([^()]*\)){1,40}?)"  # "Part 1 (0:00-15:00): …": a window's colons
+    r"(?:\s*:\s*|\s+[-–—]\s+|\s+(?=[xX×]\s*\d|\d+\s*[xX×]$|\d+\s+\w+:$))(?P<tail>.+)$"
 )
 _FORMAT_SEP = re.compile(
     r"^(?P<head>.+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*|\s+[-–—|]\s+|\s+(?:of|из)\s+)(?P<tail>.+)$",

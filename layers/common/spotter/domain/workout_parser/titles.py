@@ -23,6 +23,7 @@ _HEADER = re.compile(
     rf"^(?:(?:(?:partner|team|hero)\s+)?{_PART_WORDS}(?!\w)[\s\w'&/-]{{0,30}}|אימון)$", re.I
 )
 
+_NUMBERED_PART = re.compile(r"^(?:part|wod|metcon|חלק|אימון|часть|блок)\s*#?\d{1,2}$", re.I)
 _OPTIONAL = re.compile(rf"(?<!\w){words(lexicon.OPTIONAL)}(?!\w)", re.I)
 
 _WINDOW = re.compile(
@@ -97,7 +98,8 @@ def header(line: str) -> Part | None:
     if length := _LENGTH.search(text):
         notes.append(length.group(1) or length.group(2))  # how long the part is
         text = (text[: length.start()] + text[length.end() :]).strip(" -–—:")
-    if not text or not _HEADER.match(text) or QUANTITY.search(text):
+    numbered = _NUMBERED_PART.match(text)  # "Part 1 (0:00-15:00)", "WOD 2", "Часть 1"
+    if not text or (not numbered and (not _HEADER.match(text) or QUANTITY.search(text))):
         return None
     return Part(name=text, window=window, optional=bool(_OPTIONAL.search(text)), notes=notes)
 
