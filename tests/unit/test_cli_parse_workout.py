@@ -104,3 +104,13 @@ def test_a_reader_that_stops_early_ends_it_quietly() -> None:
         err = process.stderr.read().decode()
         assert process.wait(timeout=60) == 0
     assert "BrokenPipeError" not in err and "Traceback" not in err
+
+
+def test_the_compact_form_shows_a_percent_range_whole(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _run(monkeypatch, "EMOM 10: 2 hang power snatch + 1 overhead squat @ 65-75%")
+    assert capsys.readouterr().out.splitlines()[2:] == [
+        "    2 × hang power snatch · @ 65-75%",
+        "    1 × overhead squat · @ 65-75%",
+    ]

@@ -1742,3 +1742,495 @@ def test_a_calorie_word_after_a_name_is_how_it_is_counted(text: str) -> None:
     first = movements_of(parse_workout(text))[0]
     assert first["note"] == "calories"
     assert _named(text)[1] == "Burpee" and _named(text)[0] in ("Row", "Assault Bike")
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("AMRAP 12 דק': 10 בורפי, 15 סקוואט, 20 כפיפות בטן", "Air Squat"),
+        ("АМРАП 10: 10 бёрпи, 15 присед", "Air Squat"),
+        ("5 סבבים לזמן: 10 ברפי, 20 סקוואט", "Air Squat"),
+        ("סקוואט 5x5 ב-75%", "Back Squat"),
+        ("5 סבבים: 10 ברפי, 5 סקוואט 100/70", "Back Squat"),
+        ("Присед 5х5 на 75%", "Back Squat"),
+    ],
+)
+def test_a_bare_squat_word_counted_in_a_metcon_with_no_load_is_the_air_squat(
+    text: str, name: str
+) -> None:
+    assert name in _named(text)
+    assert ("Back Squat" if name == "Air Squat" else "Air Squat") not in _named(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "last"),
+    [
+        ("Каждую минуту 12 минут:\n3 взятия на грудь + 1 толчок, 70% от ПМ", "Split Jerk"),
+        ("Комплекс: 2 взятия в сед + 2 толчка, 5 подходов", "Split Jerk"),
+        ("Взятие на грудь + фронтальный присед + толчок 5х(1+2+1) на 70%", "Split Jerk"),
+        ("1 power clean + 1 clean and jerk @ 80%", "Clean and Jerk"),
+        ("Толчок 5х2 на 75%", "Clean and Jerk"),
+    ],
+)
+def test_the_word_the_clean_and_jerk_shares_is_the_jerk_after_a_clean(text: str, last: str) -> None:
+    assert _named(text)[-1] == last
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2 cleans + 2 jerks x 5 sets",
+        "Complex: 2 cleans + 2 jerks, 5 sets",
+        "Комплекс: 2 взятия в сед + 2 толчка, 5 подходов",
+        "2 קלינים + 1 ג'רק x 5 סטים",
+    ],
+)
+def test_sets_said_after_a_counted_complex_are_its_sets(text: str) -> None:
+    section = _only_section(text)
+    assert (section["format"], section.get("complex")) == ("strength", True)
+    assert [m["sets"] for m in section["movements"]] == [5, 5]
+    assert _named(text) == ["Clean", "Split Jerk"]
+
+
+@pytest.mark.parametrize(
+    ("text", "interval", "rounds"),
+    [
+        ("Every :90 for 15 min: 3 front squats", 90, 10),
+        ("Every :45 x 12: 5 burpees", 45, 12),
+    ],
+)
+def test_an_interval_written_as_seconds_after_a_colon(
+    text: str, interval: int, rounds: int
+) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["intervalSeconds"], section["rounds"]) == (
+        "emom",
+        interval,
+        rounds,
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Accessory: 3x12 DB rows + 3x15 banded face pulls",
+        "3x12 DB rows + 3x15 banded face pulls",
+        "3х12 тяга гантели + 3х15 тяга к лицу",
+    ],
+)
+def test_lifts_with_their_own_sets_joined_by_plus_are_a_superset_not_a_complex(text: str) -> None:
+    section = _only_section(text)
+    assert section["format"] == "strength" and "complex" not in section
+    assert [m["sets"] for m in section["movements"]] == [3, 3]
+    assert _named(text) == ["Dumbbell Row", "Face Pull"]
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ('"Kelly" 5 rounds for time: 400m run, 30 box jumps', "Kelly"),
+        ("'Fran' 21-15-9 thrusters & pull-ups", "Fran"),
+        ("“Cindy” AMRAP 20: 5 pull-ups, 10 push-ups", "Cindy"),
+        ("«Синди» АМРАП 20: 5 подтягиваний", "Синди"),
+    ],
+)
+def test_a_quoted_name_before_what_the_line_says_is_the_title(text: str, title: str) -> None:
+    assert parse_workout(text)["title"] == title
+    assert _only_section(text)["format"] != "other"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "21-15-9 תראסטרים 43/30 ומתח לזמן",
+        "פראן: 21-15-9 תראסטרים 43/30 ומתח לזמן",
+        "21-15-9 thrusters 43/30 and pull-ups for time",
+        "21-15-9 трастеры и подтягивания на время",
+    ],
+)
+def test_for_time_after_the_last_movement_is_the_lists_format(text: str) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["repScheme"]) == ("for_time", "21-15-9")
+    assert _named(text) == ["Thruster", "Pull-up"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Helen 3RFT 400m/21 KBS 24kg/12 PU",
+        "Helen: 3 RFT 400m / 21 KBS / 12 PU",
+        "3 RFT: 400m, 21 KBS, 12 pull-ups",
+    ],
+)
+def test_slashes_between_counted_movements_and_a_distance_opening_the_list(text: str) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["rounds"]) == ("for_time", 3)
+    assert _named(text) == ["Run", "Kettlebell Swing", "Pull-up"]
+
+
+def test_a_load_pair_with_a_slash_is_still_one_load() -> None:
+    [move] = movements_of(parse_workout("24kg/16 kg KBS x 20"))
+    assert (move["load"], move["reps"]) == ("24/16kg", 20)
+
+
+@pytest.mark.parametrize(
+    "text", ["Tabata x 2: air squats, push-ups", "Табата х 2: приседания, отжимания"]
+)
+def test_tabata_said_twice_is_a_tabata(text: str) -> None:
+    assert _only_section(text)["format"] == "tabata"
+    assert parse_workout(text)["title"] is None
+
+
+def test_a_buy_in_then_a_format_on_one_line_are_two_sections() -> None:
+    text = "Buy-in 50 cal bike, then AMRAP 10: 5 PC 60/40, 10 burpees"
+    buy_in, amrap = _sections(text)
+    assert [m["name"] for m in buy_in["movements"]] == ["bike"]
+    assert (amrap["format"], amrap["durationSeconds"]) == ("amrap", 600)
+    assert "load" not in buy_in["movements"][0]
+
+
+@pytest.mark.parametrize(
+    ("text", "note"),
+    [
+        ("For time w/ 20 lb vest: 1 mile run, 100 pull-ups, 1 mile run", "w/ 20 lb vest"),
+        ("На время в жилете 9/6 кг: 1 миля бег, 100 подтягиваний", "в жилете 9/6 кг"),
+        ("לזמן עם ווסט: 1 מייל ריצה, 100 מתח", "עם ווסט"),
+    ],
+)
+def test_a_vest_said_in_a_formats_header_is_its_note(text: str, note: str) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["note"]) == ("for_time", note)
+    assert _named(text)[:2] == ["Run", "Pull-up"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ЕМОМ 12: 1 мин — 15 кал гребля, 2 мин — 12 T2B, 3 мин — отдых",
+        "EMOM 12\n1 min: 15 cal row\n2 min: 12 T2B\n3 min: rest",
+        "EMOM 12: 1 min - 15 cal row 2 min - 12 T2B 3 min - rest",
+    ],
+)
+def test_minutes_numbered_with_their_word_are_slots(text: str) -> None:
+    section = _only_section(text)
+    assert section["format"] == "emom"
+    assert _named(text) == ["Row", "Toes-to-Bar"]
+    assert all("seconds" not in m for m in section["movements"])
+    assert parse_workout(text)["unread"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "interval", "rounds", "reps", "percent"),
+    [
+        ("Clean & jerk: 1 rep every 90s x 10 @ 75%", 90, 10, 1, 75.0),
+        ("Snatch – 2 reps E2MOM x 6 @ 70%", 120, 6, 2, 70.0),
+        ("Рывок: 2 повтора каждые 2 минуты х 6 на 70%", 120, 6, 2, 70.0),
+        ("Snatch EMOM 12 x 2 @ 70%", 60, 12, 2, 70.0),
+    ],
+)
+def test_a_lifts_count_before_its_clock_and_its_percent_after(
+    text: str, interval: int, rounds: int, reps: int, percent: float
+) -> None:
+    section = _only_section(text)
+    [move] = section["movements"]
+    assert (section["intervalSeconds"], section["rounds"]) == (interval, rounds)
+    assert (move["reps"], move["percent"]) == (reps, percent)
+
+
+def test_a_pace_after_an_at_is_how_not_the_name() -> None:
+    assert _named("5 x 400m run @ mile pace, rest 90s") == ["Run"]
+
+
+@pytest.mark.parametrize(
+    ("text", "loads"),
+    [
+        (
+            "DT: 5 rounds for time — 12 deadlifts, 9 hang power cleans, 6 push jerks (155/105 lb)",
+            ["155/105lb"] * 3,
+        ),
+        ("AMRAP 10: 10 burpees, 10 KBS (24/16)", [None, "24/16"]),
+        ("3 rounds: 10 DB snatches, 10 thrusters (43/30)", [None, "43/30"]),
+    ],
+)
+def test_a_bracketed_load_after_the_last_of_one_bars_lifts_is_all_of_theirs(
+    text: str, loads: list[str | None]
+) -> None:
+    assert [m.get("load") for m in movements_of(parse_workout(text))] == loads
+
+
+@pytest.mark.parametrize(
+    ("text", "note"),
+    [
+        ("Front squat 5x3 @ 80% (rest 2:00)", "rest 2:00"),
+        ("Back squat 5x5 (מנוחה 2 דקות)", "מנוחה 2 דקות"),
+        ("Жим лёжа 5х5 (отдых 2 мин)", "отдых 2 мин"),
+    ],
+)
+def test_a_rest_in_a_lifts_brackets_is_its_note_not_a_hold(text: str, note: str) -> None:
+    [move] = movements_of(parse_workout(text))
+    assert "seconds" not in move and move["note"] == note
+    assert move["sets"] == 5
+
+
+@pytest.mark.parametrize(
+    "text", ["Deadlift: 3 x 5 @ 75%, 1 x max @ 75%", "Становая 3х5 на 75%, 1х макс на 75%"]
+)
+def test_more_sets_of_a_lift_on_its_line_are_its_note(text: str) -> None:
+    [move] = movements_of(parse_workout(text))
+    assert (move["sets"], move["reps"], move["percent"]) == (3, 5, 75.0)
+    assert "75%" in move["note"] and parse_workout(text)["unread"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "interval", "rounds", "name"),
+    [
+        ("Power clean 10x1 @ 80% EMOM", 60, 10, "Power Clean"),
+        ("Snatch 6x2 E2MOM @ 70%", 120, 6, "Snatch"),
+        ("Рывок 10х1 ЕМОМ на 75%", 60, 10, "Snatch"),
+    ],
+)
+def test_a_clock_word_beside_a_lifts_sets_is_one_set_an_interval(
+    text: str, interval: int, rounds: int, name: str
+) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["intervalSeconds"], section["rounds"]) == (
+        "emom",
+        interval,
+        rounds,
+    )
+    assert _named(text) == [name]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["WOD: 12 דק' AMRAP\n10 קטלבל סווינג 24/16\n10 מתח", "12 דק׳ AMRAP: 10 קטלבל סווינג, 10 מתח"],
+)
+def test_minutes_with_a_hebrew_abbreviation_mark_before_amrap(text: str) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["durationSeconds"]) == ("amrap", 720)
+    assert _named(text) == ["Kettlebell Swing", "Pull-up"]
+
+
+def test_odd_and_even_minutes_in_the_russian_feminine() -> None:
+    text = "ЕМОМ 12 мин\nнечётная: 12 кал байк\nчётная: 10 бёрпи через штангу"
+    assert _named(text) == ["Assault Bike", "Burpee Over the Bar"]
+    assert parse_workout(text)["unread"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Randy: 75 power snatches 75/55# FT", "Grace 30 C&J 60/40 kg FT", "30 snatches (135/95) FT"],
+)
+def test_ft_ending_a_line_is_for_time(text: str) -> None:
+    assert _only_section(text)["format"] == "for_time"
+    assert None not in _named(text)
+
+
+@pytest.mark.parametrize("text", ["3 rope climbs 15 ft", "30 wall balls to 10 ft"])
+def test_ft_after_a_number_is_still_feet(text: str) -> None:
+    [move] = movements_of(parse_workout(text))
+    assert move["height"].endswith("ft") and _only_section(text)["format"] == "other"
+
+
+@pytest.mark.parametrize(
+    ("text", "note"),
+    [
+        ("For time 100 burpees, every 2 min 5 thrusters 60/40", "every 2 min"),
+        ("Kalsu: 100 thrusters 60/40 for time, every minute 5 burpees", "every minute"),
+        ("На время: 100 бёрпи, каждые 2 минуты 5 трастеров", "каждые 2 минуты"),
+        ("לזמן: 100 ברפי, כל 2 דקות 5 תראסטרים", "כל 2 דקות"),
+    ],
+)
+def test_a_movement_done_on_a_clock_inside_the_list_says_when_first(text: str, note: str) -> None:
+    first, second = movements_of(parse_workout(text))
+    assert (second["reps"], second["note"]) == (5, note)
+    assert "seconds" not in first
+    assert None not in _named(text)
+
+
+def test_a_lift_counted_at_percentages_is_strength() -> None:
+    assert _only_section("Back squat: 5 @ 70%, 5 @ 75%, 5+ @ 80%")["format"] == "strength"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Time cap: 15 min\nFor time:\n30 C&J 60/40",
+        "TC: 15 min\nFor time:\n30 C&J 60/40",
+        "Лимит: 15 мин\nНа время:\n30 толчков 60/40",
+    ],
+)
+def test_a_cap_line_opening_the_text_is_no_title(text: str) -> None:
+    assert parse_workout(text)["title"] is None
+    section = _only_section(text)
+    assert (section["format"], section["timeCapSeconds"]) == ("for_time", 900)
+    assert parse_workout(text)["unread"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "note"),
+    [
+        ("3 x 4 min AMRAP w/ 1 min rest: 5 PC, 10 burpees", "w/ 1 min rest"),
+        ("3 x 4 min AMRAP with 1 min rest between: 5 PC, 10 burpees", "with 1 min rest between"),
+    ],
+)
+def test_a_rest_said_with_w_in_a_header_is_its_note(text: str, note: str) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["rounds"], section["note"]) == ("amrap", 3, note)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "3 rounds of 2 min on / 1 min off: max cal bike",
+        "3 раунда по 2 мин работа / 1 мин отдых: макс кал байк",
+    ],
+)
+def test_the_colon_ends_a_header_that_holds_an_of(text: str) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["rounds"], section["intervalSeconds"]) == ("emom", 3, 180)
+    assert _named(text) == ["Assault Bike"]
+
+
+def test_a_minute_each_beside_the_rounds_is_their_note() -> None:
+    section = _only_section("3 rounds, 1 min each: WB, SDHP, box jumps")
+    assert (section["format"], section["rounds"], section["note"]) == ("rounds", 3, "1 min each")
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        (
+            "EMOM 20: 4 סבבים של - חתירה 15 קל', 12 וול בול, 10 ברפי מעל המוט, מנוחה",
+            ["Row", "Wall Ball", "Burpee Over the Bar"],
+        ),
+        (
+            "ЕМОМ 16: 4 круга — гребля 15 кал, 12 бросков мяча, 10 бёрпи через штангу, отдых",
+            ["Row", "Wall Ball", "Burpee Over the Bar"],
+        ),
+        ("EMOM 12: 3 rounds of - 10 burpees, 12 KBS, rest", ["Burpee", "Kettlebell Swing"]),
+    ],
+)
+def test_the_rounds_of_a_clocks_list_are_its_note(text: str, names: list[str]) -> None:
+    section = _only_section(text)
+    assert section["format"] == "emom" and section["note"].splitlines()[0][0].isdigit()
+    assert _named(text) == names
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["5 סבבים:\n- 10 מתח\n- 20 שכיבות סמיכה\nלזמן!", "5 раундов:\n- 10 подтягиваний\nна время!"],
+)
+def test_for_time_said_after_rounds_makes_them_for_time(text: str) -> None:
+    [section] = [s for p in parse_workout(text)["parts"] for s in p["sections"]]
+    assert (section["format"], section["rounds"]) == ("for_time", 5)
+
+
+def test_double_unders_in_hebrew_with_the_rope_first() -> None:
+    assert _named("100 קפיצות בחבל כפולות") == ["Double-Under"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Men: 135 lb. Women: 95 lb.\n21-15-9 reps for time of:\nThrusters\nPull-ups",
+        "♀ 95 lb ♂ 135 lb\nAMRAP 10: 10 thrusters, 10 pull-ups",
+    ],
+)
+def test_standards_said_before_the_format_are_its_sections(text: str) -> None:
+    section = _only_section(text)
+    assert section["format"] != "other"
+    assert section["movements"][0]["load"] == "135/95lb"
+    assert len(_sections(text)) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "reps"),
+    [("For time:\nWalking lunge, 50 steps\n50 burpees", 50), ("Выпады, 40 шагов", 40)],
+)
+def test_steps_after_a_name_are_its_count(text: str, reps: int) -> None:
+    assert movements_of(parse_workout(text))[0]["reps"] == reps
+
+
+def test_a_one_legged_squat_is_a_pistol() -> None:
+    assert _named("10 one-legged squats, alternating") == ["Pistol"]
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Fran 21-15-9 thrusters/pull-ups", ["Thruster", "Pull-up"]),
+        ("AMRAP 10: 10 KBS/10 burpees", ["Kettlebell Swing", "Burpee"]),
+        ("21-15-9 трастеры/подтягивания", ["Thruster", "Pull-up"]),
+    ],
+)
+def test_two_kinds_of_movement_joined_by_a_slash_are_two(text: str, names: list[str]) -> None:
+    assert _named(text) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "note"),
+    [
+        ("For time: 50 DU/SU", "Double-Under", "or SU"),
+        ("For time: 30 HSPU/push-ups", "Handstand Push-up", "or push-ups"),
+        ("AMRAP 10: 10 T2B/K2E", "Toes-to-Bar", "or K2E"),
+    ],
+)
+def test_a_movement_and_its_scaled_form_by_a_slash_are_one(text: str, name: str, note: str) -> None:
+    [move] = movements_of(parse_workout(text))
+    assert (_library(move["name"]), move["note"]) == (name, note)
+
+
+def test_hashtags_opening_a_line_are_a_note_before_its_workout() -> None:
+    text = "#crossfit #wod Fran 21-15-9 thrusters/pull-ups 💪"
+    section = _only_section(text)
+    assert (section["format"], section["repScheme"]) == ("for_time", "21-15-9")
+    assert _named(text) == ["Thruster", "Pull-up"]
+
+
+@pytest.mark.parametrize(
+    "text", ["5 rounds:\nRun 400\nPull-ups 10", "5 раундов:\nБег 400\nПодтягивания 10"]
+)
+def test_a_bare_number_after_a_run_is_no_count(text: str) -> None:
+    parsed = parse_workout(text)
+    assert all(m.get("reps") != 400 for m in movements_of(parsed))
+    assert parsed["unread"] == [text.splitlines()[1]]
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("23.3 — For time (cap 6:00): 5 wall walks, 50 DU, 15 snatches 95/65", "23.3"),
+        ("24.1: 21-15-9 DB snatches, burpees over DB", "24.1"),
+    ],
+)
+def test_an_open_workouts_number_before_what_the_line_says_is_only_the_title(
+    text: str, title: str
+) -> None:
+    parsed = parse_workout(text)
+    assert parsed["title"] == title
+    assert _only_section(text)["format"] == "for_time" and None not in _named(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Рывок в полуприсед 6х2 на 70%", "Power Snatch"),
+        ("סנאץ' כוח 6x2 ב-70%", "Power Snatch"),
+        ("קלין סקוואט 5x2", "Clean"),
+        ("ג'רק מהמתלה 5x2", "Split Jerk"),
+    ],
+)
+def test_weightlifting_names_in_hebrew_and_russian(text: str, name: str) -> None:
+    assert _named(text) == [name]
+
+
+@pytest.mark.parametrize("text", ["לחיצת חזה 5x5 ב-70%-75%", "Bench press 5x5 @ 70%-75%"])
+def test_a_percent_range_with_both_signs(text: str) -> None:
+    [move] = movements_of(parse_workout(text))
+    assert (move["percent"], move["percentTo"]) == (70.0, 75.0)
+
+
+def test_tabata_before_words_that_name_no_movement_reads_none() -> None:
+    text = "Tabata Something Else\nTabata pull-ups\nTabata push-ups"
+    assert _named(text) == ["Pull-up", "Push-up"]

@@ -40,7 +40,7 @@ _EMOM = re.compile(
 # "E2:30 x 5", "E90s x 8", "Every 2:00 for 10 min", "Каждые 2 минуты x 6 раундов", "כל 90 שניות".
 _COUNT_UNIT = rf"(?:{_MINUTE_WORDS}|{words(lexicon.ROUNDS)}|{words(lexicon.SETS)}){_END}"
 _EVERY = re.compile(
-    rf"(?:\b{words(lexicon.EVERY)}\s*|\b[EЕ](?=\d))(?P<size>\d+(?::\d{{2}})?)?\s*"
+    rf"(?:\b{words(lexicon.EVERY)}\s*|\b[EЕ](?=\d))(?P<size>\d+(?::\d{{2}})?|:\d{{2}})?\s*"
     rf"(?P<unit>{_MINUTE_WORDS}{_END}|{_SEC_WORDS}{_END}|['’′\"])?"
     rf"(?:\s*[,:]?\s*(?P<sep>{TIMES}|{_FOR_DURATION})\s*(?P<count>\d+)\s*"
     rf"(?P<cunit>{_COUNT_UNIT})?)?",
@@ -56,7 +56,9 @@ _ON_OFF = re.compile(
 TABATA = re.compile(rf"\b{words(lexicon.TABATA)}{_END}", re.I)
 FOR_TIME = re.compile(
     rf"(?<!\w){words(lexicon.FOR_TIME)}{_END}|(?<=\d)RFT{_END}"  # "3RFT", "5RFT:"
-    rf"|^{words(lexicon.FOR_TIME_OPENING)}(?=\s*(?:[:\-–—]|$))",
+    rf"|^{words(lexicon.FOR_TIME_OPENING)}(?=\s*(?:[:\-–—]|$))"
+    # "75 power snatches 75/55# FT": ending the line after no number ("15 ft" is feet)
+    rf"|(?<=[^\d\s]\s)(?-i:FT)\.?$",
     re.I,
 )
 # "3 rounds NOT for time": rounds done for quality, not a race.
@@ -115,8 +117,21 @@ _BRACKETED_LENGTH = re.compile(
 # how long each movement of the list is worked, a note of the section (its clock is the list's).
 _STATION = re.compile(
     rf"(?:\d+(?::\d{{2}})?\s*(?:{_MINUTE_WORDS}|{_SEC_WORDS}|['’])?|{_MINUTE_WORDS})\s*"
-    r"(?:(?:at|on|per|each|в|на|каждой|בכל|לכל|על)\s+)+(?:station|movement|exercise|станци\w*"
-    r"|упражнени\w*|תחנה|תרגיל)s?(?!\w)",
+    r"(?:(?:(?:at|on|per|each|в|на|каждой|בכל|לכל|על)\s+)+(?:station|movement|exercise|станци\w*"
+    r"|упражнени\w*|תחנה|תרגיל)s?(?!\w)|each$)",  # "3 rounds, 1 min each:"
+    re.I,
+)
+# "3 x 4 min AMRAP w/ 1 min rest", "with 2' rest between": the rest between them, a note.
+_WITH_REST = re.compile(
+    rf"\s*(?:w/|with|עם|с)\s*\d+(?::\d{{2}})?\s*(?:{_MINUTE_WORDS}|{_SEC_WORDS}|['’])?\s*"
+    rf"{words(lexicon.REST)}(?!\w)(?:\s+(?:between|b/w)(?:\s+\w+)?)?",
+    re.I,
+)
+# "For time w/ 20 lb vest:", "(with a 20/14 lb vest)", "в жилете 9/6 кг", "עם ווסט": what the
+# workout is done in, a note of the section.
+_WORN = re.compile(
+    rf"(?:(?:w/|with|wearing|עם|в|с)\s*(?:an?\s+)?)?(?:[\d./]+\s*(?:{quantities.LOAD_UNIT})?\s*-?\s*)?"
+    rf"{words(lexicon.IMPLEMENTS['vest'])}(?:\s*[\d./]+\s*(?:{quantities.LOAD_UNIT})?)?(?!\w)",
     re.I,
 )
 _LADDER = re.compile(rf"(?<!\w){words(lexicon.LADDER)}(?!\w)", re.I)
@@ -227,7 +242,10 @@ def _every(text: str, section: Section) -> bool:
     unit = (m.group("unit") or "min").lower()
     size = m.group("size") or "1"
     seconds_unit = bool(re.fullmatch(_SEC_WORDS, unit, re.I)) or unit == '"'
-    seconds = seconds_in(size) if ":" in size else int(size) * (1 if seconds_unit else 60)
+    if size.startswith(":"):
+        seconds = int(size[1:])  # "Every :90": ninety seconds
+    else:
+        seconds = seconds_in(size) if ":" in size else int(size) * (1 if seconds_unit else 60)
     if seconds <= 0:
         return False
     section.format = "emom"
@@ -267,9 +285,10 @@ def _timed_format(text: str, section: Section) -> bool:
     """Fill in AMRAP / EMOM / every-N / Tabata timing; False when the line has none."""
     if _amrap(text, section) or _emom(text, section):
         return True
-    if TABATA.search(text):
+    if tabata := TABATA.search(text):
         section.format = "tabata"
-        section.rounds = 8
+        repeats = _REPEATS.match(text, tabata.end())
+        section.rounds = 8 * int(repeats.group(1)) if repeats else 8  # "Tabata x 2": twice
         section.interval_seconds = 30
         return True
     return _on_off(text, section) or _every(text, section)
@@ -308,8 +327,8 @@ def cap_seconds(m: re.Match[str]) -> int:
 
 def _strip_all(text: str, patterns: tuple[re.Pattern[str], ...]) -> str:
     for pattern in patterns:
-        text = pattern.sub(" ", text)
-    return squeeze(text)
+        text = squeeze(pattern.sub(" ", text))  # "Tabata x 2": "x 2" is then a line's own
+    return text
 
 
 def _clock_length(text: str, length: re.Match[str], section: Section) -> str:
@@ -334,7 +353,7 @@ def _inside_brackets(text: str, index: int) -> bool:
 def _without_asides(text: str, section: Section) -> str:
     """A header without who does it ("Team of 2"), a rest in brackets ("(3 min rest between)")
     or a rest after it: each a note of the section."""
-    for aside in (_BRACKETED_REST, TEAMS, _STATION):
+    for aside in (_BRACKETED_REST, TEAMS, _STATION, _WORN, _WITH_REST):
         m = aside.search(text)
         if m is None or (aside is TEAMS and _inside_brackets(text, m.start())):
             continue  # "AMRAP 12 (partner style)": a bracket is read whole

@@ -77,6 +77,12 @@ WORK_REST = {
 }
 REST = {"en": ("rest",), "he": ("מנוחה",), "ru": ("отдых", "отдыха")}
 # "1-10 ladder", "Ladder 1-10", "лесенка 1-10", "סולם 1-10": one rep more each round.
+# A squat named by the bare word, which a lift reads as the back squat ("סקוואט 5x5", "присед
+# 5х5"); counted in a metcon with no load ("AMRAP 12: 10 בורפי, 15 סקוואט") it is the air squat.
+BARE_SQUAT = {"he": ("סקוואט",), "ru": ("присед",)}
+# A jerk named by the word the lift's full name shares ("толчок": the clean and jerk); after the
+# clean in a complex ("3 взятия на грудь + 1 толчок") it is the jerk.
+BARE_JERK = {"ru": ("толчок", "толчка", "толчков")}
 LADDER = {"en": ("ladder",), "he": ("סולם",), "ru": ("лесенка", "лестница")}
 # The two halves of an on/off interval ("40 on / 20 off", "20 שניות עבודה 10 מנוחה").
 WORK = {"en": ("on", "work"), "he": ("עבודה",), "ru": ("работа", "работы")}
@@ -212,12 +218,32 @@ ALTERNATING = {
 ODD = {
     "en": ("odd", "odd min", "odd mins", "odd minute", "odd minutes", "odds"),
     "he": ("אי זוגי", "אי זוגית", "דקה אי זוגית", "דקות אי זוגיות"),
-    "ru": ("нечётные", "нечетные", "нечёт", "нечет", "нечётная минута"),
+    "ru": (
+        "нечётные",
+        "нечетные",
+        "нечёт",
+        "нечет",
+        "нечётная минута",
+        "нечётная",
+        "нечетная",
+        "нечетная минута",
+        "нечётные минуты",
+    ),
 }
 EVEN = {
     "en": ("even", "even min", "even mins", "even minute", "even minutes", "evens"),
     "he": ("זוגי", "זוגית", "דקה זוגית", "דקות זוגיות"),
-    "ru": ("чётные", "четные", "чёт", "чет", "чётная минута"),
+    "ru": (
+        "чётные",
+        "четные",
+        "чёт",
+        "чет",
+        "чётная минута",
+        "чётная",
+        "четная",
+        "четная минута",
+        "чётные минуты",
+    ),
 }
 MINUTE = {"en": ("minute", "min"), "he": ("דקה",), "ru": ("минута", "мин")}
 
@@ -275,7 +301,7 @@ DISTANCE_UNITS = {
         "метра",
     ),
     "km": ("km", "k", "kilometer", "kilometers", 'ק"מ', "ק״מ", "км"),
-    "mi": ("mi", "mile", "miles", "мили", "миля"),
+    "mi": ("mi", "mile", "miles", "мили", "миля", "милю", "מייל", "מיילים"),
     "ft": ("ft", "feet", "foot", "футов"),
     "yd": ("yd", "yds", "yard", "yards"),
 }
@@ -291,6 +317,7 @@ CALORIES = (
     "קלוריות",
     "קלוריה",
     "קל׳",
+    "קל'",
     "קל",
     "кал",
     "калорий",
@@ -306,6 +333,7 @@ MINUTES = (
     "minutes",
     "דקות",
     "דק׳",
+    "דק'",
     "דק",
     "דקה",
     "мин",
@@ -418,7 +446,8 @@ NUMBERS = {
 }  # fmt: skip
 
 
-def _each(table: Words) -> list[str]:
+def each(table: Words) -> list[str]:
+    """Every entry of a table (of all its languages), longest first."""
     entries = table if isinstance(table, tuple) else [w for ws in table.values() for w in ws]
     return sorted(set(entries), key=len, reverse=True)
 
@@ -430,7 +459,7 @@ def words(table: Words) -> str:
     (the caller's pattern adds that where it needs it).
     """
     out = []
-    for entry in _each(table):
+    for entry in each(table):
         pieces = [re.escape(piece) for piece in re.split(r"[\s-]+", entry)]
         out.append(r"[\s-]*".join(pieces))
     return "(?:" + "|".join(out) + ")"

@@ -44,7 +44,8 @@ def outside_brackets(text: str, separator: re.Pattern[str]) -> list[str]:
 # "M1: … M2: …": a list numbered inside one line.
 _INLINE_NUMBER = re.compile(
     r"(?:^|(?<=\s))(?:\((\d{1,2})\)|(\d{1,2})[).]|(\d)\ufe0f?\u20e3"
-    r"|(?:min(?:ute)?\s*|m|דקה\s*|минута\s*)(\d{1,2})(?:\s*[:\-–—)])?)(?=\s)",
+    r"|(?:min(?:ute)?\s*|m|דקה\s*|минута\s*)(\d{1,2})(?:\s*[:\-–—)])?"
+    r"|(\d{1,2})\s*(?:min|мин|דקה|דק['׳]?)\.?\s*[:\-–—])(?=\s)",
     re.I,
 )
 
@@ -163,7 +164,9 @@ def _decoration(char: str) -> bool:
 
 
 # "1 - 12 cal row", "2 — 10 бёрпи", "3: rest": a number and a dash or colon open the line.
-_NUMBERED = re.compile(r"^\s*(\d{1,2})\s*[-–—:]\s+(?=\S)")
+_NUMBERED = re.compile(
+    r"^\s*(\d{1,2})\s*(?:(?:min|мин|דקה|דק['׳]?)\.?\s*)?[-–—:]\s+(?=\S)", re.I
+)  # "1 мин — 15 кал гребля", "2 min: 12 T2B": the minute of a list counting 1, 2, 3
 
 
 def numbered(lines: list[str]) -> set[int]:

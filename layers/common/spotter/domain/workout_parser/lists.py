@@ -61,6 +61,18 @@ def format_piece(split: list[str]) -> tuple[Section, str] | None:
     return (said, split[-1]) if all(movement(p) is not None for p in split[:-1]) else None
 
 
+_FOR_TIME_END = re.compile(rf"\s+((?<!\w){words(lexicon.FOR_TIME)}[.!]*)\s*$", re.I)
+
+
+def format_ending(piece: str) -> tuple[str, tuple[Section, str]] | None:
+    """The last piece of a list when it ends with "for time" ("… ומתח לזמן", "… и подтягивания
+    на время"): the movement, and the format."""
+    m = _FOR_TIME_END.search(piece)
+    if m is None or not names_known(piece[: m.start()]):
+        return None
+    return piece[: m.start()], (Section(format="for_time"), m.group(1))
+
+
 def between(text: str, split: list[str]) -> str:
     """What lies between a line's pieces: the separators ("and", "и", "+", ",")."""
     gaps, cursor = [], 0
@@ -85,10 +97,19 @@ def heading(text: str) -> bool:
     )
 
 
+# "400m" opening a list ("Helen 3RFT 400m/21 KBS/12 PU"): the run, by convention.
+DISTANCE_ONLY = re.compile(r"\d+(?:[.,]\d+)?\s*(?:m|km|k|mi|miles?|м|км|מ'?|מטר|ק\"?מ)(?!\w)", re.I)
+
+
 def reads_as_movements(text: str) -> bool:
     """Whether a text is a list of movements ("… & Pull-ups — sub 3 goal": a note or a rest
     among them does not stop it being one)."""
     split = pieces(text)
-    read = [movement(p) is not None or complex_of(p) is not None for p in split]
+    read = [
+        movement(p) is not None
+        or complex_of(p) is not None
+        or (i == 0 and len(split) > 1 and DISTANCE_ONLY.fullmatch(p) is not None)
+        for i, p in enumerate(split)
+    ]
     aside = [is_note_start(p) or REST.match(p) is not None for p in split]
     return any(read) and all(r or a for r, a in zip(read, aside, strict=True))

@@ -57,10 +57,19 @@ _MAX_CAL = re.compile(r"\bmax\s+cals?\b", re.I)
 _LEADING_REPS = re.compile(rf"^(\d+)\s*(?:{words(lexicon.REPS)}(?!\w))?\s*", re.I)
 _TRAILING_REPS = re.compile(rf"\s{TIMES}\s*(\d+)\s*$", re.I)
 _DASHED_REPS = re.compile(r"(?<=[^\W\d_])\s*[-–—:=]\s*(\d+)(?=\s*(?:\([^()]*\))?\s*$)")
+_CLOCK_LEAD = re.compile(
+    rf"^(?:(?:at|on)\s+the\s+(?:top|start)\s+of\s+)?{words(lexicon.EVERY)}\s+(?:\d+(?::\d\d)?\s*)?"
+    r"(?:min(?:ute)?s?|mins?|sec(?:ond)?s?|s|['’]|минут[уы]?|мин|секунд|דקה|דקות|שניות)(?!\w)"
+    r"\s*[,:]?\s*(?=\d)",
+    re.I,
+)
+_BRACKETED_REST = re.compile(rf"\(([^()]*(?<!\w){words(lexicon.REST)}(?!\w)[^()]*)\)", re.I)
 _CALORIES_FIRST = re.compile(rf"^\s*{words(lexicon.CALORIES)}\.?\s+(?=[^\W\d])", re.I)
 _CALORIES_LAST = re.compile(rf"(?<=[^\W\d])\s+\(?{words(lexicon.CALORIES)}\)?\.?\s*$", re.I)
 _BARE_COUNT = re.compile(r"(?<=[^\W\d_])\s+(\d{1,3})(?=\s*(?:\([^()]*\))?\s*$)")
-_TRAILING_REP_COUNT = re.compile(rf"[,\s]\s*(\d+)\s*{words(lexicon.REPS)}\s*$", re.I)
+_TRAILING_REP_COUNT = re.compile(
+    rf"[,\s]\s*(\d+)\s*(?:{words(lexicon.REPS)}|{words(lexicon.COUNT_NOUNS)})\s*$", re.I
+)  # "thrusters, 21 reps", "Walking lunge, 50 steps"
 _SETS_COMPLEX = re.compile(
     rf"^(\d+)\s*{TIMES}\s*\((.*)\)(.*)$|^(\d+)\s*sets?\s*(?:of|:)\s*(.*)$|^\((.*)\)\s*{TIMES}\s*(\d+)(.*)$",
     re.I,
@@ -81,7 +90,9 @@ _COMPLEX_TAIL = re.compile(
 # Separators of one line's movements; "clean and jerk" is one movement, not two.
 _SPLIT = re.compile(
     r"\s*;\s*|(?<!\d),\s*|,(?!\d)\s*|\s+[/|]\s+|\s+[–—]\s+|\s+\+\s+"
-    r"|\s+(?:and|&|и|ו-?)\s+(?=\d)|\s+(?:and|&|и)\s+|\s+ו-?(?=\d)|\s*\x02",
+    r"|\s+(?:and|&|и|ו-?)\s+(?=\d)|\s+(?:and|&|и)\s+|\s+ו-?(?=\d)|\s*\x02"
+    # "400m/21 KBS 24kg/12 PU": a slash with no spaces before the next count and its name
+    r"|(?<=[^\W\d_])/(?=\d+(?:[.,]\d+)?\s+(?!(?:kg|lbs?|pood|кг|cm|см|in|m|м)\b)[^\W\d])",
     re.I,
 )
 # Hebrew writes "and" as a letter on the next word: "תראסטרים ומתח" (thrusters and pull-ups).
@@ -111,7 +122,8 @@ _JOINED = _joined_names()
 # not what. "… with dumbbells" stays: the vocabulary reads it as the DB variant.
 _HOW_TAIL = re.compile(
     rf"(?:^|\s)(?:(?:with|w/)(?!\s+(?:an?\s+|two\s+)?{words(lexicon.VARIANT_IMPLEMENTS)}(?!\w))"
-    r"|wearing|of\s+(?:today'?s|the|your)|(?:in|for)\s+(?:the\s+)?(?:remaining|rest\s+of))\s.*$",
+    r"|wearing|of\s+(?:today'?s|the|your)|(?:in|for)\s+(?:the\s+)?(?:remaining|rest\s+of)"
+    r"|@(?=\s*[^\W\d])|at\s+(?=(?:\w+\s+)?pace\b))\s.*$",  # "400m run @ mile pace"
     re.I,
 )
 # "5 burpees at the top of every minute", "в начале каждой минуты", "בתחילת כל דקה": when it is
@@ -122,9 +134,12 @@ _CLOCK_TAIL = re.compile(
     r"(?:minutes?|mins?|rounds?|минут[уы]?|раунд\w*|דקה|דקות|סבב)(?!\w).*$",
     re.I,
 )
-# "85%x3", "95% x 1+", "@ 80% x 2", "3 @ 85%", "2x85%": one set of a lift by its percent.
+# "85%x3", "95% x 1+", "@ 80% x 2", "3 @ 85%", "2x85%": one set of a lift by its percent;
+# "1 x max @ 75%", "2x3 @ 80%": more sets of it.
 PERCENT_SET = re.compile(
     r"^@?\s*\d+(?:[.,]\d+)?\s*%\s*[xX×х]\s*\d+\+?$|^\d+\+?\s*(?:[xX×х@]|на|ב-?)\s*\d+(?:[.,]\d+)?\s*%$"
+    r"|^\d+\s*[xX×х]\s*(?:\d+|max|макс\w*)\+?\s*(?:@|на\s|ב-?)\s*\d+(?:[.,]\d+)?\s*%$",
+    re.I,
 )
 # "superset w/ strict pull-ups 4x8", "סופרסט עם מתח", "суперсет с подтягиваниями": the lift
 # is done in turn with the one above, in its section.
@@ -148,7 +163,8 @@ _W_SLASH = re.compile(r"(?<!\w)w/\s*(?=[^\W\d])", re.I)
 _SIDE_TAIL = re.compile(r"\s*/\s*(?:each\s+|per\s+)?(?:side|arm|leg)\b", re.I)
 _NOT_THE_NAME = re.compile(
     rf"\b(?:rx|each(?: side| arm| leg)?|e/s|per side|per arm|alt(?:ernating)? arms?|@|of"
-    rf"|unbroken|total|touch[\s-]and[\s-]go|TNG|{words(lexicon.COUNTING)})\b",
+    rf"|unbroken|total|touch[\s-]and[\s-]go|TNG|{words(lexicon.COUNTING)}"
+    r"|[EЕ]\d*(?:MOM|MOTM|МОМ)|OTM)\b",  # "Power clean 10x1 @ 80% EMOM": the clock, not the name
     re.I,
 )
 
@@ -169,11 +185,26 @@ def _name_of(text: str) -> str:
 
 def _alternatives(text: str, found: dict[str, Any]) -> str:
     """ "DU/SU": the movement and its scaled alternative; the name is the first."""
-    m = re.search(r"(?<![\w/])([^\W\d_][\w-]*)/([^\W\d_][\w-]*)(?![\w/])", text)
-    if m and vocabulary.lookup(m.group(1)) and vocabulary.lookup(m.group(2)):
+    m = _SLASHED.search(text)
+    if m and _one_or_the_other(m.group(1), m.group(2)):
         found["note"] = f"or {m.group(2)}"
         return text[: m.start()] + m.group(1) + text[m.end() :]
     return text
+
+
+_SLASHED = re.compile(r"(?<![\w/])([^\W\d_][\w-]*)/([^\W\d_][\w-]*)(?![\w/])")
+
+
+def _one_or_the_other(first: str, second: str) -> bool:
+    """ "DU/SU", "HSPU/push-ups", "T2B/K2E": one movement and its scaled form (the same kind of
+    movement); "thrusters/pull-ups" are two movements."""
+    a, b = vocabulary.lookup(first), vocabulary.lookup(second)
+    return a is not None and b is not None and a.category == b.category
+
+
+def _two_by_a_slash(m: re.Match[str]) -> bool:
+    a, b = vocabulary.lookup(m.group(1)), vocabulary.lookup(m.group(2))
+    return a is not None and b is not None and a.category != b.category
 
 
 def movement(text: str) -> dict[str, Any] | None:
@@ -200,7 +231,12 @@ def _reps(rest: str, found: dict[str, Any]) -> str:
         # "Подтягивания 10", "Махи гирей 20 (24/16 кг)", "Pull-ups 10", "מתח 10": a known
         # name, then its count with nothing between
         known = vocabulary.lookup(_name_of(rest[: m.start()]))
-        if known is not None and (int(m.group(1)) <= 50 or known.category in _UNLOADED):
+        # not "Run 400" (metres or calories, the coach did not say) nor "Deadlift 225" (a load)
+        if (
+            known is not None
+            and known.category != "monostructural"
+            and (int(m.group(1)) <= 50 or known.category in _UNLOADED)
+        ):
             found["reps"] = int(m.group(1))
             rest = rest[: m.start()] + " " + rest[m.end() :]
     if "reps" not in found and not measured and (m := _TRAILING_REPS.search(rest)):
@@ -223,6 +259,12 @@ def _read_movement(text: str) -> dict[str, Any] | None:
     notes: list[str] = []
     if m := _MAX_CAL.search(rest):
         found["calories"] = "max"
+        rest = take(rest, m)
+    if m := _CLOCK_LEAD.match(rest):
+        notes.append(m.group(0).strip(" ,:"))  # "every 2 min 5 thrusters": when, then what
+        rest = rest[m.end() :]
+    if m := _BRACKETED_REST.search(rest):
+        notes.append(m.group(1).strip())  # "Front squat 5x3 @ 80% (rest 2:00)": not a hold
         rest = take(rest, m)
     rest = quantities.strength_marks(rest, found, notes).strip()
     if m := quantities.REP_RANGE.match(rest):
@@ -286,7 +328,14 @@ def _reaches_up(name: str) -> bool:
 def names_a_movement(text: str) -> bool:
     """Whether any run of the text's words is a known movement's name."""
     words_ = re.findall(r"[^\W\d_][\w'-]*", text)
-    return any(vocabulary.known_words(words_[i:]) for i in range(len(words_)))
+    if any(vocabulary.known_words(words_[i:]) for i in range(len(words_))):
+        return True
+    # "ומתח לזמן": Hebrew "and" written on a movement's name
+    return any(
+        vocabulary.known_words([word[1:], *words_[i + 1 :]])
+        for i, word in enumerate(words_)
+        if word.startswith("ו") and len(word) > 2
+    )
 
 
 def implement(move: dict[str, Any]) -> str | None:
@@ -315,6 +364,14 @@ def is_lift(move: dict[str, Any]) -> bool:
     return "sets" in move or "repScheme" in move or "RM" in move.get("note", "")
 
 
+_COUNT_NOUNS = frozenset(lexicon.COUNT_NOUNS)
+
+
+def _counts_only(move: dict[str, Any]) -> bool:
+    """ "50 steps", "30 reps": a count and the word for what it counts, no movement's name."""
+    return move["name"].lower() in _COUNT_NOUNS and "reps" in move
+
+
 def equipment_only(move: dict[str, Any]) -> bool:
     """ "Vest 20/14 lb", "Box 24/20\"": what the movements are done with, not a movement."""
     return move["name"].lower() in _EQUIPMENT
@@ -336,6 +393,9 @@ def complex_of(text: str) -> tuple[int | None, list[str], str] | None:
     # one loaded implement, done as one set
     if any(read is not None and (loadable(read) is None or "seconds" in read) for read in reads):
         return None
+    # "3x12 DB rows + 3x15 face pulls": each lift its own sets, done in turn, not one set
+    if len(reads) > 1 and all(read is not None and "sets" in read for read in reads):
+        return None
     return found
 
 
@@ -348,6 +408,9 @@ def _complex_of(text: str) -> tuple[int | None, list[str], str] | None:
     body, tail = text, ""
     if at := _COMPLEX_TAIL.search(text):
         body, tail = text[: at.start()], text[at.start() :]
+    if (after := _SETS_AFTER.search(body)) and not _SETS_COMPLEX.match(body):
+        # "2 cleans + 2 jerks x 5 sets", "2 взятия + 2 толчка, 5 подходов": the complex's sets
+        sets, body = int(after.group(1)), body[: after.start()]
     if m := _SETS_COMPLEX.match(body):
         if m.group(1):
             sets, body, tail = int(m.group(1)), m.group(2), m.group(3) or tail
@@ -371,6 +434,9 @@ def _complex_of(text: str) -> tuple[int | None, list[str], str] | None:
     return None
 
 
+_SETS_AFTER = re.compile(
+    rf"(?<=[^\W\d])\s*(?:,\s*|\s{TIMES}\s*)(\d+)\s*{words(lexicon.SETS)}(?!\w)\s*$", re.I
+)
 # "… + jerk x 5 sets, build to heavy", "… + jerk, 5 sets": the last lift, then the sets.
 _LAST_WITH_SETS = re.compile(
     rf"^(?P<name>[^\d]+?)\s*(?:{TIMES}\s*(?P<n>\d+)(?:\s*{words(lexicon.SETS)})?|,?\s*(?P<n2>\d+)"
@@ -397,6 +463,10 @@ def _masked(text: str) -> str:
     line ("1) … 2) …") are separators too."""
     for m in reversed(inline_numbers(text)):
         text = text[: m.start()] + "\x02" + " " * (m.end() - m.start() - 1) + text[m.end() :]
+    for m in reversed([m for m in _SLASHED.finditer(text) if _two_by_a_slash(m)]):
+        # "21-15-9 thrusters/pull-ups": two movements, not one and its scaled form
+        slash = m.start(2) - 1
+        text = text[:slash] + "\x02" + text[slash + 1 :]
     text = _JOINED.sub(lambda m: re.sub(r"[\s&+]", "\1", m.group(0)), text)
     for m in reversed(list(_VAV.finditer(text))):
         joined = text[m.end() :].split()
@@ -447,7 +517,9 @@ def _pieces(text: str) -> tuple[str, ...]:
             continue
         read = movement(piece)
         runs = _runs(piece) if read is None else []
-        bare = (read is None and not runs) or (read is not None and equipment_only(read))
+        bare = (read is None and not runs) or (
+            read is not None and (equipment_only(read) or _counts_only(read))
+        )  # "Walking lunge, 50 steps": the steps are the lunge's
         apart = (
             REST.match(piece)
             or _NOTE_PIECE.match(piece)

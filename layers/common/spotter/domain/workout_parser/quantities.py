@@ -15,6 +15,7 @@ from spotter.domain.workout_parser.lines import squeeze
 
 NUM = r"\d+(?:[.,]\d+)?"
 _LOAD_UNIT, LOAD_SPELLING = lexicon.units(lexicon.LOAD_UNITS)
+LOAD_UNIT = _LOAD_UNIT  # what a load is written in: kg, lb, #, pood, ק"ג, кг
 DIST_UNIT, DIST_SPELLING = lexicon.units(
     {k: v for k, v in lexicon.DISTANCE_UNITS.items() if k != "ft"}
 )
@@ -55,7 +56,7 @@ BODYWEIGHT = re.compile(
 # "@ 75%", "at 75%", "ב-75%", "на 75%": the "at" is part of the mark, not of the name.
 AT_MARK = rf"(?:@|(?<!\w){words(lexicon.AT)}(?:\s+|-)|(?<!\S)ב-?)"
 PERCENT = re.compile(
-    rf"{AT_MARK}?\s*(\d+(?:\.\d+)?)(?:\s*[-–]\s*(\d+(?:\.\d+)?))?\s*(?:%|{words(lexicon.PERCENT_WORDS)}(?!\w))",
+    rf"{AT_MARK}?\s*(\d+(?:\.\d+)?)(?:\s*%?\s*[-–]\s*(\d+(?:\.\d+)?))?\s*(?:%|{words(lexicon.PERCENT_WORDS)}(?!\w))",
     re.I,
 )
 _PERCENT_WAVE = re.compile(rf"{AT_MARK}?\s*(\d+(?:\.\d+)?)(?:\s*/\s*\d+(?:\.\d+)?)+\s*%", re.I)

@@ -40,7 +40,9 @@ from spotter.domain.workout_parser.lines import (
     undecorated,
 )
 from spotter.domain.workout_parser.lists import (
+    DISTANCE_ONLY,
     between,
+    format_ending,
     format_piece,
     heading,
     names_known,
@@ -94,6 +96,11 @@ _COLON_SEP = re.compile(r"^(?P<head>[^:]+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*)(?P<ta
 _SAYS_WHAT = re.compile(r"\d|for\s+time|amrap|e\d*mom|emotm|tabata", re.I)
 _VEST_NOTE = re.compile(rf"(?<!\w){words(lexicon.IMPLEMENTS['vest'])}(?!\w)", re.I)
 _GROUP_LABEL = re.compile(r"^([A-Ea-eА-Да-дא-ה])(\d)\s*[).:\-–—]?\s+")
+_LEADING_ROUNDS = re.compile(
+    rf"^(\d+)\s*{words(lexicon.ROUNDS)}(?:\s+(?:of|של|по|из))?\s*[-–—:]\s*(?=[^\W\d]|\d)", re.I
+)
+_LEADING_TAGS = re.compile(r"^(?:#[^\W\d][\w-]*\s+)+(?=\S)")
+_QUOTED_NAME = re.compile(r"^[\"“'«]([^\"“”'«»\d]{2,30})[\"”'»]\s+")
 _LEADING_WORDS = re.compile(
     r"^([A-ZА-ЯЁ][\w'’.]*)(?:\s+([A-ZА-ЯЁ][\w'’.]*))?(?:\s+([A-ZА-ЯЁ][\w'’.]*))?\s+"
 )
@@ -189,6 +196,17 @@ class Reader:
         if current is not None and empty and completes(current, section):
             absorb(current, section)
             return
+        if (
+            current is not None
+            and not current.movements
+            and not current.from_header
+            and (current.halves or current.shared)
+        ):
+            # "Men: 135 lb. Women: 95 lb." then "21-15-9 reps for time of:": the standards are
+            # the section's the format opens
+            section.halves[:0], section.shared[:0] = current.halves, current.shared
+            section.notes[:0] = current.notes
+            part.sections.pop()
         part.sections.append(section)
 
     # -- a line ------------------------------------------------------------------------------
@@ -204,6 +222,12 @@ class Reader:
             return
         if raw.strip() != text:
             self.took("bullet", raw.strip()[: len(raw.strip()) - len(text)])
+        if (tags := _LEADING_TAGS.match(text)) and (
+            QUANTITY.search(text[tags.end() :]) or names_a_movement(text[tags.end() :])
+        ):
+            # "#crossfit #wod Fran 21-15-9 thrusters/pull-ups": the tags, then the workout
+            self.note(tags.group(0).strip())
+            text = text[tags.end() :]
         text = hyphened(text)
         said = sentences(text)
         if len(said) > 1 and _reads_apart(text, said):
@@ -252,8 +276,11 @@ class Reader:
             self.took("format", bookend.group(1))
             self.part().sections.append(Section(notes=[bookend.group(1)]))
             self.seen_content = True
-            if bookend.group(2).strip():
-                self.content(bookend.group(2).strip())
+            tail = bookend.group(2).strip()
+            if tail and _then_inside(tail) is not None:
+                self.read(tail)  # "Buy-in 50 cal bike, then AMRAP 10: …"
+            elif tail:
+                self.content(tail)
             return
         if self.standards(text) or self.marks(text):
             return
@@ -381,6 +408,14 @@ class Reader:
             name, rest = m.group("head").strip(), m.group("tail")
         elif self.named_format(text):
             return True
+        quoted = _QUOTED_NAME.match(text) if name is None else None
+        if (
+            quoted
+            and is_name(quoted[1])
+            and self.format_and_movements(text[quoted.end() :], dry=True)
+        ):
+            # '"Kelly" 5 rounds for time: …': a quoted name, then what the line says
+            name, rest = quoted.group(0).strip(), text[quoted.end() :]
         if name is None and (m := _LEADING_WORDS.match(text)):
             # "JT 21-15-9 …", "Grace 30 C&J for time …": a name of one to three words
             names = [g for g in m.groups() if g]
@@ -431,19 +466,28 @@ class Reader:
             return False
         if not head or QUANTITY.search(head) or (known := vocabulary.lookup(head)) is None:
             return False
+        before = ""
+        if counted_first := _COUNT_THEN_CLOCK.match(clock):
+            # "Clean & jerk: 1 rep every 90s x 10 @ 75%": each interval's count, then the clock
+            before, clock = counted_first.group(1), clock[counted_first.end() :]
         said, rest = None, ""
         if split := _FORMAT_SEP.match(clock) or _COMMA_SEP.match(clock):
             said, rest = section_header(split["head"], header_only=True), split["tail"].strip()
         if said is None:
             said, rest = section_header(clock, header_only=True), ""
-        if said is None or said.notes:
-            said, rest = _clock_then_marks(clock, head, known)
+        if said is None or said.notes or (not rest and _A_MARK.search(clock)):
+            # "… every 90s x 10 @ 75%": the percent is the lift's, not the clock's
+            marked, marks = _clock_then_marks(clock, head, known)
+            if marked is not None or said is None or said.notes:
+                said, rest = marked, marks
         if said is None or said.notes or said.format not in _CLOCKS:
             return False  # "Front squat: 8-6-4-2" is the lift's scheme, not a clock
-        read = movement(f"{head} {rest}".strip(" ,"))
+        read = movement(f"{head} {before} {rest}".strip(" ,"))
         if read is None or vocabulary.lookup(read["name"]) is not known:
             return False
         self.add_section(said, clock[: len(clock) - len(rest)] if rest else clock)
+        if before:
+            self.took("marks", before)
         read["mention"] = text
         self.add_movement(read)
         return True
@@ -479,7 +523,12 @@ class Reader:
         tabata = TABATA.match(text)
         spec = _TABATA_SPEC.match(text, tabata.end()) if tabata else None
         after = text[spec.end() :] if spec else ""
-        if spec and re.match(r"[^\W\d]", after) and not text.endswith(":"):
+        if (
+            spec
+            and re.match(r"[^\W\d]", after)
+            and not text.endswith(":")
+            and names_a_movement(after)
+        ):
             # "Tabata air squats", "Табата (8 раундов 20/10): приседания": the format (its
             # rounds and work/rest said or not), then the movements it is done with.
             said = text[: spec.end()]
@@ -555,10 +604,15 @@ class Reader:
     def format_and_movements(self, text: str, *, dry: bool = False) -> bool:
         """ "AMRAP 20: 5 pull-ups, …", "3 rounds - 10 …", "5 RFT 800m run, …", "75 power
         snatches for time @ …"."""
-        m = _FORMAT_SEP.match(text)
-        if m and section_header(m.group("head")) is None:
-            # "Team of 2, 30 min AMRAP: …": the format is all before the colon
-            m = _COLON_SEP.match(text) or m
+        colon = _COLON_SEP.match(text)
+        if colon and section_header(of_ending(colon["head"])) is not None:
+            # "3 rounds of 2 min on / 1 min off: …": what is before the colon is the format
+            m: re.Match[str] | None = colon
+        else:
+            m = _FORMAT_SEP.match(text)
+            if m and section_header(m.group("head")) is None:
+                # "Team of 2, 30 min AMRAP: …": the format is all before the colon
+                m = colon or m
         # "3 sets of max strict pull-ups" is one lift; "3 sets: 12 DB rows, 20 sec L-sit" rounds.
         lift = m is not None and m.group("sep").strip() in ("of", "из") and _N_SETS.match(m["head"])
         head = of_ending(m["head"]) if m and ":" in m["sep"] else m and m["head"]
@@ -627,6 +681,10 @@ class Reader:
         if trailing is None and (last := format_piece(split)) is not None:
             trailing, split = last, split[:-1]  # "…, for time", "…, на время"
             text = text[: text.rindex(last[1])].rstrip(" ,;–—-")
+        elif trailing is None and split and (ending := format_ending(split[-1])) is not None:
+            # "21-15-9 תראסטרים ומתח לזמן": the last movement, then the format
+            split[-1], trailing = ending
+            text = text[: text.rindex(ending[1][1])].rstrip(" ,;–—-")
         # A long line of counted movements ("20 pull-ups, 30 push-ups, …") is a list, not prose.
         counted = len(split) > 1 and all(
             QUANTITY.search(p) and (movement(p) or REST.match(p)) for p in split
@@ -685,6 +743,16 @@ class Reader:
             if end:
                 self.took("format", text[:end])
                 text = text[end:]
+        if listed and (rounds := _LEADING_ROUNDS.match(text)):
+            # "EMOM 20: 4 סבבים של - חתירה …", "ЕМОМ 16: 4 круга — гребля …": how many times
+            # the list goes round; an interval clock already counts its own rounds
+            section = self.section()
+            if section.format != "emom" and section.rounds is None:
+                section.rounds = int(rounds.group(1))
+            else:
+                section.notes.append(rounds.group(0).strip(" -–—:"))
+            self.took("format", rounds.group(0))
+            text = text[rounds.end() :]
         if (opens := _OPENS_WITH.match(text)) and self.opens_with(text, opens.end()):
             return None
         paired = PAIRED.match(text)
@@ -729,7 +797,8 @@ class Reader:
         if PERCENT_SET.match(piece) and (
             is_lift(self.last_line[-1]) or "percent" in self.last_line[-1]
         ):
-            # "Back squat 5/3/1: 75%x5, 85%x3, 95%x1+": the lift's next sets, as written
+            # "Back squat 5/3/1: 75%x5, 85%x3, 95%x1+", "Deadlift: 3 x 5 @ 75%, 1 x max @ 75%":
+            # the lift's next sets, as written
             lift = self.last_line[-1]
             lift["note"] = ", ".join(filter(None, (lift.get("note"), piece)))
             self.took("marks", piece)
@@ -779,6 +848,10 @@ class Reader:
             # "12 deadlifts, 9 hang power cleans, 6 push jerks @ 155/105": one bar for all
             _share_last_load(self.last_line)
             return
+        if "load" in last and re.search(r"\(\s*[^()]*\d[^()]*\)\s*$", last["mention"]):
+            # "…, 6 push jerks (155/105 lb)": the bar's load, bracketed after the last lift
+            _share_last_load(self.last_line)
+            return
         if "load" not in last or not re.search(r",\s*[^,]*\d[^,]*$", last["mention"]):
             return
         tail = last["mention"].rsplit(",", 1)[1]
@@ -801,18 +874,8 @@ class Reader:
         if complex_ := complex_of(LABEL_PREFIX.sub("", text)):
             self.add_complex(text, *complex_)
             return
-        read = movement(text)
-        if read is not None and read.keys() <= {"mention", "name"} and _heads(read["name"]):
-            self.note(text)  # "Week 3 – squat cycle", "Snatch complex": what follows is about
-            return
-        if read is not None and equipment_only(read):
-            self.note(text)  # "Vest 20/14 lb": what it is done with
-            return
-        if read is not None and self.loads_named(read):
-            self.note(text, role="load")  # "Thrusters @ 115/75 lb" under the list: their load
-            return
-        if read is not None and self.aside(read):
-            self.note(text)  # "מתחלפים כרצונכם" under counted movements: how, not what
+        read = _read_piece(text, opening=not self.last_line)
+        if read is not None and self.about_the_list(read, text):
             return
         if read is None:
             if QUANTITY.search(text):
@@ -828,6 +891,8 @@ class Reader:
         # the first line under a format header ("E2MOM x 5:" then "3 x 2 snatch").
         paired, self.paired = self.paired, False
         paired = self.superset_label(text) or paired
+        # "3x12 DB rows + 3x15 face pulls": lifts joined by "+" on one line are done in turn
+        paired = paired or (self.joined and bool(self.last_line))
         if lift and current is not None and (heading_ := self.named_above(read, current)):
             # "Push press" then "3 sets of 5 @ 65-75% of 1RM push press": the line above named
             # the lift this line states; it heads it, it is not a movement of its own
@@ -837,6 +902,15 @@ class Reader:
                 current.format = "strength"
                 self.add_movement(read, current)
                 return
+        if lift and "sets" in read and (clock := _BARE_CLOCK.search(text)):
+            # "Power clean 10x1 @ 80% EMOM": one set at the top of each interval
+            every = int(clock.group(1) or 1) * 60
+            sets = read["sets"]
+            said = Section("emom", sets, interval_seconds=every, duration_seconds=every * sets)
+            part.sections.append(said)
+            self.took("format", clock.group(0))
+            self.add_movement(read, said)
+            return
         if (
             lift
             and not paired
@@ -856,6 +930,21 @@ class Reader:
             return None
         known = vocabulary.lookup(above["name"])
         return above if known is not None and known is vocabulary.lookup(read["name"]) else None
+
+    def about_the_list(self, read: dict[str, Any], text: str) -> bool:
+        """A piece that reads as a name but is about the list, kept as a note: a heading, an
+        implement, the load of movements above, an aside."""
+        if read.keys() <= {"mention", "name"} and _heads(read["name"]):
+            self.note(text)  # "Week 3 – squat cycle", "Snatch complex": what follows is about
+        elif equipment_only(read):
+            self.note(text)  # "Vest 20/14 lb": what it is done with
+        elif self.loads_named(read):
+            self.note(text, role="load")  # "Thrusters @ 115/75 lb" under the list: their load
+        elif self.aside(read):
+            self.note(text)  # "מתחלפים כרצונכם" under counted movements: how, not what
+        else:
+            return False
+        return True
 
     def superset_label(self, text: str) -> bool:
         """ "A1) Front squat 4x4" then "A2) Strict pull-ups 4x6-8": lifts labelled with one
@@ -934,7 +1023,9 @@ class Reader:
                 )
             self.add_movement(read, current)
         # "5 cleans + 5 push jerks 60/40 kg": the load after the last lift is the complex's
-        _share_last_load([m for m in current.movements if m["mention"] == text])
+        complex_ = [m for m in current.movements if m["mention"] == text]
+        _share_last_load(complex_)
+        _jerk_after_the_clean(complex_)
 
     # -- the end -----------------------------------------------------------------------------
 
@@ -948,6 +1039,7 @@ class Reader:
             sections[0].format = "for_time"
         for part in self.parts:
             for section in part.sections:
+                _bodyweight_squats(section)
                 _load_said_before(section.movements)
                 self.place_shared(section)
                 if section.time_cap_seconds and section.format in ("other", "rounds"):
@@ -955,9 +1047,9 @@ class Reader:
                 if (
                     section.format == "other"
                     and section.movements
-                    and all(is_lift(m) for m in section.movements)
+                    and all(is_lift(m) or "percent" in m for m in section.movements)
                 ):
-                    section.format = "strength"
+                    section.format = "strength"  # "Back squat: 5 @ 70%, 5 @ 75%, 5+ @ 80%"
 
     def place_shared(self, section: Section) -> None:
         """Loads and heights stated once (standards lines, a header's load) go to the
@@ -976,7 +1068,8 @@ class Reader:
 
 # What may follow "Tabata" before its movements: rounds, work/rest, in brackets or not.
 _TABATA_SPEC = re.compile(
-    rf"(?:\s*\([^()]*\)|\s+\d+\s*{words(lexicon.ROUNDS)}(?!\w)|\s+\d+\s*/\s*\d+)*\s*[:\-–—]?\s*",
+    rf"(?:\s*\([^()]*\)|\s+\d+\s*{words(lexicon.ROUNDS)}(?!\w)|\s+\d+\s*/\s*\d+"
+    rf"|\s*{lexicon.TIMES}\s*\d+(?!\d))*\s*[:\-–—]?\s*",
     re.I,
 )
 _WORK_REST = re.compile(rf"\s*\([^()]*{words(lexicon.WORK_REST)}[^()]*\)\s*$", re.I)
@@ -1021,9 +1114,9 @@ def _format_said_after(part: Part) -> None:
         or not said.from_header
         or said.format == "other"
         or not listed.movements
-        or listed.format != "other"
+        or not (listed.format == "other" or (listed.format, said.format) == ("rounds", "for_time"))
     ):
-        return
+        return  # "5 סבבים:" … then "לזמן!": the rounds are for time
     absorb(listed, said)
     part.sections.pop()
 
@@ -1043,6 +1136,60 @@ def _loaded_header(head: str) -> Section | None:
         return None
     section.shared.extend(items)
     return section
+
+
+def _read_piece(text: str, *, opening: bool) -> dict[str, Any] | None:
+    """A piece as a movement; a distance alone opening a list is the run ("Helen 3RFT
+    400m/21 KBS/12 PU")."""
+    read = movement(text)
+    if read is None and opening and DISTANCE_ONLY.fullmatch(text):
+        read = movement(f"{text} run")
+        if read is not None:
+            read.update(mention=text, note="run")
+    return read
+
+
+def _bare_words(table: lexicon.Words) -> frozenset[str]:
+    return frozenset(vocabulary.folded(vocabulary.normalize(w)) for w in lexicon.each(table))
+
+
+def _is_bare(name: str, words_: frozenset[str]) -> bool:
+    return vocabulary.folded(vocabulary.normalize(name)) in words_
+
+
+_BARE_SQUAT = _bare_words(lexicon.BARE_SQUAT)
+_BARE_JERK = _bare_words(lexicon.BARE_JERK)
+_AIR_SQUAT = "air squat"
+_JERK = "jerk"
+_METCON = ("amrap", "for_time", "emom", "rounds", "tabata")
+
+
+def _bodyweight_squats(section: Section) -> None:
+    """ "AMRAP 12: 10 בורפי, 15 סקוואט, 20 כפיפות בטן": the bare squat word, counted in a metcon
+    with no load, sets or percent, is the air squat (the name says so; the mention keeps the
+    coach's word)."""
+    if section.format not in _METCON:
+        return
+    for move in section.movements:
+        if not _is_bare(move["name"], _BARE_SQUAT) or "reps" not in move:
+            continue
+        if (known := vocabulary.lookup(move["name"])) is None or known.equipment is None:
+            continue  # "סקוואטים" is the air squat already
+        if move.keys() & {"load", "sets", "percent", "repScheme", "tempo"}:
+            continue
+        move["name"] = _AIR_SQUAT
+        move["note"] = "; ".join(filter(None, (move.get("note"), "bodyweight")))
+
+
+def _jerk_after_the_clean(complex_: list[dict[str, Any]]) -> None:
+    """ "3 взятия на грудь + 1 толчок": after the clean, the word the clean and jerk shares is
+    the jerk (the name says so; the mention keeps the coach's word)."""
+    cleaned = False
+    for move in complex_:
+        if cleaned and _is_bare(move["name"], _BARE_JERK):
+            move["name"] = _JERK
+        known = vocabulary.lookup(move["name"])
+        cleaned = cleaned or (known is not None and "Clean" in known.name)
 
 
 def _load_said_before(moves: list[dict[str, Any]]) -> None:
@@ -1068,6 +1215,7 @@ def _worn_or_scaled(note: str) -> bool:
 def _a_chipper(section: Section) -> bool:
     return (
         section.format == "other"
+        and not section.complex
         and all(_worn_or_scaled(note) for note in section.notes)
         and all(
             m.keys() & {"reps", "distance", "calories"} and not is_lift(m) and "max" not in m
@@ -1083,6 +1231,15 @@ _CLOCK_START = re.compile(
 )
 
 
+# "EMOM", "E2MOM", "OTM" with no count of its own, on a lift's line of sets
+_BARE_CLOCK = re.compile(
+    r"(?<!\w)(?:[EЕ](\d*)(?:MOM|MOTM|OTM|МОМ)|OTM)(?!\w)(?!\s*(?:[xх×]\s*)?\d)", re.I
+)
+_A_MARK = re.compile(r"@|%|\bRPE\b", re.I)
+_COUNT_THEN_CLOCK = re.compile(
+    rf"^(\d+\s*(?:{words(lexicon.REPS)})?)\s+(?={words(lexicon.EVERY)}\s|[EЕ]\d*(?:MOM|MOTM|OTM|МОМ)\b)",
+    re.I,
+)
 _MARKS_START = re.compile(
     r"^(?:[xX×х]\s*\d|@|на\s|ב-?\d|\d+\s*(?:reps?|повтор\w*|חזרות|חזרה)(?!\w))", re.I
 )
@@ -1093,6 +1250,7 @@ def _clock_then_marks(
 ) -> tuple[Section | None, str]:
     """ "EMOM 12 x 2 @ 70%": the shortest head that is a clock, when the rest are the lift's
     marks (each interval's reps, percent)."""
+    found: list[tuple[Section, str]] = []
     for cut in (m.start() for m in re.finditer(r"\s+", clock)):
         said = section_header(clock[:cut], header_only=True)
         if said is None or said.notes or said.format not in _CLOCKS:
@@ -1102,7 +1260,11 @@ def _clock_then_marks(
             continue  # "EMOM" then "12 x 2": the clock is "EMOM 12"
         read = movement(f"{lift} {rest}")
         if read is not None and vocabulary.lookup(read["name"]) is known:
-            return said, rest
+            found.append((said, rest))
+    # "every 90s x 10 @ 75%": a clock that counts its rounds ("x 10") before one that does not
+    counted = [(s, r) for s, r in found if s.rounds or s.duration_seconds]
+    if chosen := counted or found:
+        return chosen[0]
     return None, ""
 
 

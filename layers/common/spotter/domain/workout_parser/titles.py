@@ -61,7 +61,7 @@ CAPPED_TITLE = re.compile(r"^(?P<name>.+?)\s*(?:\((?P<cap>[^()]+)\)|,\s*(?P<tail
 
 
 def unquoted(title: str) -> str:
-    quoted = len(title) > 2 and title[0] in "\"'“" and title[-1] in "\"'”"
+    quoted = len(title) > 2 and title[0] in "\"'“«" and title[-1] in "\"'”»"
     return title[1:-1] if quoted else title
 
 
@@ -102,14 +102,21 @@ def header(line: str) -> Part | None:
     return Part(name=text, window=window, optional=bool(_OPTIONAL.search(text)), notes=notes)
 
 
+_CAP_WORD = re.compile(words(lexicon.CAP), re.I)
+
+
 def is_name(text: str) -> bool:
     """A workout's name before "-" or ":" ("Kelly", "Open 21.1", "Lumberjack 20", '"Nasty
     Girls"'), not a format, a part or a movement."""
     text = text.strip().strip("\"'“”")
+    if (opens := OPEN_TITLE.match(text)) and opens.end() == len(text):
+        return True  # "23.3 — For time …": an Open workout's number
     if not text or len(text.split()) > 4 or not LETTER.search(text):
         return False
     if header(text) or section_header(text) or is_note_start(text) or SLOT.match(text + ":"):
         return False
+    if _CAP_WORD.fullmatch(text):
+        return False  # "Time cap: 15 min" says the cap, it names nothing
     if BOOKEND.match(text) or re.match(r"^\d", text) or vocabulary.lookup(text):
         return False
     if _COUNT_WORD.fullmatch(text):
@@ -122,8 +129,8 @@ def is_name(text: str) -> bool:
 
 
 def is_title(text: str) -> bool:
-    if OPEN_TITLE.match(text):
-        return True
+    if (opens := OPEN_TITLE.match(text)) and not QUANTITY.search(text[opens.end() :]):
+        return True  # "23.3", "Open 24.1 🔥"; not "23.3 — For time (cap 6:00): 5 wall walks, …"
     aside = ASIDE.match(text)
     if aside and not QUANTITY.search(aside["name"]) and is_title(aside["name"]):
         return True  # "Murph (20# vest)": the name decides
