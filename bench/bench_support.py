@@ -1,11 +1,31 @@
-"""What both benchmarks share: a fresh enterprise-tier org (unmetered) with one owner."""
+"""What the benchmarks share: their Postgres server, and a fresh enterprise-tier org (unmetered)
+with one owner."""
 
 from __future__ import annotations
 
+import os
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import psycopg
+
+from spotter.db.server import throwaway_server
+
+BENCH_SERVER_PREFIX = "spotter-bench-pg-"
+
+
+@contextmanager
+def bench_server() -> Iterator[str]:
+    """DATABASE_URL's server as it is when set; else an embedded server of the run's own
+    (`throwaway_server`), stopped and deleted when the block ends — after a failure or Ctrl-C
+    too — so a benchmark leaves no Postgres running (`pgrep -f spotter-bench-pg-`)."""
+    if url := os.environ.get("DATABASE_URL"):
+        yield url
+        return
+    with throwaway_server(BENCH_SERVER_PREFIX) as server:
+        yield str(server.get_uri())
 
 
 def seed_owner(conn: psycopg.Connection[Any]) -> tuple[Any, str, str]:

@@ -32,12 +32,12 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from bench_support import seed_owner
+from bench_support import bench_server, seed_owner
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from spotter.auth.devkeys import DEV_AUTHORIZED_PARTY, DEV_ISSUER, mint_token, public_pem
 from spotter.db.migrate import migrate
-from spotter.db.server import ensure_database, start_server
+from spotter.db.server import ensure_database
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILD = ROOT / ".aws-sam" / "build"
@@ -66,10 +66,7 @@ HOOK_PATHS = {
 
 @contextmanager
 def database() -> Iterator[str]:
-    with tempfile.TemporaryDirectory(prefix="spotter-bench-pg-") as tmp:
-        server = os.environ.get("DATABASE_URL") or start_server(
-            Path(tmp) / "pgdata", throwaway=True
-        )
+    with bench_server() as server:
         url = ensure_database(server, "spotter_bench_cold", recreate=True)
         import asyncio
 

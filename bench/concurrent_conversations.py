@@ -19,7 +19,6 @@ import asyncio
 import os
 import platform
 import sys
-import tempfile
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -27,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from bench_support import seed_owner
+from bench_support import bench_server, seed_owner
 
 from spotter.agent.run import SendMessage, send_message
 from spotter.agent.state import AgentDeps
@@ -36,7 +35,7 @@ from spotter.auth.clerk import SessionClaims
 from spotter.config import Settings
 from spotter.db import Database
 from spotter.db.migrate import migrate
-from spotter.db.server import LOCAL_APP_PASSWORD, app_login_url, ensure_database, start_server
+from spotter.db.server import LOCAL_APP_PASSWORD, app_login_url, ensure_database
 from spotter.providers.fake import Reply, ScriptedModel, Text, _Endless
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -151,10 +150,7 @@ async def run(
 
 
 async def main(sizes: list[int], turns: int, pool: int, event_delay: float, orgs: int) -> None:
-    with tempfile.TemporaryDirectory(prefix="spotter-bench-pg-") as tmp:
-        server = os.environ.get("DATABASE_URL") or start_server(
-            Path(tmp) / "pgdata", throwaway=True
-        )
+    with bench_server() as server:
         owner_url = ensure_database(server, "spotter_bench_concurrent", recreate=True)
         await migrate(owner_url, app_password=LOCAL_APP_PASSWORD)
         machine = platform.processor() or platform.machine()

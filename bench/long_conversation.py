@@ -27,15 +27,12 @@ import asyncio
 import hashlib
 import json
 import math
-import os
-import tempfile
 import uuid
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import psycopg
-from bench_support import seed_owner
+from bench_support import bench_server, seed_owner
 
 import spotter.agent.run.compaction_gate as compaction_gate
 import spotter.agent.transcript.replay as replay
@@ -47,7 +44,7 @@ from spotter.auth.clerk import SessionClaims
 from spotter.config import Settings
 from spotter.db import Database
 from spotter.db.migrate import migrate
-from spotter.db.server import LOCAL_APP_PASSWORD, app_login_url, ensure_database, start_server
+from spotter.db.server import LOCAL_APP_PASSWORD, app_login_url, ensure_database
 from spotter.providers.fake import FakeUsage, Reply, ScriptedModel, Text, ToolUse, tool_reply
 
 LOOKBACK_BLOCKS = 20
@@ -228,10 +225,7 @@ def _turn_off_context_management() -> None:
 
 
 async def main(runs: int) -> None:
-    server = os.environ.get("DATABASE_URL")
-    with tempfile.TemporaryDirectory(prefix="spotter-bench-pg-") as tmp:
-        if server is None:
-            server = start_server(Path(tmp) / "pgdata", throwaway=True)
+    with bench_server() as server:
         owner_url = ensure_database(server, "spotter_bench_long", recreate=True)
         await migrate(owner_url, app_password=LOCAL_APP_PASSWORD)
         clerk_org, clerk_user = _seed(owner_url)

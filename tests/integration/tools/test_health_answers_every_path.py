@@ -2,7 +2,8 @@
 read by owners and admins only, on every path a coach could reach them (fix31 item 2): the tool
 through the model, MCP, the native stream and its replay, the conversation read, the AI SDK
 chat's stream, replay and history — and a call an owner made stays withheld once that person
-is a coach. No `/gym` read and no search document holds an answer."""
+is a coach, from her and from the model her next turn replays it to (fix32). No `/gym` read and
+no search document holds an answer."""
 
 from __future__ import annotations
 
@@ -152,6 +153,41 @@ async def test_an_owner_made_a_coach_no_longer_reads_the_answers_her_calls_retur
         owner_again = await everything()
     assert SECRET in as_owner and SECRET in owner_again
     assert SECRET not in as_coach and CONTACT in as_coach
+
+
+@pytest.mark.parametrize(("role_now", "shown"), [("coach", False), ("owner", True)])
+async def test_a_demoted_owners_next_turn_replays_her_calls_to_the_model_in_her_role_now(
+    mcp_app: FastAPI,
+    db: Database,
+    tokens: TokenFactory,
+    org: Org,
+    clean_db: str,
+    role_now: str,
+    shown: bool,
+) -> None:
+    """What the model is sent is read in the caller's role now too (fix32 item 1): an owner
+    reads a waiver (the injury answer included), is made a coach and asks on in the same
+    conversation; the replay of her earlier call withholds the answer from the model, which
+    could otherwise repeat it to a coach. An owner who stays one is replayed it whole."""
+    model = await _model_reading_a_waiver(mcp_app, db, org)
+    model.script.append(Reply([Text("Avi is her emergency contact.")]))
+    body: dict[str, Any] = {"text": "Noa's waiver?", "pageContext": {"pathname": "/forms"}}
+    she = token_for(tokens, org, "owner")  # the same person throughout: conversations are hers
+    async with http_client(mcp_app, she) as http:
+        streamed = (await http.post("/agent/messages", json=body)).text
+    cid = sse_payloads(streamed)[-1]["conversationId"]
+    assert SECRET in json.dumps(model.requests[1])  # she read it as an owner
+    _set_role(clean_db, org, "owner", role_now)
+    sent_before = len(model.requests)
+    body = {**body, "text": "Whom do we call for her?", "conversationId": cid}
+    async with http_client(mcp_app, she) as http:
+        streamed = (await http.post("/agent/messages", json=body)).text
+    assert sse_payloads(streamed)[-1]["type"] == "done"
+    [request] = model.requests[sent_before:]
+    replayed = json.dumps(request)
+    assert (SECRET in replayed) is shown
+    assert CONTACT in replayed  # the rest of the waiver is replayed to every staff member
+    assert ("answersWithheld" in replayed) is not shown
 
 
 async def test_no_search_document_holds_a_form_answer(db: Database, org: Org) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import UTC, datetime
 from typing import Any
@@ -87,10 +88,18 @@ def test_thinking_is_kept_only_for_a_thinking_call_on_the_same_model() -> None:
     thinks = ModelCall("spotterLoop", "m-1", 100, {"type": "adaptive"})
     quiet = ModelCall("spotterLoop", "m-1", 100)
     other = ModelCall("spotterLoop", "m-2", 100, {"type": "adaptive"})
-    assert replay_messages(stored, thinks)[1]["content"][0] == thinking
-    assert replay_messages(stored, quiet)[1]["content"] == [{"type": "text", "text": "a"}]
-    assert replay_messages(stored, other)[1]["content"] == [{"type": "text", "text": "a"}]
-    assert [m["role"] for m in replay_messages(stored, thinks)] == ["user", "assistant", "user"]
+    assert replay_messages(stored, thinks, role="owner")[1]["content"][0] == thinking
+    assert replay_messages(stored, quiet, role="owner")[1]["content"] == [
+        {"type": "text", "text": "a"}
+    ]
+    assert replay_messages(stored, other, role="owner")[1]["content"] == [
+        {"type": "text", "text": "a"}
+    ]
+    assert [m["role"] for m in replay_messages(stored, thinks, role="owner")] == [
+        "user",
+        "assistant",
+        "user",
+    ]
 
 
 def test_consecutive_user_rows_replay_as_one_user_turn_with_their_blocks_in_order() -> None:
@@ -102,7 +111,7 @@ def test_consecutive_user_rows_replay_as_one_user_turn_with_their_blocks_in_orde
         # the run failed here (no assistant turn); the next user turn follows the results
         StoredMessage(uuid.uuid4(), 3, "user", [{"type": "text", "text": "again"}], None, later),
     ]
-    messages = replay_messages(stored, ModelCall("spotterLoop", "m-1", 100))
+    messages = replay_messages(stored, ModelCall("spotterLoop", "m-1", 100), role="owner")
     assert [m["role"] for m in messages] == ["user", "assistant", "user"]
     assert messages[2]["content"] == [_result("x"), {"type": "text", "text": "again"}]
     assert validate_replay(messages).ok
@@ -148,3 +157,40 @@ def test_a_capped_reply_loses_its_unfinished_block_and_is_never_empty() -> None:
         {"type": "text", "text": "(reply cut off)"}
     ]
     assert finished_content([], "end_turn") == [{"type": "text", "text": "(no reply)"}]
+
+
+def _submission_result(tid: str) -> dict[str, Any]:
+    output = {
+        "id": "s1", "formKind": "waiver", "signer": "Noa",
+        "answers": [
+            {"field": "contact", "label": "Emergency contact", "value": "Avi", "health": False},
+            {"field": "knee", "label": "Injuries?", "value": "torn meniscus", "health": True},
+        ],
+    }  # fmt: skip
+    return {"type": "tool_result", "tool_use_id": tid, "content": json.dumps(output)}
+
+
+def _read_a_submission() -> list[StoredMessage]:
+    run = uuid.uuid4()
+    return [
+        StoredMessage(uuid.uuid4(), 0, "user", [{"type": "text", "text": "q"}], None, run),
+        StoredMessage(uuid.uuid4(), 1, "assistant", [_use("x"), _use("y")], "m-1", run),
+        StoredMessage(
+            uuid.uuid4(), 2, "tool_result", [_submission_result("x"), _result("y")], None, run
+        ),
+    ]
+
+
+def test_a_replay_gives_a_coach_no_health_answer_and_a_manager_the_stored_bytes() -> None:
+    """Tool results are replayed in the caller's role now (fix32): a coach's replay of a
+    submission an owner read drops its health answers, as every other reader does; a manager's
+    replay is the stored content itself, so her cached prefix is unchanged."""
+    stored = _read_a_submission()
+    call = ModelCall("spotterLoop", "m-1", 100)
+    as_coach = replay_messages(stored, call, role="coach")[2]["content"]
+    shown = json.loads(as_coach[0]["content"])
+    assert [a["value"] for a in shown["answers"]] == ["Avi"]
+    assert shown["withheldFields"] == ["knee"] and "torn meniscus" not in as_coach[0]["content"]
+    assert as_coach[1] is stored[2].content[1]  # a result with no health answer is untouched
+    for manager in ("owner", "admin"):
+        assert replay_messages(stored, call, role=manager)[2]["content"] == stored[2].content

@@ -2,8 +2,8 @@
 unset, and the small admin steps (create a database, point a URL at it) shared by dev and tests.
 
 Dev data lives under `.spotter/pgdata` and the server keeps running between `make dev` runs;
-tests start their own throwaway server (`throwaway_server`: stopped when they end), so they
-never touch dev data.
+tests and benchmarks start their own throwaway server (`throwaway_server`: stopped when they
+end), so they never touch dev data.
 """
 
 from __future__ import annotations
@@ -52,9 +52,11 @@ def _embedded(pgdata: Path, *, throwaway: bool) -> EmbeddedServer:
     return server
 
 
-def start_server(pgdata: Path, *, throwaway: bool) -> str:
-    """Start (or reuse) the server whose data is in `pgdata`; returns its `postgres` db URL."""
-    return str(_embedded(pgdata, throwaway=throwaway).get_uri())
+def start_server(pgdata: Path) -> str:
+    """Start (or reuse) the dev server whose data is in `pgdata`, left running for the next
+    `make dev`; returns its `postgres` db URL. A server that must not outlive its user (a test
+    session's, a benchmark's) is a `throwaway_server`."""
+    return str(_embedded(pgdata, throwaway=False).get_uri())
 
 
 @contextmanager

@@ -66,7 +66,9 @@ def loop_history(
 def valid_replay(state: RunState, stored: list[StoredMessage]) -> list[dict[str, Any]]:
     """The stored rows as the run's call replays them, canonical once here (not per call)."""
     state.compacted = any(row.role == "system_note" for row in stored)
-    messages: list[dict[str, Any]] = canonical(replay_messages(stored, state.call))
+    messages: list[dict[str, Any]] = canonical(
+        replay_messages(stored, state.call, role=state.caller.role)
+    )
     check = validate_replay(messages)
     if check.ok:
         return messages

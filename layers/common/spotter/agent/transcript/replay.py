@@ -1,7 +1,8 @@
-"""Replaying stored history to the model: thinking kept only where it may be, orphans repaired.
+"""Replaying stored history to the model: thinking kept only where it may be, what the caller
+may not read withheld, orphans repaired.
 
-Everything here is a pure function of the stored rows, so a replay is byte-identical run after
-run and the prompt cache written by one run is read by the next.
+Everything here is a pure function of the stored rows and the caller's role, so a replay is
+byte-identical run after run and the prompt cache written by one run is read by the next.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from spotter.agent.cost import ModelCall, base_model_id
 from spotter.agent.transcript.history import StoredMessage
 from spotter.agent.transcript.message_log import MessageRole
 from spotter.agent.transcript.projection import projection
-from spotter.agent.transcript.slimming import slim_for_replay
+from spotter.agent.transcript.slimming import Row, slim_for_replay
+from spotter.domain.form_compliance import may_read_health, withhold_health_answers
 from spotter.tools.errors import ToolError
 
 THINKING_TYPES = frozenset({"thinking", "redacted_thinking"})
@@ -30,11 +32,14 @@ def api_role(role: MessageRole) -> Literal["user", "assistant"]:
     return "assistant" if role == "assistant" else "user"
 
 
-def replay_messages(stored: list[StoredMessage], call: ModelCall) -> list[dict[str, Any]]:
+def replay_messages(
+    stored: list[StoredMessage], call: ModelCall, *, role: str | None
+) -> list[dict[str, Any]]:
     """Stored rows as API messages: from the newest compaction summary on (the projection),
-    old runs slimmed, thinking blocks — signed by the model that wrote them — kept only when
-    this call thinks and the turn came from the same model, and roles alternating."""
-    rows = projection([m.as_row() for m in stored])
+    the tool results as the caller's `role` may read them now, old runs slimmed, thinking
+    blocks — signed by the model that wrote them — kept only when this call thinks and the turn
+    came from the same model, and roles alternating."""
+    rows = [as_read_by(row, role) for row in projection([m.as_row() for m in stored])]
     messages: list[dict[str, Any]] = []
     for row, content in zip(rows, slim_for_replay(rows), strict=True):
         if row["role"] == "assistant":
@@ -44,6 +49,37 @@ def replay_messages(stored: list[StoredMessage], call: ModelCall) -> list[dict[s
                 content = [b for b in content if b.get("type") not in THINKING_TYPES]
         messages.append({"role": api_role(row["role"]), "content": content})
     return alternating(messages)
+
+
+def as_read_by(row: Row, role: str | None) -> Row:
+    """A stored row with its tool results as someone of `role` may read them now: the tool
+    withheld what the caller then could not read, but a call an owner made holds her health
+    answers, and once she is a coach her next turn must not hand them to the model (which could
+    repeat them to her). The one rule (`domain.form_compliance.withhold_health_answers`), as
+    the stream's and the conversation's readers apply it; a result it leaves alone is the
+    stored block itself, so a manager's replay (and anyone's without health answers) is
+    byte-identical to the stored one."""
+    if row["role"] != "tool_result" or may_read_health(role):
+        return row
+    content = [_result_as_read_by(block, role) for block in row["content"]]
+    if all(new is old for new, old in zip(content, row["content"], strict=True)):
+        return row
+    return {**row, "content": content}
+
+
+def _result_as_read_by(block: dict[str, Any], role: str | None) -> dict[str, Any]:
+    text = block.get("content")
+    # only a submission's output has both keys: nothing else is parsed
+    if block.get("is_error") or not isinstance(text, str) or '"formKind"' not in text:
+        return block
+    try:
+        payload = json.loads(text)
+    except ValueError:
+        return block
+    shown = withhold_health_answers(payload, role)
+    if shown is payload:
+        return block
+    return {**block, "content": json.dumps(shown, ensure_ascii=False, default=str)}
 
 
 def alternating(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
