@@ -2260,3 +2260,9 @@ def test_numbered_parts_and_a_parts_window_before_its_content(text: str, parts: 
 
 def test_a_lift_with_its_sets_is_never_a_part() -> None:
     assert parse_workout("Strength 5x5")["parts"][0]["name"] == "Workout"
+
+
+def test_an_open_number_with_an_aside_is_still_the_title() -> None:
+    assert (
+        parse_workout("25.2 (22.3 repeat)\nFor time:\n21 pull-ups")["title"] == "25.2 (22.3 repeat)"
+    )

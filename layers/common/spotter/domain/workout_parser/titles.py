@@ -131,8 +131,10 @@ def is_name(text: str) -> bool:
 
 
 def is_title(text: str) -> bool:
-    if (opens := OPEN_TITLE.match(text)) and not QUANTITY.search(text[opens.end() :]):
-        return True  # "23.3", "Open 24.1 🔥"; not "23.3 — For time (cap 6:00): 5 wall walks, …"
+    rest = text[opens.end() :] if (opens := OPEN_TITLE.match(text)) else ""
+    if opens and not (QUANTITY.search(rest) and names_a_movement(rest)):
+        # "23.3", "Open 24.1 🔥", "25.2 (22.3 repeat)"; not "23.3 — For time: 5 wall walks, …"
+        return True
     aside = ASIDE.match(text)
     if aside and not QUANTITY.search(aside["name"]) and is_title(aside["name"]):
         return True  # "Murph (20# vest)": the name decides
