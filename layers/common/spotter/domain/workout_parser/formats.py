@@ -56,7 +56,7 @@ _ON_OFF = re.compile(
 TABATA = re.compile(rf"\b{words(lexicon.TABATA)}{_END}", re.I)
 FOR_TIME = re.compile(
     rf"(?<!\w){words(lexicon.FOR_TIME)}{_END}|(?<=\d)RFT{_END}"  # "3RFT", "5RFT:"
-    rf"|^{words(lexicon.FOR_TIME_OPENING)}(?=\s*(?:[:\-–—]|$))"
+    rf"|^{words(lexicon.FOR_TIME_OPENING)}(?=\s*(?:[:,;(\-–—]|$))"  # "FT, 35 min cap"
     # "75 power snatches 75/55# FT": ending the line after no number ("15 ft" is feet)
     rf"|(?<=[^\d\s]\s)(?-i:FT)\.?$",
     re.I,
