@@ -2266,3 +2266,140 @@ def test_an_open_number_with_an_aside_is_still_the_title() -> None:
     assert (
         parse_workout("25.2 (22.3 repeat)\nFor time:\n21 pull-ups")["title"] == "25.2 (22.3 repeat)"
     )
+
+
+# -- the fourth blind reading (main 947806f) ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("10 PSN @ 40 kg", "Power Snatch"),
+        ("5 HPSN", "Hang Power Snatch"),
+        ("3 SN", "Snatch"),
+        ("3 SQ CL", "Clean"),
+        ("5 PC", "Power Clean"),
+        ("5 HPC", "Hang Power Clean"),
+        ("5 C&J", "Clean and Jerk"),
+        ("10 OHS", "Overhead Squat"),
+        ("10 SDLHP", "Sumo Deadlift High Pull"),
+        ("10 PP", "Push Press"),
+        ("10 PJ", "Push Jerk"),
+    ],
+)
+def test_the_common_lift_abbreviations_are_their_lifts(text: str, name: str) -> None:
+    assert _named(text) == [name]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("10 KB SDHP 24 kg", "Sumo Deadlift High Pull"),
+        ("10 DB SDHP", "Sumo Deadlift High Pull"),
+        ("10 KB swings", "Kettlebell Swing"),
+        ("10 DB snatches", "Dumbbell Snatch"),
+    ],
+)
+def test_an_implements_prefix_before_an_abbreviation_still_names_it(text: str, name: str) -> None:
+    assert _named(text) == [name]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Back squat back-off 2x8 @ 70%", "Back squat"),
+        ("Deadlift backoff sets 3x5 @ 70%", "Deadlift"),
+        ("Front squat: back off 2x5", "Front squat"),
+        ("Жим лёжа бэк-офф 2х8", "Жим лёжа"),
+    ],
+)
+def test_back_off_sets_are_which_sets_not_the_name(text: str, name: str) -> None:
+    [read] = movements_of(parse_workout(text))
+    assert (read["name"], read["sets"]) == (name, int(re.findall(r"(\d)\s*[xх]", text)[0]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "200 מ' ריצה ביחד",
+        "200 מ' ריצה יחד",
+        "400m run together",
+        "400 м бег вместе",
+        "400m run synchro",
+        "10 burpees you go I go",
+    ],
+)
+def test_words_for_partners_working_together_do_not_hide_the_movement(text: str) -> None:
+    assert None not in _named(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "EMOM 10\nstarting at 0:00\n5 power cleans",
+        "EMOM 10 starting at 0:00\n5 power cleans",
+        "EMOM 12\nמתחילים ב-0:00\n5 פאוור קלין",
+        "EMOM 12\nначиная с 0:00\n5 силовых взятий на грудь",
+    ],
+)
+def test_when_the_clock_starts_is_no_movement(text: str) -> None:
+    section = _only_section(text)
+    assert section["format"] == "emom" and _named(text) == ["Power Clean"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "FT, 35 min cap\n100 wall balls\n50 pull-ups",
+        "FT (35 min cap)\n100 wall balls\n50 pull-ups",
+        "Metcon (Rx / Scaled)\nFT, 35 min cap\n100 wall balls\n50 pull-ups",
+        "ft, cap 35\n100 wall balls\n50 pull-ups",
+    ],
+)
+def test_ft_before_a_comma_or_bracket_opens_a_race_with_its_cap(text: str) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["timeCapSeconds"]) == ("for_time", 2100)
+    assert _named(text) == ["Wall Ball", "Pull-up"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "4 rounds of:\n400m run\n15 KBS\nTime cap 25 min",
+        "4 סבבים של:\nריצה 400 מ'\n15 KBS\nקאפ 25 דק'",
+    ],
+)
+def test_a_closing_cap_under_rounds_makes_them_a_race(text: str) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["rounds"], section["timeCapSeconds"]) == (
+        "for_time",
+        4,
+        1500,
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Back squat 4x6-8", "4x6-8 back squat", "Back squat 4 x 6-8 @ 70%", "Back squat: 4x6-8"],
+)
+def test_a_rep_range_after_the_sets_is_their_note_wherever_it_stands(text: str) -> None:
+    [read] = movements_of(parse_workout(text))
+    assert (read["sets"], read["note"]) == (4, "6-8 reps")
+
+
+@pytest.mark.parametrize(
+    ("text", "title", "part"),
+    [
+        ("Hero WOD - Roy\n5 rounds for time:\n15 deadlifts\n20 box jumps", "Roy", "Hero WOD"),
+        ("WOD: Fran\n21-15-9 thrusters, pull-ups", "Fran", "WOD"),
+        ("Partner WOD – Twins\n100 burpees", "Twins", "Partner WOD"),
+        ("Комплекс: Синди\nAMRAP 20: 5 подтягиваний", "Синди", "Комплекс"),
+    ],
+)
+def test_a_workouts_heading_then_its_name_gives_the_title(text: str, title: str, part: str) -> None:
+    parsed = parse_workout(text)
+    assert (parsed["title"], parsed["parts"][0]["name"]) == (title, part)
+
+
+def test_a_workouts_heading_then_a_format_is_no_title() -> None:
+    assert parse_workout("WOD: 21-15-9 thrusters, pull-ups")["title"] is None

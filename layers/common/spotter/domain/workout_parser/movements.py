@@ -164,8 +164,9 @@ _SIDE_TAIL = re.compile(r"\s*/\s*(?:each\s+|per\s+)?(?:side|arm|leg)\b", re.I)
 _NOT_THE_NAME = re.compile(
     rf"\b(?:rx|each(?: side| arm| leg)?|e/s|per side|per arm|alt(?:ernating)? arms?|@|of"
     rf"|unbroken|total|touch[\s-]and[\s-]go|TNG|{words(lexicon.COUNTING)}"
-    r"|back[\s-]?offs?(?:\s+sets?)?|באק[\s-]?אוף|бэк[\s-]?офф?"  # "Back squat back-off 2x8": which sets
-    r"|you\s+go,?\s+I\s+go|YGIG|I\s+go,?\s+you\s+go|IGYG"  # partners taking turns, not the name
+    # "Back squat back-off 2x8": which sets; "you go I go": how partners share the work
+    r"|back[\s-]?offs?(?:\s+sets?)?|באק[\s-]?אוף|бэк[\s-]?офф?"
+    r"|you\s+go,?\s+I\s+go|YGIG|I\s+go,?\s+you\s+go|IGYG"
     r"|[EЕ]\d*(?:MOM|MOTM|МОМ)|OTM)\b",  # "Power clean 10x1 @ 80% EMOM": the clock, not the name
     re.I,
 )

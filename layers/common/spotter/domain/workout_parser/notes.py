@@ -13,7 +13,10 @@ from spotter.domain.workout_parser.movements import SLOT, THEN
 
 NOTE_START = re.compile(
     rf"^(?:{words(lexicon.NOTE_OPENERS)}(?![\w+])|modif\w*|teams?\s+of\b|then\s*:?\s*$)|^[♀♂*]"
-    r"|^#[^\W\d]",  # a line of hashtags
+    r"|^#[^\W\d]"  # a line of hashtags
+    # "starting at 0:00", "מתחילים ב-0:00", "начиная с 0:00": when the clock starts, no movement
+    r"|^(?:starting|start|beginning|begin|מתחילים|מתחילות|החל|начиная|начало|старт)\s+"
+    r"(?:at|from|on|ב-?|מ-?|с|со|в)\s*\d{1,2}:\d{2}\s*[.!]?$",
     re.I,
 )
 _PROSE = re.compile(

@@ -86,6 +86,12 @@ _HEADER_SEP = re.compile(
     r"^(?P<head>(?:[^:(]|\([^()]*\)){1,40}?)"  # "Part 1 (0:00-15:00): …": a window's colons
     r"(?:\s*:\s*|\s+[-–—]\s+|\s+(?=[xX×]\s*\d|\d+\s*[xX×]$|\d+\s+\w+:$))(?P<tail>.+)$"
 )
+# The workout's own heading, before its name ("Hero WOD - Roy", "אימון גיבור: מרפי").
+_WORKOUT_HEADING = re.compile(
+    r"^(?:(?:hero|partner|team|benchmark|girl)\s+)?(?:wod|metcon|workout|אימון|מטקון|комплекс"
+    r"|тренировка)(?:\s+(?:גיבור|זוגות|героя|геройский))?$|^геройский\s+комплекс$",
+    re.I,
+)
 _FORMAT_SEP = re.compile(
     r"^(?P<head>.+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*|\s+[-–—|]\s+|\s+(?:of|из)\s+)(?P<tail>.+)$",
     re.I,
@@ -262,6 +268,8 @@ class Reader:
         self.read(bare if bare and not is_note(text) else text)
 
     def read(self, text: str) -> None:
+        if self.named_workout_heading(text):
+            return
         if part := header(text):
             self.took("part", text)
             self.parts.append(part)
@@ -396,6 +404,21 @@ class Reader:
         last = section.movements[-1]
         group = [m for m in section.movements if m["mention"] == last["mention"]]
         return group if section.complex else [last]
+
+    def named_workout_heading(self, text: str) -> bool:
+        """ "Hero WOD - Roy", "WOD: Fran", "אימון גיבור – מרפי", "Комплекс: Синди" opening the
+        text: the heading, and the workout's name after it as the title."""
+        if self.seen_content or self.title is not None or self.parts:
+            return False
+        m = _HEADER_SEP.match(text)
+        if not (m and _WORKOUT_HEADING.match(m["head"].strip()) and is_name(m["tail"])):
+            return False
+        if part := header(m["head"]):
+            self.took("part", m["head"])
+            self.parts.append(part)
+        self.title = unquoted(m["tail"].strip())
+        self.took("title", m["tail"])
+        return True
 
     def titled(self, text: str) -> bool:
         """A line that names a workout: "Helen", "Kelly - 5 rounds…", "JT 21-15-9…".
