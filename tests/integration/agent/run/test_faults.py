@@ -5,12 +5,7 @@ the `clean_db` fixture), nothing was written twice, usage is exact, and the next
 
 from __future__ import annotations
 
-import asyncio
-import os
-import signal
-import sys
 import uuid
-from pathlib import Path
 
 import psycopg
 import pytest
@@ -25,10 +20,8 @@ from spotter.providers.fake import MidStreamFailure, Reply, ScriptedModel, Text
 from tests.support.agent import conversation_id_of, deps_for, roles, run_turn, stored_messages
 from tests.support.callers import caller_for
 from tests.support.hitl import of_type
-from tests.support.send_child import SLOW_USAGE
+from tests.support.send_child import SLOW_USAGE, kill_send_at
 from tests.support.world import Org
-
-ROOT = Path(__file__).resolve().parents[4]
 
 
 @pytest.fixture
@@ -63,23 +56,6 @@ def _expire_dead_run(url: str, conversation: uuid.UUID) -> None:
         )
 
 
-async def _kill_child_at(url: str, org: Org, conversation: uuid.UUID, mode: str, at: str) -> None:
-    person = org["owner"]
-    child = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.support.send_child", url, org.clerk_org_id,
-        person.clerk_user_id, str(conversation), mode,
-        cwd=ROOT, stdout=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    assert child.stdout is not None
-    seen: list[str] = []
-    while at not in seen:
-        line = await asyncio.wait_for(child.stdout.readline(), timeout=30)
-        assert line, f"the child ended early: {seen}"
-        seen.append(line.decode().strip().split(" ")[0])
-    os.kill(child.pid, signal.SIGKILL)
-    await child.wait()
-
-
 async def _first_turn(db: Database, owner: Caller) -> uuid.UUID:
     events = await run_turn(deps_for(db, ScriptedModel([Reply([Text("Hi.")])])), owner, "hi")
     return uuid.UUID(conversation_id_of(events))
@@ -99,7 +75,7 @@ async def test_sigkill_during_the_model_stream(
 ) -> None:
     conversation = await _first_turn(db, owner)
     before = _usage(clean_db, org)
-    await _kill_child_at(app_url, org, conversation, "stream", "text_delta")
+    await kill_send_at(app_url, org, conversation, "stream", "text_delta")
     assert roles(clean_db, str(conversation)) == ["user", "assistant", "user"]
     assert _usage(clean_db, org)[:3] == before[:3], "the call cut by the kill was never settled"
     _expire_dead_run(clean_db, conversation)
@@ -111,7 +87,7 @@ async def test_sigkill_during_a_tool_execution_keeps_the_calls_usage(
 ) -> None:
     conversation = await _first_turn(db, owner)
     tokens_in, tokens_out, _, turns = _usage(clean_db, org)
-    await _kill_child_at(app_url, org, conversation, "tool", "tool_started")
+    await kill_send_at(app_url, org, conversation, "tool", "tool_started")
     after = _usage(clean_db, org)
     assert after[0] == tokens_in + SLOW_USAGE.input_tokens, "the completed call was recorded"
     assert after[1] == tokens_out + SLOW_USAGE.output_tokens and after[3] == turns + 1
@@ -127,7 +103,7 @@ async def test_sigkill_during_finish_writes_nothing_twice(
     conversation = await _first_turn(db, owner)
     before = _usage(clean_db, org)
     # message_done: the reply and its usage are stored; the finish path runs next
-    await _kill_child_at(app_url, org, conversation, "stream", "message_done")
+    await kill_send_at(app_url, org, conversation, "stream", "message_done")
     rows = stored_messages(clean_db, str(conversation))
     assert [r["role"] for r in rows][-2:] == ["user", "assistant"]
     assert _usage(clean_db, org)[0] == before[0] + SLOW_USAGE.input_tokens, "recorded once"
