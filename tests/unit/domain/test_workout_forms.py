@@ -2189,15 +2189,6 @@ def test_hashtags_opening_a_line_are_a_note_before_its_workout() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["5 rounds:\nRun 400\nPull-ups 10", "5 раундов:\nБег 400\nПодтягивания 10"]
-)
-def test_a_bare_number_after_a_run_is_no_count(text: str) -> None:
-    parsed = parse_workout(text)
-    assert all(m.get("reps") != 400 for m in movements_of(parsed))
-    assert parsed["unread"] == [text.splitlines()[1]]
-
-
-@pytest.mark.parametrize(
     ("text", "title"),
     [
         ("23.3 — For time (cap 6:00): 5 wall walks, 50 DU, 15 snatches 95/65", "23.3"),

@@ -66,12 +66,14 @@ from spotter.domain.workout_parser.movements import (
     loadable,
     movement,
     names_a_movement,
+    one_sided,
     pieces,
 )
 from spotter.domain.workout_parser.notes import is_note, is_note_start, is_prose
 from spotter.domain.workout_parser.titles import (
     ASIDE,
     BOOKEND,
+    BOOKEND_INSIDE,
     CAPPED_TITLE,
     NAME_FORMAT_SEP,
     TITLE_SEP,
@@ -111,7 +113,62 @@ _QUOTED_NAME = re.compile(r"^[\"“'«]([^\"“”'«»\d]{2,30})[\"”'»]\s+")
 _LEADING_WORDS = re.compile(
     r"^([A-ZА-ЯЁ][\w'’.]*)(?:\s+([A-ZА-ЯЁ][\w'’.]*))?(?:\s+([A-ZА-ЯЁ][\w'’.]*))?\s+"
 )
-_DEATH_BY = re.compile(rf"^{words(lexicon.DEATH_BY)}\s*-?\s*", re.I)
+_DEATH_BY = re.compile(rf"^{words(lexicon.DEATH_BY)}\s*[-:]?\s*", re.I)
+# "A) 10 burpees", "(B) 20 DU", "Б) …", "ב) …": a letter labels what follows.
+_LETTER_LABEL = re.compile(r"^\(?([A-Ea-eА-Да-дא-ה])\)\s+(?=\S)")
+_INLINE_LETTER = re.compile(r"(?:^|(?<=[\s:;,]))\(?([A-Ea-eА-Да-дא-ה])\)\s+(?=\S)")
+_LETTERS = ("abcde", "абвгд", "אבגדה")
+
+
+def _letter(m: re.Match[str]) -> str:
+    return m.group(1).lower()
+
+
+def _lettered(text: str) -> list[str]:
+    """A line cut before each letter label in it ("2 x 10' AMRAP A) … B) …"), when the letters
+    count on from A and what comes before the first is nothing or a format ([text] otherwise)."""
+    found = list(_INLINE_LETTER.finditer(text))
+    if not found:
+        return [text]
+    letters = "".join(_letter(m) for m in found)
+    if not any(alphabet.startswith(letters) for alphabet in _LETTERS):
+        return [text]
+    before = text[: found[0].start()].strip(" :–—-")
+    if before and section_header(before, header_only=True) is None:
+        return [text]
+    if not before and len(found) < 2:
+        return [text]
+    cuts = [m.start() for m in found]
+    return [c for c in (text[: cuts[0]], *(text[a:b] for a, b in zip(cuts, [*cuts[1:], len(text)], strict=True))) if c.strip()]
+
+
+# "Week 1: 5x5 @ 70%", "שבוע 2 5x4 ב-75%", "неделя 3 — 5х3 на 80%": a week of a cycle.
+_WEEK = re.compile(
+    r"(?:^|(?<=[\s,;:/|–—-]))(?:week|wk|שבוע|неделя|нед\.?)\s*\d{1,2}\s*[:\-–—.)]?\s*", re.I
+)
+
+
+def _weekly(text: str) -> tuple[str, list[tuple[str, str]]] | None:
+    """(what comes before, [(week label, its marks)]) when a line gives weeks' sets of one
+    lift ("Back squat: Week 1: 5x5 @ 70%, Week 2: …"); None when it is not such a line."""
+    found = list(_WEEK.finditer(text))
+    if not found:
+        return None
+    before = text[: found[0].start()].strip(" :–—-,")
+    ends = [m.start() for m in found[1:]] + [len(text)]
+    weeks = [
+        (m.group(0), text[m.end() : end].strip(" ,;/|–—-"))
+        for m, end in zip(found, ends, strict=True)
+    ]
+    if not all(marks_only(marks) is not None for _label, marks in weeks):
+        return None  # "Week 3 – squat cycle": a heading
+    if before and (vocabulary.lookup(before) is None or QUANTITY.search(before)):
+        return None
+    return before, weeks
+
+
+_PIECE_BREAK = re.compile(r"\s*[,;]\s+|\s+[-–—]\s+")
+_DEATH_HOW = re.compile(r"^(?P<what>[^:–—]+?)\s*(?::|\s[-–—]\s)\s*(?P<how>.+)$")
 _BUILD_TO = re.compile(
     rf"^(?:{words(lexicon.BUILD_TO)})\s+(?:an?\s+)?(?:heavy\s+|max\s+|тяжёл\w*\s+|тяжел\w*\s+)?"
     r"(?:(?:\d+|single|double|triple|одиночн\w*)[-\s]?(?:rep|RM|ПМ)?\s+)?(?P<lift>.+?)"
@@ -163,6 +220,11 @@ class Reader:
         self.joined = False
         self.paired = False  # the line pairs its lift with the one above ("superset w/ …")
         self.label: tuple[str, int] | None = None  # the last group label read ("A1)": a, 1)
+        # The letter the lines read now are labelled with ("A) 10 burpees, 15 KBS"), and the
+        # letter each movement was read under: "2 x 10' AMRAP" then "A) …", "B) …" is two AMRAPs.
+        self.letter: str | None = None
+        self.lettered: dict[int, str] = {}
+        self.week_read = False  # a week of a cycle was read: the next week is its own section
 
     # -- where things go ---------------------------------------------------------------------
 
@@ -188,6 +250,8 @@ class Reader:
 
     def add_movement(self, move: dict[str, Any], section: Section | None = None) -> None:
         self.took("movement", move["mention"])
+        if self.letter is not None:
+            self.lettered[id(move)] = self.letter
         (section or self.section()).movements.append(move)
         self.last_line.append(move)
 
@@ -197,6 +261,7 @@ class Reader:
         if text:
             self.took("format", text)
         self.seen_content = True
+        self.letter = None
         part = self.part()
         current = part.sections[-1] if part.sections else None
         empty = current is not None and current.from_header and not current.movements
@@ -229,6 +294,8 @@ class Reader:
             return
         if raw.strip() != text:
             self.took("bullet", raw.strip()[: len(raw.strip()) - len(text)])
+        if m := _LETTER_LABEL.match(text):
+            self.letter = _letter(m)
         if (tags := _LEADING_TAGS.match(text)) and (
             QUANTITY.search(text[tags.end() :]) or names_a_movement(text[tags.end() :])
         ):
@@ -236,6 +303,22 @@ class Reader:
             self.note(tags.group(0).strip())
             text = text[tags.end() :]
         text = hyphened(text)
+        if len(chunks := _lettered(text)) > 1:
+            # "2 x 10' AMRAP: A) 10 burpees, 15 KBS B) 20 DU, 10 T2B": each label opens a line
+            for chunk in chunks:
+                self.lettered_line(chunk)
+            return
+        weeks = _weekly(text)
+        self.week_read = self.week_read and weeks is not None
+        if weeks:
+            # "Back squat: Week 1: 5x5 @ 70%, Week 2: 5x4 @ 75%": the lift, then each week's sets
+            before, weeks_ = weeks
+            if before:
+                self.read(before)
+                self.week_read = False
+            for label, marks in weeks_:
+                self.week(label, marks)
+            return
         said = sentences(text)
         if len(said) > 1 and _reads_apart(text, said):
             for index, (sentence, separator) in enumerate(said):
@@ -244,6 +327,26 @@ class Reader:
                     self.took("separator", separator)
             return
         self.read(text)
+
+    def week(self, label: str, marks: str) -> None:
+        """One week of a cycle: its sets are the lift's, in a section of its own, noted with
+        the week; when they are not marks of the lift above, the week is a note."""
+        self.took("note", label)
+        if not self.marks(marks, again=self.week_read):
+            self.note(f"{label} {marks}".strip())
+            return
+        self.section().notes.append(label.strip(" :–—-"))
+        self.week_read = True
+
+    def lettered_line(self, text: str) -> None:
+        """A line, or a piece of one, labelled with a letter ("A) …", "(B) …"): what it reads
+        is under that letter until the next format."""
+        if m := _LETTER_LABEL.match(text):
+            self.took("label", m.group(0))
+            text = text[m.end() :]
+            self.letter = _letter(m)
+        if text.strip():
+            self.read(text.strip())
 
     def sentence(self, text: str, *, first: bool) -> None:
         """One sentence of a line read as its own line; a format said after the line's
@@ -268,6 +371,13 @@ class Reader:
         self.read(bare if bare and not is_note(text) else text)
 
     def read(self, text: str) -> None:
+        if (inside := BOOKEND_INSIDE.search(text)) and inside.start() > 0:
+            # "…, 10 pull-ups, cash-out: 50 DU": the bookend is a section of its own
+            self.read(text[: inside.start()].strip())
+            if inside.group(0).strip():
+                self.took("then", inside.group(0))
+            self.read(text[inside.end() :].strip())
+            return
         if self.named_workout_heading(text):
             return
         if part := header(text):
@@ -288,6 +398,11 @@ class Reader:
             tail = bookend.group(2).strip()
             if tail and _then_inside(tail) is not None:
                 self.read(tail)  # "Buy-in 50 cal bike, then AMRAP 10: …"
+            elif tail and (cut := self.format_after(tail)) is not None:
+                # "Buy in 50 cal bike, 4 RFT: 10 burpees, …": the buy-in, then the workout
+                self.content(tail[: cut.start()])
+                self.took("separators", cut.group(0))
+                self.read(tail[cut.end() :])
             elif tail:
                 self.content(tail)
             return
@@ -307,9 +422,19 @@ class Reader:
         if then := THEN.match(text):
             self.took("then", then.group(0))
             text = text[then.end() :] or text
+        if _DEATH_BY.match(text):
+            self.body(text)  # "Death by burpees: add 1 rep each minute" is no workout's name
+            return
         if self.titled(text) or self.clocked_lift(text):
             return
         self.body(text)
+
+    def format_after(self, text: str) -> re.Match[str] | None:
+        """Where a format and its movements start after a comma or dash inside a line."""
+        for cut in _PIECE_BREAK.finditer(text):
+            if cut.start() > 0 and self.format_and_movements(text[cut.end() :], dry=True):
+                return cut
+        return None
 
     def standards(self, text: str) -> bool:
         """ "♀ 65 lb ♂ 95 lb", "Barbell: 155/105 lb", "M 22.5 kg / W 15 kg": loads stated once
@@ -346,7 +471,7 @@ class Reader:
                 return True
         return False
 
-    def marks(self, text: str) -> bool:
+    def marks(self, text: str, *, again: bool = False) -> bool:
         """A line of marks only ("5 x 3 @ 70%", "Tempo 3-1-1-0", "(1+2+1) x 5 sets @ 75%",
         "then 3x5 @ 70% of today's single"): the marks of the lift or complex above. Marks that
         the lift already carries otherwise, or a back-off line, are more sets of it: a strength
@@ -362,7 +487,7 @@ class Reader:
                 lift["reps"] = reps
         section = self.section()
         found = marks.found
-        again = marks.back_off or any(
+        again = again or marks.back_off or any(
             key in lift and lift[key] != value
             for lift in lifts
             for key, value in found.items()
@@ -375,6 +500,8 @@ class Reader:
             for lift in lifts:
                 self.add_movement(lift, section)
         for lift in lifts:
+            if marks.each and one_sided(lift["name"]):
+                lift["perSide"] = True  # "DB lunges" then "3x10 each"
             for key, value in found.items():
                 if key == "note":
                     lift["note"] = "; ".join(filter(None, (lift.get("note"), value)))
@@ -538,9 +665,18 @@ class Reader:
         if m := _DEATH_BY.match(text):
             # "Death by thrusters": every minute one more rep, until the minute is not enough.
             death = Section(format="emom", interval_seconds=60, from_header=True)
-            death.notes.append(text[: m.end()].strip())
+            death.notes.append(text[: m.end()].strip(" :-"))
             self.add_section(death, text[: m.end()])
-            self.content(text[m.end() :].strip(), listed=True)
+            rest = text[m.end() :].strip()
+            if (how := _DEATH_HOW.match(rest)) and names_a_movement(how["what"]):
+                # "Death by burpees: 1 rep min 1, add 1 each minute": the movement, then how
+                # the ladder climbs (a note)
+                self.content(how["what"], listed=True)
+                self.note(how["how"])
+                if _names_counted_movements(how["how"]):
+                    self.unread.append(how["how"])
+                return
+            self.content(rest, listed=True)
             return
         if self.build_to(text):
             return
@@ -1056,6 +1192,7 @@ class Reader:
     def finish(self) -> None:
         for part in self.parts:
             _format_said_after(part)
+            part.sections = [s for section in part.sections for s in self.by_letter(section)]
         sections = [s for p in self.parts for s in p.sections if s.movements]
         if self.title is not None and len(sections) == 1 and _a_chipper(sections[0]):
             # "Karen - 150 WB", "Мёрф: 1,6 км бег, 100 подтягиваний, …": a named workout's
@@ -1074,6 +1211,32 @@ class Reader:
                     and all(is_lift(m) or "percent" in m for m in section.movements)
                 ):
                     section.format = "strength"  # "Back squat: 5 @ 70%, 5 @ 75%, 5+ @ 80%"
+
+    def by_letter(self, section: Section) -> list[Section]:
+        """ "2 x 10' AMRAP" then "A) …" and "B) …": as many clocks as the header repeats, one
+        for each letter's movements (the list is not done twice)."""
+        letters = [self.lettered.get(id(m)) for m in section.movements]
+        order = list(dict.fromkeys(letters))
+        if (
+            section.format != "amrap"
+            or section.rounds is None
+            or None in order
+            or len(order) != section.rounds
+        ):
+            return [section]
+        section.rounds = None
+        out, listed = [], list(section.movements)
+        for index, letter in enumerate(order):
+            moves = [m for m, said in zip(listed, letters, strict=True) if said == letter]
+            if index == 0:
+                first = section
+            else:
+                first = Section(
+                    format="amrap", duration_seconds=section.duration_seconds, from_header=True
+                )
+            first.movements = moves
+            out.append(first)
+        return out
 
     def place_shared(self, section: Section) -> None:
         """Loads and heights stated once (standards lines, a header's load) go to the
