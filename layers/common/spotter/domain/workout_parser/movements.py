@@ -499,6 +499,12 @@ def _complex_of(text: str) -> tuple[int | None, list[str], str] | None:
         return sets, pieces, tail  # "1 power clean + 2 front squats"; "(1+2+1) x 4" names none
     if (named_sets := _complex_with_sets(pieces)) is not None:
         return named_sets[0], named_sets[1], named_sets[2] or tail
+    if (
+        len(pieces) >= 2
+        and ("%" in tail or sets is not None)  # "power clean + hang clean + jerk x 5 sets"
+        and all(not re.search(r"\d", p) and vocabulary.lookup(p) for p in pieces)
+    ):
+        return sets, [f"1 {p}" for p in pieces], tail  # "snatch pull + power snatch + OHS @ 60%"
     counts = _COUNTS.search(body)
     if counts and not re.match(r"^\d", body):
         named_pieces = [p.strip() for p in body[: counts.start()].split("+") if p.strip()]

@@ -38,6 +38,7 @@ from spotter.domain.workout_parser.lines import (
     squeeze,
     unbulleted,
     undecorated,
+    without_trailing_emoji,
 )
 from spotter.domain.workout_parser.lists import (
     DISTANCE_ONLY,
@@ -89,11 +90,17 @@ _HEADER_SEP = re.compile(
     r"(?:\s*:\s*|\s+[-–—]\s+|\s+(?=[xX×]\s*\d|\d+\s*[xX×]$|\d+\s+\w+:$))(?P<tail>.+)$"
 )
 # The workout's own heading, before its name ("Hero WOD - Roy", "אימון גיבור: מרפי").
-_WORKOUT_HEADING = re.compile(
-    r"^(?:(?:hero|partner|team|benchmark|girl)\s+)?(?:wod|metcon|workout|אימון|מטקון|комплекс"
-    r"|тренировка)(?:\s+(?:גיבור|זוגות|героя|геройский))?$|^геройский\s+комплекс$",
-    re.I,
+_HEADING_WORDS = (
+    r"(?:(?:hero|partner|team|benchmark|girl)\s+)?(?:wod|metcon|workout|אימון|מטקון|комплекс"
+    r"|тренировка)(?:\s+(?:גיבור|זוגות|героя|геройский))?|геройский\s+комплекс|hero|גיבור|герой"
 )
+_WORKOUT_HEADING = re.compile(rf"^(?:{_HEADING_WORDS})$", re.I)
+# 'Hero WOD "Nate" AMRAP 20 min: …', "Hero WOD BADGER: 3 RFT …": the heading, then the name
+# and what the line says.
+_HEADING_LEAD = re.compile(rf"^(?P<head>{_HEADING_WORDS})(?:\s*[:\-–—|]\s*|\s+)(?=\S)", re.I)
+# "ANNIE, for time: …", "ANNIE (for time) 50-40-30-20-10 …", "BADGER (Hero) 3 RFT: …": a
+# name, then a comma or a bracket, then what the line says.
+_NAME_THEN = re.compile(r"^(?P<name>[^\d,():]{2,40}?)(?:\s*,\s*|\s*\((?P<aside>[^()]+)\)\s*)(?P<rest>.+)$")
 _FORMAT_SEP = re.compile(
     r"^(?P<head>.+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*|\s+[-–—|]\s+|\s+(?:of|из)\s+)(?P<tail>.+)$",
     re.I,
@@ -102,7 +109,7 @@ _COMMA_SEP = re.compile(r"^(?P<head>[^,]+?),\s*(?P<tail>.+)$")
 _COLON_SEP = re.compile(r"^(?P<head>[^:]+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*)(?P<tail>.+)$")
 # "JT 21-15-9 …", "Grace 30 C&J for time …", "The Chief 5 x 3 min AMRAP …": a name before
 # what the line says; which words are the name is tried shortest first.
-_SAYS_WHAT = re.compile(r"\d|for\s+time|amrap|e\d*mom|emotm|tabata", re.I)
+_SAYS_WHAT = re.compile(r"\d|for\s+time|rft\b|amrap|e\d*mom|emotm|tabata", re.I)
 _VEST_NOTE = re.compile(rf"(?<!\w){words(lexicon.IMPLEMENTS['vest'])}(?!\w)", re.I)
 _GROUP_LABEL = re.compile(r"^([A-Ea-eА-Да-дא-ה])(\d)\s*[).:\-–—]?\s+")
 _LEADING_ROUNDS = re.compile(
@@ -302,6 +309,10 @@ class Reader:
             # "#crossfit #wod Fran 21-15-9 thrusters/pull-ups": the tags, then the workout
             self.note(tags.group(0).strip())
             text = text[tags.end() :]
+        if (plain := without_trailing_emoji(text)) != text:
+            # "… & HSPU 🔥": the emoji closing the line is no part of its last movement
+            self.took("separator", text[len(plain) :])
+            text = plain
         text = hyphened(text)
         if len(chunks := _lettered(text)) > 1:
             # "2 x 10' AMRAP: A) 10 burpees, 15 KBS B) 20 DU, 10 T2B": each label opens a line
@@ -538,26 +549,38 @@ class Reader:
         if self.seen_content or self.title is not None or self.parts:
             return False
         m = _HEADER_SEP.match(text)
-        if not (m and _WORKOUT_HEADING.match(m["head"].strip()) and is_name(m["tail"])):
+        if m and _WORKOUT_HEADING.match(m["head"].strip()) and is_name(m["tail"]):
+            if part := header(m["head"]):
+                self.took("part", m["head"])
+                self.parts.append(part)
+            self.title = unquoted(m["tail"].strip())
+            self.took("title", m["tail"])
+            return True
+        lead = _HEADING_LEAD.match(text)
+        if lead is None or header(text):
             return False
-        if part := header(m["head"]):
-            self.took("part", m["head"])
+        rest = text[lead.end() :]
+        if not self.titled(rest, dry=True):
+            return False
+        if part := header(lead["head"]):
             self.parts.append(part)
-        self.title = unquoted(m["tail"].strip())
-        self.took("title", m["tail"])
+        self.took("part", text[: lead.end()])
+        self.titled(rest, heading=True)
         return True
 
-    def titled(self, text: str) -> bool:
+    def titled(self, text: str, *, dry: bool = False, heading: bool = False) -> bool:
         """A line that names a workout: "Helen", "Kelly - 5 rounds…", "JT 21-15-9…".
 
-        First in the text, the name is the title; inside a part ("Conditioning" then
-        "Barbara — 5 rounds, each for time: …"), it is a note on the section it names.
+        First in the text (or after its heading: "Hero WOD"), the name is the title; inside a
+        part ("Conditioning" then "Barbara — 5 rounds, each for time: …"), it is a note on
+        the section it names. `dry`: only whether the line names a workout and says more.
         """
-        first = not (self.seen_content or self.title is not None or self.parts)
+        first = heading or not (self.seen_content or self.title is not None or self.parts)
         name, rest = None, ""
+        aside = None
         if (m := TITLE_SEP.match(text)) and is_name(m.group("head")):
             name, rest = m.group("head").strip(), m.group("tail")
-        elif self.named_format(text):
+        elif self.named_format(text, dry=dry, first=first):
             return True
         quoted = _QUOTED_NAME.match(text) if name is None else None
         if (
@@ -567,6 +590,13 @@ class Reader:
         ):
             # '"Kelly" 5 rounds for time: …': a quoted name, then what the line says
             name, rest = quoted.group(0).strip(), text[quoted.end() :]
+        if name is None and (then := _NAME_THEN.match(text)) and is_name(then["name"]):
+            said = then["rest"]
+            if section_header(said, header_only=said.endswith(":")) or self.format_and_movements(
+                said, dry=True
+            ):
+                # "ANNIE, for time: …", "BADGER (Hero) 3 RFT: …": the name, then the workout
+                name, rest, aside = then["name"].strip(), said, then["aside"]
         if name is None and (m := _LEADING_WORDS.match(text)):
             # "JT 21-15-9 …", "Grace 30 C&J for time …": a name of one to three words
             names = [g for g in m.groups() if g]
@@ -586,9 +616,13 @@ class Reader:
             section_header(rest, header_only=rest.endswith(":"))
             or self.format_and_movements(rest, dry=True)
         )
+        if dry:
+            return names_a_format
         if first and (names_a_format or TITLE_SEP.match(text)):
             self.title = unquoted(name)
             self.took("title", text[: len(text) - len(rest)])
+            if aside is not None:
+                self.aside_of_title(aside)
             named = undecorated(rest.strip()).strip(" :")
             if not names_a_format and named and is_name(named) and not names_a_movement(named):
                 # "Monday = JACKIE 💪", "Today: FRAN", "Понедельник — Синди": the day, then the
@@ -604,6 +638,15 @@ class Reader:
             self.section().notes.insert(0, name)
             return True
         return False
+
+    def aside_of_title(self, aside: str) -> None:
+        """What a title's bracket says: a format ("ANNIE (for time) …") the section's that
+        follows, anything else ("(Hero)") a note of the part."""
+        said = section_header(aside, header_only=True)
+        if said is not None and not said.notes:
+            self.add_section(said)
+        else:
+            self.part().notes.append(aside)
 
     def clocked_lift(self, text: str) -> bool:
         """ "Clean & jerk – EMOM 10: 1 rep @ 75-80%", "Snatch: E2MOM x 6, 2 reps @ 70%",
@@ -643,7 +686,7 @@ class Reader:
         self.add_movement(read)
         return True
 
-    def named_format(self, text: str) -> bool:
+    def named_format(self, text: str, *, dry: bool = False, first: bool = False) -> bool:
         """ "DT (5 RFT @ 155/105): 12 DL, 9 HPC, 6 PJ": a name, its format in brackets (a load
         there is for all the lifts), then the movements."""
         m = NAME_FORMAT_SEP.match(text)
@@ -652,8 +695,10 @@ class Reader:
         said = section_header(m["said"], header_only=True)
         if said is None or (said.notes and not said.shared) or not reads_as_movements(m["tail"]):
             return False
-        if not (self.seen_content or self.title is not None or self.parts):
-            self.title = m["name"].strip()
+        if dry:
+            return True
+        if first or not (self.seen_content or self.title is not None or self.parts):
+            self.title = unquoted(m["name"].strip())
         else:
             said.notes.insert(0, m["name"].strip())
         self.took("title", m["name"])
@@ -1008,8 +1053,11 @@ class Reader:
             # "12 deadlifts, 9 hang power cleans, 6 push jerks @ 155/105": one bar for all
             _share_last_load(self.last_line)
             return
-        if "load" in last and re.search(r"\(\s*[^()]*\d[^()]*\)\s*$", last["mention"]):
-            # "…, 6 push jerks (155/105 lb)": the bar's load, bracketed after the last lift
+        if "load" in last and re.search(
+            r"\(\s*[^()]*\d[^()]*\)\s*$|\s[–—-]\s*[^–—,()]*\d[^–—,()]*$", last["mention"]
+        ):
+            # "…, 6 push jerks (155/105 lb)": the bar's load, bracketed after the last lift, or
+            # after a dash ("…, 6 push jerks – 155/105 lb")
             _share_last_load(self.last_line)
             return
         if "load" not in last or not re.search(r",\s*[^,]*\d[^,]*$", last["mention"]):
@@ -1510,6 +1558,8 @@ def _then_inside(text: str) -> re.Match[str] | None:
     back-off sets of the lift before it ("Deadlift 5x3 @ 80% then 3x5 @ 70%")."""
     for m in _THEN_INSIDE.finditer(text):
         rest = text[m.end() :]
+        if text[: m.start()].count("(") > text[: m.start()].count(")"):
+            continue  # "(build to a heavy double, then single)": an aside, read whole
         if m.start() > 0 and (
             section_header(rest, header_only=rest.endswith(":"))
             or marks_only(rest) is not None

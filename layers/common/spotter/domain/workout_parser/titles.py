@@ -51,8 +51,8 @@ BOOKEND_INSIDE = re.compile(
 
 # A name and what follows it; never split inside the name's brackets ("WOD (TC: 20')").
 TITLE_SEP = re.compile(
-    r"^(?P<head>(?=[^:|=]{1,40}?(?:\s+[-–—|=]\s+|\s*:\s+))(?:[^:|=(]|\([^()]*\))+?)"
-    r"(?:\s+[-–—|=]\s+|\s*:\s+)(?P<tail>.+)$"
+    r"^(?P<head>(?=[^:|=]{1,40}?(?:\s+[-–—|=•·]\s+|\s*:\s+))(?:[^:|=(]|\([^()]*\))+?)"
+    r"(?:\s+[-–—|=•·]\s+|\s*:\s+)(?P<tail>.+)$"
 )
 
 _COUNT_WORD = re.compile(
