@@ -459,12 +459,13 @@ def _section_header(line: str, header_only: bool) -> Section | None:
 
 
 def _heading(words_: str) -> bool:
-    """Words that head what follows: one lift and a heading word ("Snatch complex", "squat
-    cycle", "Комплекс рывка"), naming no movement themselves."""
-    if not vocabulary.is_heading(words_) or vocabulary.lookup(words_) is not None:
-        return False
-    named = [w for w in words_.split() if not vocabulary.is_heading(w)]
-    return bool(named) and vocabulary.lookup(" ".join(named)) is not None
+    """Words that head what follows: a word or two and a heading word ("Snatch complex",
+    "Kettlebell complex", "Комплекс рывка"), naming no movement themselves."""
+    return (
+        vocabulary.is_heading(words_)
+        and vocabulary.lookup(words_) is None
+        and len(words_.split()) <= 3  # "ladder of power cleans + burpees" lists movements
+    )
 
 
 def format_prefix(text: str) -> tuple[Section, str] | None:
@@ -476,7 +477,7 @@ def format_prefix(text: str) -> tuple[Section, str] | None:
         head, tail = text[:cut].strip(" ,"), text[cut:].strip(" ,")
         if not head or not tail or not LETTER.search(tail):
             continue
-        if _TIMES_ONLY.match(head) or _SETS_ONLY.match(head):
+        if (_TIMES_ONLY.match(head) and not _ROUNDS.search(head)) or _SETS_ONLY.match(head):
             continue  # "3 x 10 T2B", "3 sets of max pull-ups": a lift's sets, not rounds
         section = section_header(head)
         # "21-15-9 thrusters": the format is "21-15-9"; a word it did not read is a movement's

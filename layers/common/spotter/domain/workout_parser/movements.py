@@ -302,6 +302,22 @@ def _bare_metres(rest: str) -> tuple[str, str] | None:
     return None
 
 
+_SECOND_MARK = re.compile(r"(?<=\d)\s*(?:\"|”|'')(?!\w)")
+_NUMBERS = re.compile(r"[\d.,/xX×х\"”'@%]+")
+
+
+def _seconds_marked(rest: str) -> str:
+    """ "L-sit 3x20\"", "plank 45\"", "hollow hold 30''": the mark after a number is seconds on
+    a movement that reaches no height (a box's or a wall ball's 24\" stays inches)."""
+    if not _SECOND_MARK.search(rest):
+        return rest
+    known = vocabulary.lookup(_name_of(_NUMBERS.sub(" ", rest)))
+    if known is None or known.category not in ("core", "gymnastics") or _reaches_up(known.name):
+        return rest
+    return _SECOND_MARK.sub("s", rest)
+
+
+_TIME_WINDOW = re.compile(r"\(\s*(\d+\s*(?:min\w*|мин\w*|דק\w*|['’]))\s*\)", re.I)
 _END_STOP = re.compile(r"(?<=[\w)%])\s*[.!]+$")
 
 
@@ -312,6 +328,7 @@ def _read_movement(text: str) -> dict[str, Any] | None:
     rest = THOUSANDS.sub("", SLOT.sub("", LABEL_PREFIX.sub("", mention))).strip()
     rest = THEN.sub("", rest) or rest
     rest = _END_STOP.sub("", rest)  # "Back squat 5x5.", "SA DB press 4x8 ea!": the sentence's end
+    rest = _seconds_marked(rest)
     found: dict[str, Any] = {}
     notes: list[str] = []
     if m := _MAX_CAL.search(rest):
@@ -332,6 +349,10 @@ def _read_movement(text: str) -> dict[str, Any] | None:
         rest = rest[m.end() :]
     rest = quantities.per_side(rest, found)
     rest = quantities.sets(rest.strip(), found)
+    lifted = found.keys() & {"sets", "repScheme"} or any("RM" in n for n in notes)
+    if lifted and (m := _TIME_WINDOW.search(rest)):
+        notes.append(m.group(1))  # "Thruster 1RM (15 min)": the time to find it, not a hold
+        rest = take(rest, m)
     rest = quantities.measures(rest, found)
     rest = re.sub(r"\(\s*\)|\[\s*\]", " ", rest).strip()  # brackets whose load was read
     rest = _reps(rest, found)
@@ -469,6 +490,8 @@ def complex_of(text: str) -> tuple[int | None, list[str], str] | None:
     # one loaded implement, done as one set
     if any(read is not None and (loadable(read) is None or "seconds" in read) for read in reads):
         return None
+    if len({loadable(read) for read in reads if read is not None}) > 1:
+        return None  # "20 wall balls + 10 power cleans": a ball and a bar, not one complex
     # "3x12 DB rows + 3x15 face pulls": each lift its own sets, done in turn, not one set
     if len(reads) > 1 and all(read is not None and "sets" in read for read in reads):
         return None

@@ -424,7 +424,9 @@ class Reader:
             # two lines written as one
             self.read(text[: split.start()].strip())
             self.took("then", split.group(0))
-            self.read(text[split.end() :].strip())
+            after = text[split.end() :].strip()
+            if marks_only(after) is None or not self.marks(after, again=True):
+                self.read(after)  # "Back squat 5-5-3-3-1-1, then 2x8 @ 60%": back-off sets
             return
         if is_note_start(text):
             self.seen_content = True
@@ -693,6 +695,8 @@ class Reader:
         if m is None or not is_name(m["name"]):
             return False
         said = section_header(m["said"], header_only=True)
+        if said is None and CAP.search(m["said"]):
+            said = format_said(m["said"])  # "Chipper (cap 30'): 50 wall balls, …"
         if said is None or (said.notes and not said.shared) or not reads_as_movements(m["tail"]):
             return False
         if dry:
