@@ -832,7 +832,7 @@ class Reader:
             and not lift
             and (
                 section := section_header(head)
-                or (capped and format_said(head))
+                or (capped and (format_said(head) or _named_cap(head)))
                 or _loaded_header(head)
             )
         ):
@@ -1362,7 +1362,18 @@ def _format_said_after(part: Part) -> None:
 
 # "For time @ 43/30 kg", "AMRAP 20 (60/40kg)", "4 rounds @ 50/35 lb DB": a load stated once
 # at the end of a format's header.
-_HEADER_LOAD = re.compile(r"\s*(?:@\s*|\(\s*)(?P<load>[^()@:]*\d[^()@:]*?)\s*\)?\s*$")
+_HEADER_LOAD = re.compile(
+    r"\s*(?:@\s*|\(\s*|\s(?:ב-?|на\s+)(?=\d))(?P<load>[^()@:]*\d[^()@:]*?)\s*\)?\s*$"
+)  # "AMRAP 10 ב-60/40 ק"ג:", "На время на 60/40 кг:"
+
+
+def _named_cap(head: str) -> Section | None:
+    """ "Partner WOD, 30 min cap": a name and the cap of what follows; the name its note."""
+    m = CAPPED_TITLE.match(head)
+    if m is None or not m["tail"] or (said := format_said(m["tail"])) is None:
+        return None
+    said.notes.insert(0, m["name"].strip())
+    return said
 
 
 def _loaded_header(head: str) -> Section | None:

@@ -36,7 +36,7 @@ _WINDOW = re.compile(
 # "Skill (10 min)", "Warm-up 10 min", "Разминка - 10 минут", "חימום 10 דקות": how long it is.
 _LENGTH = re.compile(
     r"\(\s*(\d+\s*(?:min\w*|мин\w*|דק\w*|'))\s*\)"
-    r"|(?<=[^\W\d])[\s,:–—-]+(\d+\s*(?:min\w*|мин\w*|דק\w*|'))\s*$",
+    r"|(?<=[^\W\d])[\s,:–—-]+(\d+\s*(?:min\w*|мин\w*|דק\w*['׳]?|'))\s*$",
     re.I,
 )
 
