@@ -187,7 +187,8 @@ def _count_at_percent(rest: str, found: dict[str, Any]) -> str:
 _W_SLASH = re.compile(r"(?<!\w)w/\s*(?=[^\W\d])", re.I)
 _SIDE_TAIL = re.compile(r"\s*/\s*(?:each\s+|per\s+)?(?:side|arm|leg)\b", re.I)
 _NOT_THE_NAME = re.compile(
-    rf"\b(?:rx|each(?: side| arm| leg)?|{words(lexicon.EACH)}|e/s|per side|per arm|alt(?:ernating)? arms?|@|of"
+    rf"\b(?:rx|each(?: side| arm| leg)?|{words(lexicon.EACH)}|e/s|per side|per arm"
+    rf"|alt(?:ernating)? arms?|@|of"
     rf"|unbroken|total|touch[\s-]and[\s-]go|TNG|{words(lexicon.COUNTING)}"
     # "Back squat back-off 2x8": which sets; "you go I go": how partners share the work
     r"|back[\s-]?offs?(?:\s+sets?)?|באק[\s-]?אוף|бэк[\s-]?офф?"
@@ -288,15 +289,17 @@ _METRES_AFTER = re.compile(r"(?<=[^\W\d_])\s+(\d{3,5})(?=\s*(?:\([^()]*\))?\s*$)
 
 def _bare_metres(rest: str) -> tuple[str, str] | None:
     """(the distance, the rest) when a bare number beside the name is its metres."""
-    for m, name in (
-        (m, rest[m.end() :]) if (m := _METRES_BEFORE.match(rest)) else (None, ""),
-        (m, rest[: m.start()]) if (m := _METRES_AFTER.search(rest)) else (None, ""),
-    ):
-        if m is None or int(m.group(1)) < 100:
+    before, after = _METRES_BEFORE.match(rest), _METRES_AFTER.search(rest)
+    beside = [(before, rest[before.end() :])] if before else []
+    beside += [(after, rest[: after.start()])] if after else []
+    for m, name in beside:
+        if int(m.group(1)) < 100:
             continue
         known = vocabulary.lookup(_name_of(name))
-        if known is not None and known.category == "monostructural" and "bike" not in (
-            known.equipment or ""
+        if (
+            known is not None
+            and known.category == "monostructural"
+            and "bike" not in (known.equipment or "")
         ):
             return f"{int(m.group(1))}m", rest[: m.start()] + " " + rest[m.end() :]
     return None
@@ -315,6 +318,18 @@ def _seconds_marked(rest: str) -> str:
     if known is None or known.category not in ("core", "gymnastics") or _reaches_up(known.name):
         return rest
     return _SECOND_MARK.sub("s", rest)
+
+
+def _not_holds(rest: str, notes: list[str]) -> str:
+    """The piece without the times that are no hold of the movement, each kept as a note: a rest
+    in brackets ("Front squat 5x3 @ 80% (rest 2:00)"), a pause in the rep ("(3 sec pause)")."""
+    if m := _BRACKETED_REST.search(rest):
+        notes.append(m.group(1).strip())
+        rest = take(rest, m)
+    if (m := _pause(rest)) and LETTER.search(_name_of(take(rest, m))):
+        notes.append(m.group(0).strip(" ,()"))
+        rest = take(rest, m)
+    return rest
 
 
 _TIME_WINDOW = re.compile(r"\(\s*(\d+\s*(?:min\w*|мин\w*|דק\w*|['’]))\s*\)", re.I)
@@ -337,12 +352,7 @@ def _read_movement(text: str) -> dict[str, Any] | None:
     if m := _CLOCK_LEAD.match(rest):
         notes.append(m.group(0).strip(" ,:"))  # "every 2 min 5 thrusters": when, then what
         rest = rest[m.end() :]
-    if m := _BRACKETED_REST.search(rest):
-        notes.append(m.group(1).strip())  # "Front squat 5x3 @ 80% (rest 2:00)": not a hold
-        rest = take(rest, m)
-    if (m := _pause(rest)) and LETTER.search(_name_of(take(rest, m))):
-        notes.append(m.group(0).strip(" ,()"))  # "Back squat 5x3 (3 sec pause)": not a hold
-        rest = take(rest, m)
+    rest = _not_holds(rest, notes)
     rest = quantities.strength_marks(rest, found, notes).strip()
     if m := quantities.REP_RANGE.match(rest):
         notes.append(f"{m.group(1)}-{m.group(2)} reps")

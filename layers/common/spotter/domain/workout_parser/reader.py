@@ -100,7 +100,9 @@ _WORKOUT_HEADING = re.compile(rf"^(?:{_HEADING_WORDS})$", re.I)
 _HEADING_LEAD = re.compile(rf"^(?P<head>{_HEADING_WORDS})(?:\s*[:\-–—|]\s*|\s+)(?=\S)", re.I)
 # "ANNIE, for time: …", "ANNIE (for time) 50-40-30-20-10 …", "BADGER (Hero) 3 RFT: …": a
 # name, then a comma or a bracket, then what the line says.
-_NAME_THEN = re.compile(r"^(?P<name>[^\d,():]{2,40}?)(?:\s*,\s*|\s*\((?P<aside>[^()]+)\)\s*)(?P<rest>.+)$")
+_NAME_THEN = re.compile(
+    r"^(?P<name>[^\d,():]{2,40}?)(?:\s*,\s*|\s*\((?P<aside>[^()]+)\)\s*)(?P<rest>.+)$"
+)
 _FORMAT_SEP = re.compile(
     r"^(?P<head>.+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*|\s+[-–—|]\s+|\s+(?:of|из)\s+)(?P<tail>.+)$",
     re.I,
@@ -146,7 +148,14 @@ def _lettered(text: str) -> list[str]:
     if not before and len(found) < 2:
         return [text]
     cuts = [m.start() for m in found]
-    return [c for c in (text[: cuts[0]], *(text[a:b] for a, b in zip(cuts, [*cuts[1:], len(text)], strict=True))) if c.strip()]
+    return [
+        c
+        for c in (
+            text[: cuts[0]],
+            *(text[a:b] for a, b in zip(cuts, [*cuts[1:], len(text)], strict=True)),
+        )
+        if c.strip()
+    ]
 
 
 # "Week 1: 5x5 @ 70%", "שבוע 2 5x4 ב-75%", "неделя 3 — 5х3 на 80%": a week of a cycle.
@@ -382,14 +391,7 @@ class Reader:
         self.read(bare if bare and not is_note(text) else text)
 
     def read(self, text: str) -> None:
-        if (inside := BOOKEND_INSIDE.search(text)) and inside.start() > 0:
-            # "…, 10 pull-ups, cash-out: 50 DU": the bookend is a section of its own
-            self.read(text[: inside.start()].strip())
-            if inside.group(0).strip():
-                self.took("then", inside.group(0))
-            self.read(text[inside.end() :].strip())
-            return
-        if self.named_workout_heading(text):
+        if self.bookend_inside(text) or self.named_workout_heading(text):
             return
         if part := header(text):
             self.took("part", text)
@@ -402,22 +404,7 @@ class Reader:
                 self.parts.append(part)
                 self.read(tail)
                 return
-        if bookend := BOOKEND.match(text):
-            self.took("format", bookend.group(1))
-            self.part().sections.append(Section(notes=[bookend.group(1)]))
-            self.seen_content = True
-            tail = bookend.group(2).strip()
-            if tail and _then_inside(tail) is not None:
-                self.read(tail)  # "Buy-in 50 cal bike, then AMRAP 10: …"
-            elif tail and (cut := self.format_after(tail)) is not None:
-                # "Buy in 50 cal bike, 4 RFT: 10 burpees, …": the buy-in, then the workout
-                self.content(tail[: cut.start()])
-                self.took("separators", cut.group(0))
-                self.read(tail[cut.end() :])
-            elif tail:
-                self.content(tail)
-            return
-        if self.standards(text) or self.marks(text):
+        if self.bookend(text) or self.standards(text) or self.marks(text):
             return
         if (split := _then_inside(text)) is not None:
             # "5 min row, then 2 rounds: …", "Rest 2 minutes, then for max reps in 2 minutes:":
@@ -441,6 +428,35 @@ class Reader:
         if self.titled(text) or self.clocked_lift(text):
             return
         self.body(text)
+
+    def bookend(self, text: str) -> bool:
+        """ "Buy-in: 50 DU", "Cash-out: 800m run": a section of its own inside the part."""
+        if (bookend := BOOKEND.match(text)) is None:
+            return False
+        self.took("format", bookend.group(1))
+        self.part().sections.append(Section(notes=[bookend.group(1)]))
+        self.seen_content = True
+        tail = bookend.group(2).strip()
+        if tail and _then_inside(tail) is not None:
+            self.read(tail)  # "Buy-in 50 cal bike, then AMRAP 10: …"
+        elif tail and (cut := self.format_after(tail)) is not None:
+            # "Buy in 50 cal bike, 4 RFT: 10 burpees, …": the buy-in, then the workout
+            self.content(tail[: cut.start()])
+            self.took("separators", cut.group(0))
+            self.read(tail[cut.end() :])
+        elif tail:
+            self.content(tail)
+        return True
+
+    def bookend_inside(self, text: str) -> bool:
+        """ "…, 10 pull-ups, cash-out: 50 DU": the bookend is a section of its own."""
+        if (inside := BOOKEND_INSIDE.search(text)) is None or inside.start() == 0:
+            return False
+        self.read(text[: inside.start()].strip())
+        if inside.group(0).strip():
+            self.took("then", inside.group(0))
+        self.read(text[inside.end() :].strip())
+        return True
 
     def format_after(self, text: str) -> re.Match[str] | None:
         """Where a format and its movements start after a comma or dash inside a line."""
@@ -500,11 +516,15 @@ class Reader:
                 lift["reps"] = reps
         section = self.section()
         found = marks.found
-        again = again or marks.back_off or any(
-            key in lift and lift[key] != value
-            for lift in lifts
-            for key, value in found.items()
-            if key in ("sets", "reps", "percent", "repScheme")
+        again = (
+            again
+            or marks.back_off
+            or any(
+                key in lift and lift[key] != value
+                for lift in lifts
+                for key, value in found.items()
+                if key in ("sets", "reps", "percent", "repScheme")
+            )
         )
         if again:
             section = Section(format="strength", complex=section.complex)

@@ -143,7 +143,8 @@ def is_name(text: str) -> bool:
 
 def _counts_known(piece: str) -> bool:
     read = movement(piece)
-    return read is not None and bool(QUANTITY.search(piece)) and bool(vocabulary.lookup(read["name"]))
+    counted = read is not None and bool(QUANTITY.search(piece))
+    return counted and read is not None and vocabulary.lookup(read["name"]) is not None
 
 
 def is_title(text: str) -> bool:
