@@ -2792,3 +2792,27 @@ def test_probe_one_liners_read_whole(text: str, formats: list[str]) -> None:
     assert parsed["unread"] == []
     assert None not in _named(text)
     assert [s["format"] for s in _sections(text)] == formats
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("*ANNIE* 50-40-30-20-10 DU, sit-ups", "ANNIE"),
+        ("*AMRAP 12:* 10 burpees, *15 KBS 24/16*", None),
+        ("*מטקון* לזמן: 50 דאבל אנדר, 40 בטן", None),
+        ("*Меткон* на время: 50 двойных, 40 пресс", None),
+    ],
+)
+def test_a_chats_bold_marks_are_not_the_coachs_words(text: str, title: str | None) -> None:
+    parsed = parse_workout(text)
+    assert parsed["title"] == title
+    assert len(_named(text)) == 2 and None not in _named(text)
+    assert not any("*" in m["name"] for m in movements_of(parsed))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Benchmark: ANNIE\n50-40-30-20-10 DU, sit-ups", "Girl: ANNIE\n50-40-30-20-10 DU, sit-ups"],
+)
+def test_a_benchmark_heading_then_its_name_gives_the_title(text: str) -> None:
+    assert parse_workout(text)["title"] == "ANNIE"

@@ -403,7 +403,7 @@ def _read_movement(text: str) -> dict[str, Any] | None:
 
 # "3x10 each", "4x8 ea", "3х10 каждой": "each" straight after the count.
 EACH_AFTER_COUNT = re.compile(
-    rf"\d\s*(?:{words(lexicon.REPS)}\s*)?{words(lexicon.EACH)}(?!\w)(?!\s+(?:round|minute|min))",
+    rf"\d\s*(?:{words(lexicon.REPS)}\s*)?{words(lexicon.EACH)}(?!\w)(?!\s+(?:round|minute|min|мин|раунд))",
     re.I,
 )
 _ONE_SIDED = re.compile(rf"(?<!\w){words(lexicon.ONE_SIDED)}(?!\w)", re.I)

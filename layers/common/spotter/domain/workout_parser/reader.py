@@ -93,6 +93,7 @@ _HEADER_SEP = re.compile(
 _HEADING_WORDS = (
     r"(?:(?:hero|partner|team|benchmark|girl)\s+)?(?:wod|metcon|workout|אימון|מטקון|комплекс"
     r"|тренировка)(?:\s+(?:גיבור|זוגות|героя|геройский))?|геройский\s+комплекс|hero|גיבור|герой"
+    r"|benchmark|girl|бенчмарк"
 )
 _WORKOUT_HEADING = re.compile(rf"^(?:{_HEADING_WORDS})$", re.I)
 # 'Hero WOD "Nate" AMRAP 20 min: …', "Hero WOD BADGER: 3 RFT …": the heading, then the name
@@ -123,6 +124,7 @@ _LEADING_WORDS = re.compile(
     r"^([A-ZА-ЯЁ][\w'’.]*)(?:\s+([A-ZА-ЯЁ][\w'’.]*))?(?:\s+([A-ZА-ЯЁ][\w'’.]*))?\s+"
 )
 _DEATH_BY = re.compile(rf"^{words(lexicon.DEATH_BY)}\s*[-:]?\s*", re.I)
+_BOLD = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]*?[^\s*])\*(?![\w*])")
 # "A) 10 burpees", "(B) 20 DU", "Б) …", "ב) …": a letter labels what follows.
 _LETTER_LABEL = re.compile(r"^\(?([A-Ea-eА-Да-дא-ה])\)\s+(?=\S)")
 _INLINE_LETTER = re.compile(r"(?:^|(?<=[\s:;,]))\(?([A-Ea-eА-Да-дא-ה])\)\s+(?=\S)")
@@ -305,13 +307,40 @@ class Reader:
         if self.last_line:
             self.line_above, self.joined_above = self.last_line, self.joined
         self.last_line, self.joined = [], False
-        text = unbulleted(raw, numbered=numbered)
+        text = self.plain(raw, numbered=numbered)
         if not text:
             return
-        if raw.strip() != text:
-            self.took("bullet", raw.strip()[: len(raw.strip()) - len(text)])
         if m := _LETTER_LABEL.match(text):
             self.letter = _letter(m)
+        text = hyphened(text)
+        if len(chunks := _lettered(text)) > 1:
+            # "2 x 10' AMRAP: A) 10 burpees, 15 KBS B) 20 DU, 10 T2B": each label opens a line
+            for chunk in chunks:
+                self.lettered_line(chunk)
+            return
+        if self.weeks(text):
+            return
+        said = sentences(text)
+        if len(said) > 1 and _reads_apart(text, said):
+            for index, (sentence, separator) in enumerate(said):
+                self.sentence(sentence, first=index == 0)
+                if separator.strip():
+                    self.took("separator", separator)
+            return
+        self.read(text)
+
+    def plain(self, raw: str, *, numbered: bool) -> str:
+        """The line without what dresses it: a chat's bold marks, bullets, hashtags before the
+        workout, the emoji it ends with (each taken, so no word is lost)."""
+        if _BOLD.search(raw):
+            # "*ANNIE* 50-40-30-20-10 …": a chat's bold marks, not the coach's words
+            self.took("bullet", "*")
+            raw = _BOLD.sub(r"\1", raw)
+        text = unbulleted(raw, numbered=numbered)
+        if not text:
+            return text
+        if raw.strip() != text:
+            self.took("bullet", raw.strip()[: len(raw.strip()) - len(text)])
         if (tags := _LEADING_TAGS.match(text)) and (
             QUANTITY.search(text[tags.end() :]) or names_a_movement(text[tags.end() :])
         ):
@@ -322,31 +351,22 @@ class Reader:
             # "… & HSPU 🔥": the emoji closing the line is no part of its last movement
             self.took("separator", text[len(plain) :])
             text = plain
-        text = hyphened(text)
-        if len(chunks := _lettered(text)) > 1:
-            # "2 x 10' AMRAP: A) 10 burpees, 15 KBS B) 20 DU, 10 T2B": each label opens a line
-            for chunk in chunks:
-                self.lettered_line(chunk)
-            return
+        return text
+
+    def weeks(self, text: str) -> bool:
+        """ "Back squat: Week 1: 5x5 @ 70%, Week 2: 5x4 @ 75%": the lift, then each week's sets;
+        a week's line under the lift's, the next week of it."""
         weeks = _weekly(text)
         self.week_read = self.week_read and weeks is not None
-        if weeks:
-            # "Back squat: Week 1: 5x5 @ 70%, Week 2: 5x4 @ 75%": the lift, then each week's sets
-            before, weeks_ = weeks
-            if before:
-                self.read(before)
-                self.week_read = False
-            for label, marks in weeks_:
-                self.week(label, marks)
-            return
-        said = sentences(text)
-        if len(said) > 1 and _reads_apart(text, said):
-            for index, (sentence, separator) in enumerate(said):
-                self.sentence(sentence, first=index == 0)
-                if separator.strip():
-                    self.took("separator", separator)
-            return
-        self.read(text)
+        if weeks is None:
+            return False
+        before, weeks_ = weeks
+        if before:
+            self.read(before)
+            self.week_read = False
+        for label, marks in weeks_:
+            self.week(label, marks)
+        return True
 
     def week(self, label: str, marks: str) -> None:
         """One week of a cycle: its sets are the lift's, in a section of its own, noted with
