@@ -2816,3 +2816,39 @@ def test_a_chats_bold_marks_are_not_the_coachs_words(text: str, title: str | Non
 )
 def test_a_benchmark_heading_then_its_name_gives_the_title(text: str) -> None:
     assert parse_workout(text)["title"] == "ANNIE"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "דדליפט 5x3 ב-80% ואחריו 3x5 ב-70%",
+        "דדליפט 5x3 ב-80%, אחרי זה 3x5 ב-70%",
+        "Становая 5х3 на 80%, после этого 3х5 на 70%",
+        "Deadlift 5x3 @ 80%, followed by 3x5 @ 70%",
+    ],
+)
+def test_more_ways_of_saying_then_before_back_off_sets(text: str) -> None:
+    first, back_off = _sections(text)
+    assert [(m["sets"], m["reps"], m["percent"]) for m in first["movements"]] == [(5, 3, 80.0)]
+    assert [(m["sets"], m["reps"], m["percent"]) for m in back_off["movements"]] == [(3, 5, 70.0)]
+
+
+def test_a_minute_slot_written_minut_in_hebrew() -> None:
+    text = "EMOM 12: מינוט 1 - 15 קל' אופניים, דקה 2 - 12 סנאץ' משקולת יד"
+    assert _named(text) == ["Assault Bike", "Dumbbell Snatch"]
+    assert parse_workout(text)["unread"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("Murph (vest 20/14 lb): 1 mile run, 100 pull-ups, 200 push-ups, 300 squats", "Murph"),
+        ("Мёрф (в жилете 9/6 кг): 1,6 км бег, 100 подтягиваний, 200 отжиманий", "Мёрф"),
+        ('מרפי (עם ווסט 9/6 ק"ג): 1 מייל ריצה, 100 מתח, 200 שכיבות סמיכה', "מרפי"),
+    ],
+)
+def test_a_vest_in_a_names_bracket_before_the_list_is_a_note(text: str, title: str) -> None:
+    section = _only_section(text)
+    assert parse_workout(text)["title"] == title
+    assert section["format"] == "for_time" and "load" not in section["movements"][0]
+    assert None not in _named(text)

@@ -45,10 +45,10 @@ _REMAINING = re.compile(rf"\s*(?<!\w){words(lexicon.REMAINING_TIME)}(?!\w)", re.
 # "Min 1:", "Odd:", "דקה זוגית:", "Partner A:": which minute or partner a movement is for.
 SLOT = re.compile(
     rf"^(?:min(?:ute)?\s*\d+|m\d+|\d+(?:st|nd|rd|th)\s*min(?:ute)?|{words(lexicon.ODD)}"
-    rf"|{words(lexicon.EVEN)}|partner\s*[ab12]|p[12]|דקה\s*\d+|минута\s*\d+|\d+\s*-?я\s*минута)"
+    rf"|{words(lexicon.EVEN)}|partner\s*[ab12]|p[12]|(?:דקה|מינוט)\s*\d+|минута\s*\d+|\d+\s*-?я\s*минута)"
     r"(?:\s*[:\-–—)]\s*|\s+(?=\d))"
     # "min 1 strict pull-ups x 6": a numbered minute before a name, with nothing between
-    r"|^(?:min(?:ute)?\s*\d+|דקה\s*\d+|минута\s*\d+)\s+(?=[^\W\d])",
+    r"|^(?:min(?:ute)?\s*\d+|(?:דקה|מינוט)\s*\d+|минута\s*\d+)\s+(?=[^\W\d])",
     re.I,
 )
 THEN = re.compile(rf"^{words(lexicon.THEN)}\b\s*[:,]?\s*", re.I)

@@ -737,8 +737,14 @@ class Reader:
         said = section_header(m["said"], header_only=True)
         if said is None and CAP.search(m["said"]):
             said = format_said(m["said"])  # "Chipper (cap 30'): 50 wall balls, …"
+        aside = None
+        if said is None and _VEST_NOTE.search(m["said"]):
+            # "Murph (vest 20/14 lb): 1 mile run, …": what it is done in, a note of its list
+            said, aside = Section(from_header=True), m["said"].strip()
         if said is None or (said.notes and not said.shared) or not reads_as_movements(m["tail"]):
             return False
+        if aside is not None:
+            said.notes.append(aside)
         if dry:
             return True
         if first or not (self.seen_content or self.title is not None or self.parts):
