@@ -2852,3 +2852,40 @@ def test_a_vest_in_a_names_bracket_before_the_list_is_a_note(text: str, title: s
     assert parse_workout(text)["title"] == title
     assert section["format"] == "for_time" and "load" not in section["movements"][0]
     assert None not in _named(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "rounds"),
+    [
+        ("3 x (400m run, 20 squats)", 3),
+        ("(10 burpees, 10 KBS 24/16) x 4", 4),
+        ("3 х (400 м бег, 20 приседаний)", 3),
+        ("3 x (400 מ' ריצה, 20 ברפי)", 3),
+    ],
+)
+def test_a_list_in_brackets_times_n_is_that_many_rounds(text: str, rounds: int) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["rounds"]) == ("rounds", rounds)
+    assert len(section["movements"]) == 2 and None not in _named(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "For time 1000m row then 50 thrusters then 30 pull-ups",
+        "На время: 1000 м гребля, затем 50 трастеров, затем 30 подтягиваний",
+        "לזמן: 1000 מ' חתירה ואז 50 תראסטרים ואז 30 מתח",
+    ],
+)
+def test_then_between_counted_movements_separates_them(text: str) -> None:
+    assert _named(text) == ["Row", "Thruster", "Pull-up"]
+    assert [m.get("reps") for m in _only_section(text)["movements"]] == [None, 50, 30]
+
+
+@pytest.mark.parametrize(
+    "text", ["Front squat 5 x 3 @ RPE 8-9", "Фронтальный присед 5х3 @ RPE 8-9"]
+)
+def test_an_rpe_range_stays_whole_and_leaves_the_reps(text: str) -> None:
+    [lift] = _only_section(text)["movements"]
+    assert (lift["sets"], lift["reps"]) == (5, 3)
+    assert "RPE 8-9" in lift["note"]

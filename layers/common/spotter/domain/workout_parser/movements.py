@@ -115,6 +115,8 @@ _COMPLEX_TAIL = re.compile(
 # Separators of one line's movements; "clean and jerk" is one movement, not two.
 _SPLIT = re.compile(
     r"\s*;\s*|(?<!\d),\s*|,(?!\d)\s*|\s+[/|]\s+|\s+[–—]\s+|\s+\+\s+"
+    # "1000m row then 50 thrusters then 30 pull-ups": "then" before the next count
+    r"|\s+(?:and\s+then|then|ואז|затем|потом)\s+(?=\d)"
     r"|\s+(?:and|&|и|ו-?)\s+(?=\d)|\s+(?:and|&|и)\s+|\s+ו-?(?=\d)|\s*\x02"
     # "400m/21 KBS 24kg/12 PU": a slash with no spaces before the next count and its name
     r"|(?<=[^\W\d_])/(?=\d+(?:[.,]\d+)?\s+(?!(?:kg|lbs?|pood|кг|cm|см|in|m|м)\b)[^\W\d])",

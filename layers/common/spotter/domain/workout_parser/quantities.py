@@ -74,7 +74,8 @@ _NAMED_MAX = re.compile(
     r"|\s*(?:1\s*-?\s*RM|ПМ|РМ)\s+(?P<after>[^\W\d][^\d,;@()+%]*?)(?=\s*(?:$|[,;)(@+]))",
     re.I,
 )
-RPE = re.compile(r"@?\s*\bRPE\s*(\d+(?:\.\d+)?)", re.I)
+# "@ RPE 8", "RPE 8-9" (a range: the note keeps it whole, not "3-9 reps" with the sets' 3).
+RPE = re.compile(r"@?\s*\bRPE\s*(\d+(?:\.\d+)?(?:\s*[-–]\s*\d+(?:\.\d+)?)?)", re.I)
 # "tempo 3-1-1-0", "בטמפו 3-1-1-0", "в темпе 3-1-1-0", "@ 32X1", "(33X1)": a tempo in brackets
 # is written with a capital X (or as four digits) — "(3x10)" is sets.
 TEMPO = re.compile(

@@ -185,6 +185,10 @@ def _weekly(text: str) -> tuple[str, list[tuple[str, str]]] | None:
     return before, weeks
 
 
+_ROUNDS_OF_BRACKET = re.compile(
+    rf"^(?:(?P<before>\d+)\s*{lexicon.TIMES}\s*)?\((?P<list>[^()]*(?:\([^()]*\)[^()]*)*)\)"
+    rf"(?:\s*{lexicon.TIMES}\s*(?P<after>\d+))?\s*\.?$"
+)
 _PIECE_BREAK = re.compile(r"\s*[,;]\s+|\s+[-–—]\s+")
 _DEATH_HOW = re.compile(r"^(?P<what>[^:–—]+?)\s*(?::|\s[-–—]\s)\s*(?P<how>.+)$")
 _BUILD_TO = re.compile(
@@ -806,7 +810,7 @@ class Reader:
                 self.title = section.notes.pop(0)  # "Angie (for time)", "Cindy (AMRAP 20)"
             self.add_section(section, text)
             return
-        if self.format_and_movements(text):
+        if self.rounds_of_a_bracket(text) or self.format_and_movements(text):
             return
         if (m := CAP.search(text)) and self.parts and self.parts[-1].sections and len(text) < 30:
             self.took("format", text)
@@ -817,6 +821,20 @@ class Reader:
             self.add_section(capped, text)
             return
         self.content(text)
+
+    def rounds_of_a_bracket(self, text: str) -> bool:
+        """ "3 x (400m run, 20 squats)", "(10 burpees, 10 KBS) x 4": the list in brackets, that
+        many rounds (a complex's counts, "(1+2+1) x 5", are marks, not a list)."""
+        m = _ROUNDS_OF_BRACKET.match(text)
+        if m is None or not (m["before"] or m["after"]) or not reads_as_movements(m["list"]):
+            return False
+        if complex_of(m["list"]) is not None:
+            return False
+        rounds = int(m["before"] or m["after"])
+        self.add_section(Section("rounds", rounds, from_header=True), text[: m.start("list")])
+        self.content(m["list"], listed=True)
+        self.took("format", text[m.end("list") :])
+        return True
 
     def build_to(self, text: str) -> bool:
         """ "Build to a heavy 3-rep back squat in 15 min", "Snatch: build to a heavy single":
