@@ -40,6 +40,21 @@ async def test_usage_sums_the_orgs_spend_today_across_users(
     assert body["resetsAt"].endswith("T00:00:00+00:00")
 
 
+async def test_usage_tells_the_estimated_part_of_the_spend(
+    client: httpx.AsyncClient, tokens: TokenFactory, org: Org, clean_db: str
+) -> None:
+    _spend(clean_db, org, "owner", 1_000_000)
+    with psycopg.connect(clean_db) as conn:  # what the sweep charged for a dead run's hold
+        conn.execute(
+            "INSERT INTO ai_usage_daily (organization_id, user_id, day, cost_usd_micros,"
+            " estimated_usd_micros) VALUES (%s, %s, current_date, 300, 300)",
+            (org.id, org["coach"].user_id),
+        )
+    body = (await client.get("/agent/usage", headers=_auth(tokens, org, "owner"))).json()
+    assert body["spentUsdMicros"] == 1_000_300
+    assert body["estimatedUsdMicros"] == 300
+
+
 async def test_unmetered_tier_reports_no_cap(
     client: httpx.AsyncClient, tokens: TokenFactory, clean_db: str
 ) -> None:

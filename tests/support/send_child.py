@@ -1,9 +1,9 @@
 """A send in its own process, to be killed mid-stream by a test.
 
 `python -m tests.support.send_child <db url> <clerk org> <clerk user> <conversation> <mode>`
-sends "keep going" into the conversation; the scripted model streams slowly (`stream`), asks
-for the `gate` test tool that blocks (`tool`), or calls three reads at once and streams its
-answer to them slowly (`reads`). Each event's type is printed as it arrives, so
+sends "keep going" into the conversation; the scripted model streams slowly (`stream`; `routed`:
+after a quick route that declines with `ROUTE_USAGE`), asks for the `gate` test tool that
+blocks (`tool`), or calls three reads at once and streams its answer to them slowly (`reads`). Each event's type is printed as it arrives, so
 the parent kills the child at a known point.
 """
 
@@ -29,10 +29,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 SLOW_TEXT = "This answer streams slowly so that the test can kill it mid-stream. " * 4
 SLOW_USAGE = FakeUsage(input_tokens=111, output_tokens=22)
+ROUTE_USAGE = FakeUsage(input_tokens=333, output_tokens=2)
 
 
 def script(mode: str) -> list[Reply]:
-    if mode == "stream":
+    if mode in ("stream", "routed"):
         return [Reply([Text(SLOW_TEXT)], delay_s=0.2, usage=SLOW_USAGE)]
     if mode == "reads":
         reads = [ToolUse("programs", {"action": "list", "args": {}}, id=f"rd{i}") for i in range(3)]
@@ -65,7 +66,9 @@ async def kill_send_at(url: str, org: Org, conversation: UUID, mode: str, marker
 async def main(url: str, clerk_org: str, clerk_user: str, conversation: str, mode: str) -> None:
     db = await Database.open(url, max_size=2)
     caller = await resolve_caller(db, SessionClaims(clerk_user, clerk_org, None, None), "en")
-    deps = deps_for(db, ScriptedModel(script(mode)), registry_for=gate_registry)
+    routed = [Reply([Text("LOOP")], usage=ROUTE_USAGE)] if mode == "routed" else []
+    model = ScriptedModel(script(mode), lanes={"quick_route": routed} if routed else {})
+    deps = deps_for(db, model, registry_for=gate_registry)
     request = SendMessage("keep going", "/dashboard", conversation_id=UUID(conversation))
     async for event in send_message(deps, caller, request):
         print(event.type, flush=True)

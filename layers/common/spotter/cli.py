@@ -140,6 +140,7 @@ async def _sweep(settings: Settings) -> str:
     return (
         f"sweep: {report.messages_closed} message(s) closed in {report.orgs} org(s),"
         f" {report.mcp_expired} MCP call(s) expired,"
+        f" {report.holds_charged} hold(s) of dead runs charged,"
         f" {automations.queued} automation email(s) queued, {delivered} email(s) delivered"
     )
 
@@ -248,7 +249,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     token.add_argument("--ttl", type=int, default=12 * 3600, help="seconds until it expires")
     sub.add_parser("stop-db", help="stop the embedded dev Postgres")
     sub.add_parser(
-        "sweep", help="close abandoned claims and lapsed MCP questions in every org (idempotent)"
+        "sweep",
+        help="close abandoned claims and lapsed MCP questions, charge dead runs' holds"
+        " (idempotent)",
     )
     sub.add_parser("embed-backfill", help="embed stale search documents of every org (Voyage)")
     parse = sub.add_parser(

@@ -47,6 +47,7 @@ def test_the_scheduled_sweep_closes_abandoned_claims_once(
         "orgs": 1,
         "messagesClosed": 1,
         "mcpExpired": 0,
+        "holdsCharged": 0,
         "automationEmailsQueued": 0,
         "emailsDelivered": 0,
     }
@@ -62,6 +63,7 @@ def test_the_scheduled_sweep_closes_abandoned_claims_once(
         "orgs": 0,
         "messagesClosed": 0,
         "mcpExpired": 0,
+        "holdsCharged": 0,
         "automationEmailsQueued": 0,
         "emailsDelivered": 0,
     }

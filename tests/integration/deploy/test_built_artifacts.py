@@ -222,6 +222,7 @@ def test_sweep_function_sweeps_on_its_built_artifacts(
         "orgs": 0,
         "messagesClosed": 0,
         "mcpExpired": 0,
+        "holdsCharged": 0,
         "automationEmailsQueued": 0,
         "emailsDelivered": 0,
     }

@@ -172,18 +172,14 @@ class RunStart:
         return RunState(self, conversation_id, resumed=resumed)
 
     @property
-    def owes_writes(self) -> bool:
-        """Something the run's next transaction writes first (usage, a completed user turn,
-        settled reads, the last reply)."""
-        return self.owes_before_call or bool(self.owed_settles) or bool(self.owed_replies)
-
-    @property
     def owes_before_call(self) -> bool:
-        """What must commit before the next model call starts: the calls' usage (each recorded
-        before the next call may start) and a user turn whose context the run completed (no
-        model reads a turn the database does not hold). Settled reads are not: they ride with
-        the next write of the run, whatever it is (`run.tool_batch`)."""
-        return not self.usage.settled or bool(self.owed_turns)
+        """What must commit before the next model call starts: the calls' usage unless each is
+        kept by its hold meanwhile (`RunUsage.durable`: the quick route's, whose bound prepare
+        held, rides with the loop's reply — a process killed in between leaves the hold, and
+        the sweep charges it), and a user turn whose context the run completed (no model reads
+        a turn the database does not hold). Settled reads are not: they ride with the next
+        write of the run, whatever it is (`run.tool_batch`)."""
+        return not self.usage.durable or bool(self.owed_turns)
 
     @asynccontextmanager
     async def transaction(self, conversation_id: UUID | None = None) -> AsyncIterator[RunTx]:

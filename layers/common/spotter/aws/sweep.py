@@ -1,5 +1,6 @@
 """The scheduled sweep (EventBridge, every minute): close abandoned claims in every org — failed,
-never re-run — and settle the messages that completes; close MCP calls whose question lapsed.
+never re-run — and settle the messages that completes; close MCP calls whose question lapsed;
+charge the budget holds of runs that are gone (estimates of calls whose usage never arrived).
 Idempotent, and safe beside itself and live resolutions (see
 `spotter.agent.approvals.settle.sweep`).
 
@@ -47,6 +48,7 @@ class SweepHandler:
             "orgs": report.orgs,
             "messagesClosed": report.messages_closed,
             "mcpExpired": report.mcp_expired,
+            "holdsCharged": report.holds_charged,
             "automationEmailsQueued": automations.queued,
             "emailsDelivered": delivered,
         }

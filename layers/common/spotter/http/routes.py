@@ -60,6 +60,8 @@ async def usage(caller: StaffCaller, db: Db) -> dict[str, Any]:
     return {
         "day": snapshot.day.isoformat(),
         "spentUsdMicros": snapshot.spent_usd_micros,
+        # of which charged at the bound of calls whose run died before their usage arrived
+        "estimatedUsdMicros": snapshot.estimated_usd_micros,
         "capUsdMicros": snapshot.cap_usd_micros,
         "remainingUsdMicros": snapshot.remaining_usd_micros,
         "percentUsed": snapshot.percent_used,

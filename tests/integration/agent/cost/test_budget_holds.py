@@ -1,4 +1,4 @@
-"""Budgets that hold under concurrency, and usage recorded as each call completes.
+"""Budgets that hold under concurrency, and usage recorded by the run's next write after each call.
 
 Every tallied model call is reserved first (the room the cap leaves, counting the holds of calls
 in flight, must pay its least useful bound; it holds up to its full bound and its output is
@@ -21,11 +21,12 @@ import pytest
 from spotter.agent import events as ev
 from spotter.agent.cost.budget import HOLD_TTL, MIN_OUTPUT_TOKENS, CallBound, daily_budget_micros
 from spotter.agent.cost.holds import reserve
-from spotter.agent.cost.model_policy import LOOP_MAX_TOKENS, LOOP_MODEL
+from spotter.agent.cost.model_policy import LOOP_MAX_TOKENS, LOOP_MODEL, model_policy
 from spotter.agent.cost.pricing import OFFLINE_DEMO_MODEL, CallTokens, cost_usd_micros, rates_for
 from spotter.agent.cost.usage import CallUsage, RunUsage
 from spotter.agent.run import metering, quick_lane, send
 from spotter.auth import Caller
+from spotter.config import Settings
 from spotter.db import Database
 from spotter.providers.fake import (
     FakeUsage,
@@ -130,9 +131,9 @@ async def test_concurrent_reservations_see_each_other(
     db: Database, org: Org, clean_db: str, pools: list[Database]
 ) -> None:
     _spend(clean_db, org, CAP - 1_500)  # room for one hold of 1,000, not two
-    now = datetime.now(UTC)
+    now, user = datetime.now(UTC), org["owner"].user_id
     won = await asyncio.gather(
-        *(reserve(p, org.id, "growth", now, uuid.uuid4(), 1_000) for p in pools)
+        *(reserve(p, org.id, "growth", now, uuid.uuid4(), user, 1_000) for p in pools)
     )
     assert sum(h is not None for h in won) == 1
 
@@ -141,12 +142,12 @@ async def test_a_hold_left_by_a_dead_process_stops_counting_after_its_ttl(
     db: Database, org: Org, clean_db: str
 ) -> None:
     _spend(clean_db, org, CAP - 1_500)
-    now = datetime.now(UTC)
-    assert await reserve(db, org.id, "growth", now, uuid.uuid4(), 1_000) is not None
-    assert await reserve(db, org.id, "growth", now, uuid.uuid4(), 1_000) is None
+    now, user = datetime.now(UTC), org["owner"].user_id
+    assert await reserve(db, org.id, "growth", now, uuid.uuid4(), user, 1_000) is not None
+    assert await reserve(db, org.id, "growth", now, uuid.uuid4(), user, 1_000) is None
     with psycopg.connect(clean_db) as conn:
         conn.execute("UPDATE ai_budget_holds SET held_at = held_at - %s", (HOLD_TTL,))
-    assert await reserve(db, org.id, "growth", now, uuid.uuid4(), 1_000) is not None
+    assert await reserve(db, org.id, "growth", now, uuid.uuid4(), user, 1_000) is not None
 
 
 async def test_at_cap_minus_one_micro_no_concurrent_send_calls_the_model(
@@ -274,22 +275,31 @@ async def test_a_failed_call_releases_its_hold_and_records_nothing(
     assert _holds(clean_db) == 0 and _spent(clean_db, org) == 0
 
 
-async def test_each_call_is_recorded_as_it_completes_and_never_twice(
+async def test_each_call_is_recorded_by_the_runs_next_write_and_never_twice(
     db: Database, org: Org, owner: Caller, clean_db: str
 ) -> None:
+    """(Was `..._recorded_as_it_completes_...`: a call's usage may now wait past the next
+    call's start while its bound stays held — the quick route's, `test_abandoned_holds` — so the
+    rule is the run's next write, whichever it is: here the loop's hold records the route, the
+    reply that calls a tool records the first loop call.)"""
     seen: list[int] = []
 
     def second_call(body: dict[str, object]) -> Reply:
-        seen.append(_spent(clean_db, org))  # the first call is already in ai_usage_daily
+        seen.append(_spent(clean_db, org))  # the route and the first call are in ai_usage_daily
         return Reply([Text("done")], usage=FakeUsage(input_tokens=300, output_tokens=30))
 
     listing = ToolUse("programs", {"action": "list", "args": {}}, id="toolu_list")
-    model = ScriptedModel([tool_reply(listing), second_call])
+    route = Reply([Text("LOOP")], usage=FakeUsage(input_tokens=1_000, output_tokens=2))
+    model = ScriptedModel([tool_reply(listing), second_call], lanes={"quick_route": [route]})
     events = await run_turn(deps_for(db, model), owner, "list them")
     done = events[-1]
     assert isinstance(done, ev.Done) and not _codes(events)
     first_cost = 100 * 2 + 20 * 10  # FakeUsage() at claude-sonnet-5-5's rates
-    assert seen == [first_cost]
+    route_cost = cost_usd_micros(
+        model_policy(Settings(environment="test"))["spotterQuickRoute"].model,
+        CallTokens(input_tokens=1_000, output_tokens=2),
+    )
+    assert seen == [route_cost + first_cost] and route_cost > 0
     assert _spent(clean_db, org) == done.usage.cost_usd_micros
     with psycopg.connect(clean_db) as conn:
         turns = conn.execute("SELECT turns FROM ai_usage_daily").fetchone()

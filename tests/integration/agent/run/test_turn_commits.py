@@ -72,19 +72,18 @@ async def _commits_of(db: Database, clean_db: str, owner: Caller, *replies: Repl
     return _next_xid(clean_db) - before
 
 
-async def test_a_plain_turn_commits_three_times(
-    db: Database, unmetered: Caller, clean_db: str
-) -> None:
-    # prepare (the user turn, the lease); the quick route's usage before the loop's call; the
-    # reply with its usage, the last event batch and the lease's release
-    assert await _commits_of(db, clean_db, unmetered, Reply([Text("Sure.")])) == 3
+async def test_a_plain_turn_commits_twice(db: Database, unmetered: Caller, clean_db: str) -> None:
+    # prepare (the user turn, the lease, the quick route's bound held); the reply with its
+    # usage and the route's, the last event batch and the lease's release
+    assert await _commits_of(db, clean_db, unmetered, Reply([Text("Sure.")])) == 2
 
 
 async def test_a_plain_turn_of_a_metered_tier_commits_three_times(
     db: Database, owner: Caller, clean_db: str
 ) -> None:
     # a metered tier holds before each call: the quick route's hold rides with prepare, the
-    # loop's with the quick route's usage
+    # loop's (a budget decision before the call, its bound known only from the history) with
+    # the quick route's usage
     assert await _commits_of(db, clean_db, owner, Reply([Text("Sure.")])) == 3
 
 
@@ -93,14 +92,14 @@ def _three_reads() -> tuple[Reply, Reply]:
     return tool_reply(*reads), Reply([Text("Three.")])
 
 
-async def test_a_three_read_turn_commits_four_times(
+async def test_a_three_read_turn_commits_three_times(
     db: Database, unmetered_org: Org, unmetered: Caller, clean_db: str
 ) -> None:
     add_program(clean_db, unmetered_org, "Strength")
-    # prepare; the quick route's usage; the reply that calls the reads (before they run); the
-    # last reply with the reads' rows and results turn, the last batch and the release (the
+    # prepare; the reply that calls the reads (before they run) with the quick route's usage;
+    # the last reply with the reads' rows and results turn, the last batch and the release (the
     # reads' own transactions write nothing)
-    assert await _commits_of(db, clean_db, unmetered, *_three_reads()) == 4
+    assert await _commits_of(db, clean_db, unmetered, *_three_reads()) == 3
 
 
 async def test_a_three_read_turn_of_a_metered_tier_commits_five_times(
@@ -208,6 +207,46 @@ async def test_a_metered_routes_hold_commits_with_the_user_turn(
         "one hold while the route ran, written by the transaction that wrote the turn"
     )
     assert _holds(clean_db) == [], "dropped with the route's usage"
+
+
+def _usage(url: str) -> list[dict[str, Any]]:
+    with psycopg.connect(url, row_factory=dict_row) as conn:
+        return conn.execute(
+            "SELECT xmin::text AS tx, cost_usd_micros, estimated_usd_micros FROM ai_usage_daily"
+        ).fetchall()
+
+
+async def test_the_quick_routes_usage_commits_with_the_reply_its_bound_held_meanwhile(
+    db: Database, unmetered: Caller, clean_db: str
+) -> None:
+    seen: list[tuple[list[dict[str, Any]], list[dict[str, Any]]]] = []
+
+    def loop(body: dict[str, Any]) -> Reply:
+        seen.append((_holds(clean_db), _usage(clean_db)))  # while the loop's call runs
+        return Reply([Text("Sure.")])
+
+    routed = Reply([Text("LOOP")], usage=FakeUsage(input_tokens=500, output_tokens=3))
+    model = ScriptedModel([loop], lanes={"quick_route": [routed]})
+    events = await run_turn(deps_for(db, model), unmetered, "hi")
+    done = events[-1]
+    assert isinstance(done, ev.Done) and not [e for e in events if isinstance(e, ev.Error)]
+    conversation = conversation_id_of(events)
+    turn = stored_messages(clean_db, conversation)[0]
+    with psycopg.connect(clean_db) as conn:
+        turn_tx = conn.execute("SELECT xmin::text FROM ai_messages WHERE id = %s", (turn["id"],))
+        written = turn_tx.fetchone()
+    assert written is not None
+    [(holds, usage)] = seen
+    assert [hold["tx"] for hold in holds] == [written[0]] and usage == [], (
+        "while the loop's call runs, the route's usage is not recorded: its bound is, held by "
+        "the transaction that wrote the turn"
+    )
+    [recorded] = _usage(clean_db)
+    assert recorded["tx"] == _written_by(clean_db, conversation)["reply"]["tx"], (
+        "the route's usage commits with the reply"
+    )
+    assert recorded["cost_usd_micros"] == done.usage.cost_usd_micros > 0
+    assert recorded["estimated_usd_micros"] == 0 and _holds(clean_db) == []
 
 
 async def test_a_send_refused_as_busy_holds_nothing(

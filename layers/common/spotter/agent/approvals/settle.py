@@ -16,6 +16,7 @@ from uuid import UUID
 
 from psycopg.types.json import Jsonb
 
+from spotter.agent.cost.abandoned import charge_abandoned_holds, orgs_with_abandoned_holds
 from spotter.agent.executions import (
     StoredResult,
     close_abandoned,
@@ -164,12 +165,13 @@ class SweepReport:
     orgs: int
     messages_closed: int
     mcp_expired: int = 0  # MCP calls whose question lapsed, closed `expired`
+    holds_charged: int = 0  # holds of runs that are gone, charged as estimates (`cost.abandoned`)
 
 
 async def sweep(db: Database) -> SweepReport:
     """Idempotent, and safe beside itself and live resolutions: every close is a conditional
     update on a stale claim (or on a still-pending lapsed MCP question), every settle locks the
-    message row first."""
+    message row first, every charge deletes the hold it charges (a live run's never)."""
     orgs = await orgs_with_abandoned_claims(db)
     closed = 0
     for org_id in orgs:
@@ -179,5 +181,12 @@ async def sweep(db: Database) -> SweepReport:
     for org_id in await orgs_with_expired_mcp_calls(db):
         async with db.org_tx(org_id) as conn:
             expired += await close_expired_mcp(conn, org_id)
-    log_event("sweep.done", orgs=len(orgs), messages_closed=closed, mcp_expired=expired)
-    return SweepReport(orgs=len(orgs), messages_closed=closed, mcp_expired=expired)
+    charged = 0
+    for org_id in await orgs_with_abandoned_holds(db):
+        async with db.org_tx(org_id) as conn:
+            charged += await charge_abandoned_holds(conn, org_id)
+    log_event(
+        "sweep.done", orgs=len(orgs), messages_closed=closed, mcp_expired=expired,
+        holds_charged=charged,
+    )  # fmt: skip
+    return SweepReport(len(orgs), closed, expired, charged)

@@ -138,6 +138,8 @@ class UsageSnapshot:
     day: date
     spent_usd_micros: int
     cap_usd_micros: int
+    # of the spend, what the sweep charged at a dead run's holds (`cost.abandoned`): an estimate
+    estimated_usd_micros: int = 0
 
     @property
     def unmetered(self) -> bool:
@@ -168,7 +170,9 @@ class UsageSnapshot:
         return self.over_cap()
 
 
-_SPENT_TODAY = f"SELECT {SPENT_SQL}::bigint AS spent"
+_SPENT_TODAY = f"""SELECT {SPENT_SQL}::bigint AS spent,
+ (SELECT coalesce(sum(estimated_usd_micros), 0) FROM ai_usage_daily
+   WHERE organization_id = %(org)s AND day = %(day)s)::bigint AS estimated"""
 
 
 async def usage_snapshot(
@@ -187,7 +191,7 @@ async def queue_usage_snapshot(
 
     async def snapshot() -> UsageSnapshot:
         row = await cur.fetchone()
-        spent = int(row["spent"]) if row else 0
-        return UsageSnapshot(cap.day, spent, cap.cap_usd_micros)
+        spent, estimated = (int(row["spent"]), int(row["estimated"])) if row else (0, 0)
+        return UsageSnapshot(cap.day, spent, cap.cap_usd_micros, estimated)
 
     return snapshot

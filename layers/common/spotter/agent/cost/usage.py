@@ -1,22 +1,60 @@
 """Usage of a run: each model call priced at its own model's rates, summed, and recorded per day.
 
 `ai_usage_daily` is upserted with SQL increments keyed on (org, UTC day, user), so concurrent
-runs of one person never lose each other's tokens or cost.
+runs of one person never lose each other's tokens or cost. A call that held its bound
+(`cost.holds`) is recorded only by the statement that deletes its hold: the run's, or the
+sweep's that charges a dead run's holds (`cost.abandoned`) — whichever claims the row first
+counts the call, the other never does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
 from spotter.agent import events as ev
 from spotter.agent.cost.budget import utc_today
-from spotter.agent.cost.holds import BudgetHold, release
+from spotter.agent.cost.holds import BudgetHold
 from spotter.agent.cost.pricing import CallTokens, cost_usd_micros
 from spotter.db import Conn
+
+_TOKEN_COLUMNS = (
+    "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_5m_tokens",
+    "cache_write_1h_tokens",
+)  # fmt: skip
+# The holds go (the ended calls' own, and those of calls that failed or never ran); the calls
+# whose hold this statement deleted, and those that held none, are added to the day's row.
+_RECORD_SQL = """
+WITH claimed AS (
+  DELETE FROM ai_budget_holds WHERE organization_id = %(org)s AND id = ANY(%(holds)s::uuid[])
+  RETURNING id
+), calls AS (
+  SELECT * FROM unnest(
+    %(call_holds)s::uuid[], %(input_tokens)s::bigint[], %(output_tokens)s::bigint[],
+    %(cache_read_tokens)s::bigint[], %(cache_write_5m_tokens)s::bigint[],
+    %(cache_write_1h_tokens)s::bigint[], %(cost_usd_micros)s::bigint[]
+  ) AS c(hold_id, input_tokens, output_tokens, cache_read_tokens, cache_write_5m_tokens,
+         cache_write_1h_tokens, cost_usd_micros)
+   WHERE c.hold_id IS NULL OR c.hold_id IN (SELECT id FROM claimed)
+)
+INSERT INTO ai_usage_daily AS d (organization_id, user_id, day, input_tokens, output_tokens,
+  cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cost_usd_micros, turns)
+SELECT %(org)s, %(user)s, %(day)s, sum(input_tokens), sum(output_tokens),
+       sum(cache_read_tokens), sum(cache_write_5m_tokens), sum(cache_write_1h_tokens),
+       sum(cost_usd_micros), %(turns)s
+  FROM calls HAVING count(*) > 0
+ON CONFLICT (organization_id, day, user_id) DO UPDATE SET
+  input_tokens = d.input_tokens + EXCLUDED.input_tokens,
+  output_tokens = d.output_tokens + EXCLUDED.output_tokens,
+  cache_read_tokens = d.cache_read_tokens + EXCLUDED.cache_read_tokens,
+  cache_write_5m_tokens = d.cache_write_5m_tokens + EXCLUDED.cache_write_5m_tokens,
+  cache_write_1h_tokens = d.cache_write_1h_tokens + EXCLUDED.cache_write_1h_tokens,
+  cost_usd_micros = d.cost_usd_micros + EXCLUDED.cost_usd_micros,
+  turns = d.turns + EXCLUDED.turns, updated_at = now()
+"""
 
 
 def call_tokens(usage: Mapping[str, Any]) -> CallTokens:
@@ -41,6 +79,7 @@ class CallUsage:
     model: str
     tokens: CallTokens
     cost_usd_micros: int
+    hold_id: UUID | None = None  # the call's row in `ai_budget_holds` (`RunUsage.add`)
 
     @classmethod
     def of(cls, model: str, usage: Mapping[str, Any]) -> CallUsage:
@@ -71,8 +110,9 @@ class Settlement:
 @dataclass
 class RunUsage:
     """The run's tallied calls, and how many of them are in `ai_usage_daily`: each call is
-    recorded by the run's next transaction after it ended (a run killed later keeps it), never
-    twice; the budget holds of ended calls are dropped in that same transaction."""
+    recorded by the run's next transaction after it ended (a run killed later keeps it, or the
+    sweep charges its hold), never twice; the budget holds of ended calls are dropped in that
+    same statement."""
 
     calls: list[CallUsage] = field(default_factory=list)
     recorded_calls: int = 0  # calls[:recorded_calls] are in `ai_usage_daily`
@@ -82,14 +122,24 @@ class RunUsage:
     def settled(self) -> bool:
         return self.recorded and not self.ended_holds
 
+    @property
+    def durable(self) -> bool:
+        """Whether everything not yet settled is kept by a row of its own until the run's next
+        write: every unrecorded call held its bound (a hold the sweep charges if the run dies
+        first, `cost.abandoned`), and every ended hold is such a call's — a hold with no call
+        to record (a call that failed, one never made) is dropped before the next call rather
+        than charged. So it may wait past the next call's start (the quick route's usage rides
+        with the loop's reply)."""
+        held = {call.hold_id for call in self.calls[self.recorded_calls :]}
+        return None not in held and held == {hold.id for hold in self.ended_holds}
+
     async def queue_settle(
         self, conn: Conn, org_id: UUID, user_id: UUID, now: datetime
     ) -> Settlement:
-        """Record the ended calls and drop their holds in `conn`'s transaction (statements only,
+        """Record the ended calls and drop their holds in `conn`'s transaction (one statement,
         no result read: free in a pipelined one); `mark_settled` once it committed."""
-        watermark = await self.record_pending(conn, org_id, user_id, now)
         holds = list(self.ended_holds)
-        await release(conn, org_id, holds)
+        watermark = await self.record_pending(conn, org_id, user_id, now, holds)
         return Settlement(watermark, len(holds))
 
     def mark_settled(self, settlement: Settlement) -> None:
@@ -104,8 +154,10 @@ class RunUsage:
     def unrecorded_cost_usd_micros(self) -> int:
         return sum(c.cost_usd_micros for c in self.calls[self.recorded_calls :])
 
-    def add(self, call: CallUsage) -> None:
-        self.calls.append(call)
+    def add(self, call: CallUsage, hold: BudgetHold | None = None) -> None:
+        """`hold`: the call's own (`run.metering`): the call is recorded only by the statement
+        that deletes it."""
+        self.calls.append(call if hold is None else replace(call, hold_id=hold.id))
 
     def _sum(self, name: str) -> int:
         return sum(getattr(c.tokens, name) for c in self.calls)
@@ -130,41 +182,37 @@ class RunUsage:
             cost_usd_micros=self.cost_usd_micros,
         )
 
-    async def record_pending(self, conn: Conn, org_id: UUID, user_id: UUID, now: datetime) -> int:
-        """Add the calls not yet recorded to today's (UTC) row with SQL increments (one
-        statement, no read); the run counts as one turn with its first recorded call. Returns the
-        new watermark: pass it to `mark_recorded` once the transaction committed."""
+    async def record_pending(
+        self,
+        conn: Conn,
+        org_id: UUID,
+        user_id: UUID,
+        now: datetime,
+        ended_holds: Sequence[BudgetHold] = (),
+    ) -> int:
+        """Add the calls not yet recorded to today's (UTC) row with SQL increments, and delete
+        `ended_holds` and the calls' own holds, in ONE statement (no read): a call with a hold
+        counts only if this statement deleted it (the sweep may have charged it, `cost.abandoned`).
+        The run counts as one turn with its first recorded call. Returns the new watermark: pass
+        it to `mark_recorded` once the transaction committed."""
         pending = self.calls[self.recorded_calls :]
-        if not pending:
+        holds = {hold.id for hold in ended_holds} | {call.hold_id for call in pending}
+        holds.discard(None)
+        if not pending and not holds:
             return self.recorded_calls
-
-        def total(name: str) -> int:
-            return sum(getattr(c.tokens, name) for c in pending)
-
+        columns = {name: [getattr(c.tokens, name) for c in pending] for name in _TOKEN_COLUMNS}
         await conn.execute(
-            "INSERT INTO ai_usage_daily AS d (organization_id, user_id, day, input_tokens,"
-            " output_tokens, cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens,"
-            " cost_usd_micros, turns) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
-            " ON CONFLICT (organization_id, day, user_id) DO UPDATE SET"
-            " input_tokens = d.input_tokens + EXCLUDED.input_tokens,"
-            " output_tokens = d.output_tokens + EXCLUDED.output_tokens,"
-            " cache_read_tokens = d.cache_read_tokens + EXCLUDED.cache_read_tokens,"
-            " cache_write_5m_tokens = d.cache_write_5m_tokens + EXCLUDED.cache_write_5m_tokens,"
-            " cache_write_1h_tokens = d.cache_write_1h_tokens + EXCLUDED.cache_write_1h_tokens,"
-            " cost_usd_micros = d.cost_usd_micros + EXCLUDED.cost_usd_micros,"
-            " turns = d.turns + EXCLUDED.turns, updated_at = now()",
-            (
-                org_id,
-                user_id,
-                utc_today(now),
-                total("input_tokens"),
-                total("output_tokens"),
-                total("cache_read_tokens"),
-                total("cache_write_5m_tokens"),
-                total("cache_write_1h_tokens"),
-                sum(c.cost_usd_micros for c in pending),
-                1 if self.recorded_calls == 0 else 0,
-            ),
+            _RECORD_SQL,
+            {
+                "org": org_id,
+                "user": user_id,
+                "day": utc_today(now),
+                "holds": list(holds),
+                "call_holds": [c.hold_id for c in pending],
+                **columns,
+                "cost_usd_micros": [c.cost_usd_micros for c in pending],
+                "turns": 1 if self.recorded_calls == 0 else 0,
+            },
         )
         return len(self.calls)
 

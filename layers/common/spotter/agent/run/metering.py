@@ -2,13 +2,15 @@
 
 `metered_call` holds the call's bound by the budget rule (`cost.budget`: the room left, up to the
 full bound; `BudgetExhausted` when the room does not pay its least useful bound) in the
-transaction that also records the run's previous call, hands the caller the request with its
+transaction that also records the run's previous calls, hands the caller the request with its
 `max_tokens` clamped to what the hold pays, lets it stream and add the call's usage to the run,
 and leaves the call's usage and hold to the run's next transaction
 (`RunStart.transaction`: the reply's own, a moment later) — so a call costs no transaction of its
-own, and a process killed after the next write still has it in `ai_usage_daily`.
-`record_unrecorded` is the finish path's last chance for anything left (a call that failed, a
-database outage).
+own, and a process killed after the next write still has it in `ai_usage_daily`. A call whose
+bound is held (on every tier, the run's first: the quick route's, taken by prepare) may leave its
+usage to wait past the next call's start: a process killed meanwhile leaves the hold, which the
+sweep charges (`cost.abandoned`). `record_unrecorded` is the finish path's last chance for
+anything left (a call that failed, a database outage).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 import anyio
 
 from spotter.agent.compaction.context_size import CHARS_PER_TOKEN
+from spotter.agent.cost import CallUsage
 from spotter.agent.cost.budget import CallBound, metered
 from spotter.agent.cost.holds import BudgetHold, queue_reserve, read_hold
 from spotter.agent.errors import BudgetExhausted
@@ -64,8 +67,13 @@ class PrepaidHold:
 
 @dataclass(frozen=True)
 class MeteredCall:
+    state: RunState
     hold: BudgetHold
     request: WireRequest  # what to send: `max_tokens` clamped to what the hold pays
+
+    def add_usage(self, usage: CallUsage) -> None:
+        """The call's usage, tallied with its hold (recorded by whoever deletes the hold)."""
+        self.state.usage.add(usage, self.hold)
 
 
 @asynccontextmanager
@@ -80,10 +88,10 @@ async def metered_call(
         hold = await _hold_even_if_cancelled(state, bound)
     if hold is None:
         raise BudgetExhausted
-    if hold.id is not None:
+    if hold.id is not None and hold.budgeted:
         request = request.capped(bound.output_tokens_for(hold.amount_usd_micros))
     try:
-        yield MeteredCall(hold, request)
+        yield MeteredCall(state, hold, request)
     finally:
         if hold.id is not None:
             # dropped, with the call's usage recorded, by the run's next transaction
@@ -98,7 +106,9 @@ async def _prepaid(state: RunState, bound: CallBound, prepaid: PrepaidHold) -> B
     if not state.start.lease.trusted or state.start.owes_before_call:
         await _hold_even_if_cancelled(state, bound, reserve=False)
     hold = prepaid.take()
-    if hold is not None and hold.id is not None and hold.amount_usd_micros < bound.least_micros:
+    if hold is None or hold.id is None or not hold.budgeted:
+        return hold  # (an unmetered tier's bound is a record, not a budget: nothing to pay)
+    if hold.amount_usd_micros < bound.least_micros:
         state.usage.ended_holds.append(hold)
         return None
     return hold
@@ -123,12 +133,12 @@ async def _hold_even_if_cancelled(
 
 async def _before_call(state: RunState, bound: CallBound, *, reserve: bool) -> BudgetHold | None:
     """What the run owes the database before it may call the model, in ONE transaction and
-    only when there is any: the last call's usage (recorded before this one may start), a user
-    turn whose context it completed (no model reads a turn the database does not hold), a lease
-    not confirmed for `FENCE_TRUST`, and a metered tier's hold for this call (the room left, up
-    to its full bound; none when the room does not pay its least bound). Settled reads owed
-    (`run.tool_batch`) ride with it when there is one, and wait for the run's next write when
-    there is none."""
+    only when there is any: the last calls' usage unless each is kept by its hold meanwhile
+    (`RunUsage.durable`), a user turn whose context it completed (no model reads a turn the
+    database does not hold), a lease not confirmed for `FENCE_TRUST`, and a metered tier's hold
+    for this call (the room left, up to its full bound; none when the room does not pay its
+    least bound). The usage, and settled reads owed (`run.tool_batch`), ride with it when there
+    is one, and wait for the run's next write when there is none."""
     caller, start = state.caller, state.start
     needs_hold = reserve and metered(caller.platform_tier)
     stale_lease = not start.lease.trusted
@@ -141,7 +151,7 @@ async def _before_call(state: RunState, bound: CallBound, *, reserve: bool) -> B
         if needs_hold:
             reserved = await queue_reserve(
                 tx.conn, caller.org_id, caller.platform_tier, state.now, state.run_id,
-                bound.full_micros, bound.least_micros,
+                caller.user_id, bound.full_micros, bound.least_micros,
             )  # fmt: skip
     if reserved is None:
         return BudgetHold(None, 0)
@@ -151,7 +161,8 @@ async def _before_call(state: RunState, bound: CallBound, *, reserve: bool) -> B
 async def record_unrecorded(start: RunStart) -> None:
     """The finish path's last chance: usage no transaction of the run recorded (the database
     was away, or the run ended right after a call) is recorded now, the ended holds dropped.
-    With the database away it stays unrecorded (logged) and the holds expire by their rule."""
+    With the database away it stays unrecorded (logged): the sweep charges the holds of calls
+    among it once the run's lease is stale (`cost.abandoned`); the others are lost."""
     if start.usage.settled or start.owed_replies or start.owed_settles:
         # (a last reply or settled reads owed: the usage commits with them, in the run's last
         # batch, written in its conversation's transaction)

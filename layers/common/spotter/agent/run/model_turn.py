@@ -113,10 +113,10 @@ async def stream_reply(state: RunState, events: Emitter) -> ModelReply:
             finished = True
         finally:
             if not finished and reducer.usage is not None:
-                state.usage.add(CallUsage.of(state.call.model, reducer.usage))
+                metered.add_usage(CallUsage.of(state.call.model, reducer.usage))
         final = reducer.reply()
         usage = CallUsage.of(state.call.model, final.usage)
-        state.usage.add(usage)
+        metered.add_usage(usage)
     content = [
         stored_tool_use(b["id"], b["name"], b["input"]) if b["type"] == "tool_use" else b
         for b in final.content

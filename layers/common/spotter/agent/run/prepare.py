@@ -76,11 +76,12 @@ async def prepare_run(
     (new, its lease taken) or its history and its lease, and the user turn (with the ambient
     RAG section, found before, so the row is written once) — the turn guarded in SQL, so it is
     written only if the lease was taken, the tail needs no results and the cap allows — and,
-    when `first_call` bounds the run's first model call from the turn context (a metered
-    tier's quick route), that call's budget hold, taken only if the turn was written: the call
-    then needs no transaction of its own before it starts (`run.metering`). When the tail's
-    calls still need their results, a second transaction appends them, then the turn (and the
-    first call holds for itself)."""
+    when `first_call` bounds the run's first model call from the turn context (the quick
+    route), that call's hold, taken only if the turn was written: the call then needs no
+    transaction of its own before it starts, nor its usage one before the next call
+    (`run.metering`; on an unmetered tier the hold is only the bound's durable record). When
+    the tail's calls still need their results, a second transaction appends them, then the
+    turn (and the first call holds for itself)."""
     caller = start.caller
     new = request.conversation_id is None
     context = build_turn_context(caller, start.now, request.pathname, request.selection, ambient)
@@ -115,7 +116,8 @@ async def prepare_run(
             if first_bound is not None:
                 held = await queue_reserve(
                     conn, caller.org_id, caller.platform_tier, start.now, start.run_id,
-                    first_bound.full_micros, first_bound.least_micros, after_turn=turn_id,
+                    caller.user_id, first_bound.full_micros, first_bound.least_micros,
+                    after_turn=turn_id,
                 )  # fmt: skip
     except UniqueViolation as exc:
         if request.chat_id is None:

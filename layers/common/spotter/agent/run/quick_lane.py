@@ -27,7 +27,7 @@ from uuid import UUID
 
 from spotter.agent import events as ev
 from spotter.agent.cost import model_policy
-from spotter.agent.cost.budget import CallBound, metered
+from spotter.agent.cost.budget import CallBound
 from spotter.agent.prompting import CACHE_5M
 from spotter.agent.run.metering import PrepaidHold, call_bound
 from spotter.agent.run.model_turn import UNPARSEABLE_INPUT, stored_tool_use, used_tool_ids
@@ -203,8 +203,10 @@ _LONGEST_RECENT = "Assistant: " + '"' * RECENT_CHARS
 def route_bound(start: RunStart, text: str, turn_context: str) -> CallBound | None:
     """The quick route's bound before the history is read, estimated high (the longest recent
     conversation the router reads), for its hold to ride with the run's first transaction
-    (`run.prepare`); None when the route will not run or a tier holds nothing."""
-    if not eligible(start.registry, text) or not metered(start.caller.platform_tier):
+    (`run.prepare`) — on every tier: an unmetered one's is the record that keeps the route's
+    cost until its usage, which waits for the loop's reply, is recorded; None when the route
+    will not run."""
+    if not eligible(start.registry, text):
         return None
     routed = _routed([_LONGEST_RECENT] * RECENT_MESSAGES, turn_context, text)
     return call_bound(_route_request(start.deps.settings, start.registry, routed))

@@ -45,7 +45,7 @@ def send_message(
 async def _prepare(start: RunStart, request: SendMessage, events: Emitter) -> InConversation:
     # a message the quick lane cannot take: its ambient section is in the turn as first written
     ambient = await ambient_before_the_turn(start, request)
-    # a metered tier's quick route holds its budget in prepare's transaction
+    # the quick route holds its bound in prepare's transaction (a metered tier's budget)
     route = partial(route_bound, start, request.text)
     try:
         prepared = await prepare_run(start, request, ambient or "", route)

@@ -55,7 +55,7 @@ async def side_call(
         async with metered_call(state, request, prepaid) as metered:
             final = await _call(state, metered.request)
             usage = CallUsage.of(call.model, final.usage)
-            state.usage.add(usage)
+            metered.add_usage(usage)
     else:
         final = await _call(state, request)
         usage = CallUsage.of(call.model, final.usage)
