@@ -73,7 +73,7 @@ WIRE_FIGURES = (
 )  # fmt: skip
 FIGURES = TIME_FIGURES + WIRE_FIGURES
 # issue 15's aims: end to end and round trips per kind; turns 91–100 within 1.1× of 1–10;
-# issue 22's: commits per kind (docs/performance.md says which commit keeps each from it)
+# issue 22's: commits per kind (docs/performance.md: what each commit is, each fold's durability)
 AIMS: dict[str, dict[str, float]] = {
     "plain": {"e2e_ms": 6, "round_trips": 8, "commits": 2},
     "three_reads": {"e2e_ms": 12, "round_trips": 16, "commits": 3},

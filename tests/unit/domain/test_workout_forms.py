@@ -2189,15 +2189,6 @@ def test_hashtags_opening_a_line_are_a_note_before_its_workout() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["5 rounds:\nRun 400\nPull-ups 10", "5 раундов:\nБег 400\nПодтягивания 10"]
-)
-def test_a_bare_number_after_a_run_is_no_count(text: str) -> None:
-    parsed = parse_workout(text)
-    assert all(m.get("reps") != 400 for m in movements_of(parsed))
-    assert parsed["unread"] == [text.splitlines()[1]]
-
-
-@pytest.mark.parametrize(
     ("text", "title"),
     [
         ("23.3 — For time (cap 6:00): 5 wall walks, 50 DU, 15 snatches 95/65", "23.3"),
@@ -2403,3 +2394,461 @@ def test_a_workouts_heading_then_its_name_gives_the_title(text: str, title: str,
 
 def test_a_workouts_heading_then_a_format_is_no_title() -> None:
     assert parse_workout("WOD: 21-15-9 thrusters, pull-ups")["title"] is None
+
+
+# -- the fifth round: known families and the sixth blind reading (main bed2a69) ----------------
+
+
+@pytest.mark.parametrize(
+    ("written", "name"),
+    [
+        ("burpe", "Burpee"), ("snach", "Snatch"), ("sqauts", "Air Squat"), ("pulups", "Pull-up"),
+        ("pusups", "Push-up"), ("bench pres", "Bench Press"), ("ring dipps", "Ring Dip"),
+        ("kettelbell swings", "Kettlebell Swing"), ("подтягиваня", "Pull-up"),
+        ("תראסטרס", "Thruster"),
+    ],
+)  # fmt: skip
+def test_a_short_name_with_a_letter_dropped_doubled_or_swapped_is_the_movement(
+    written: str, name: str
+) -> None:
+    assert _library(written) == name
+    assert _named(f"3 rounds: 10 {written}, 10 burpees") == [name, "Burpee"]
+
+
+@pytest.mark.parametrize("written", ["squad", "coach", "clear", "plant", "sting", "beach"])
+def test_a_short_word_with_a_letter_changed_is_never_guessed(written: str) -> None:
+    assert _library(written) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Death by burpees: 1 rep min 1, add 1 each minute", "Burpee"),
+        ("Death by: pull-ups", "Pull-up"),
+        ("Death by thrusters (40/30 kg) - add a rep every minute", "Thruster"),
+        ("מוות ב-ברפי: מוסיפים חזרה כל דקה", "Burpee"),
+        ("Смерть от трастеров: +1 повтор каждую минуту", "Thruster"),
+    ],
+)
+def test_death_by_then_how_it_climbs_is_an_every_minute_ladder(text: str, name: str) -> None:
+    parsed = parse_workout(text)
+    section = _only_section(text)
+    assert parsed["title"] is None
+    assert (section["format"], section["intervalSeconds"]) == ("emom", 60)
+    assert _named(text) == [name]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Buy-in: 1000m row, then 5 RFT: 10 thrusters, 10 pull-ups, cash-out: 50 DU",
+        "Buy in 1000m row, 5 RFT: 10 thrusters, 10 pull-ups, cash out 50 DU",
+        "Buy-in: 1000m row - 5 RFT: 10 thrusters, 10 pull-ups + cash-out 50 DU",
+        "באי אין: 1000 מ' חתירה, ואז 5 סבבים לזמן: 10 תראסטרים, 10 מתח, קאש אאוט: 50 דאבל אנדר",
+        "Бай-ин: 1000 м гребля, затем 5 раундов на время: 10 трастеров, 10 подтягиваний, "
+        "кэш-аут: 50 двойных",
+    ],
+)
+def test_a_buy_in_and_a_cash_out_inside_a_line_are_sections_of_their_own(text: str) -> None:
+    buy_in, rounds, cash_out = _sections(text)
+    assert [m["name"] for m in buy_in["movements"]] and _named(text)[0] == "Row"
+    assert (rounds["format"], rounds["rounds"]) == ("for_time", 5)
+    assert _named(text)[1:3] == ["Thruster", "Pull-up"]
+    assert [_library(m["name"]) for m in cash_out["movements"]] == ["Double-Under"]
+    assert cash_out["movements"][0]["reps"] == 50
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2 x 10' AMRAP (3 min rest) A) 10 burpees, 15 KBS; B) 20 DU, 10 T2B",
+        "2 x 10' AMRAP (3 min rest)\nA) 10 burpees, 15 KBS\nB) 20 DU, 10 T2B",
+        "2 x 10 min AMRAP: A) 10 burpees, 15 KBS B) 20 DU, 10 T2B",
+        "2 x 10 דק' AMRAP: א) 10 ברפי, 15 סווינג ב) 20 דאבל אנדר, 10 טי טו בר",
+        "2 х 10 мин АМРАП (отдых 3 мин): А) 10 бёрпи, 15 свингов; Б) 20 двойных, 10 T2B",
+    ],
+)
+def test_repeated_amraps_with_lettered_lists_are_one_amrap_per_letter(text: str) -> None:
+    first, second = _sections(text)
+    for section in (first, second):
+        assert (section["format"], section["durationSeconds"]) == ("amrap", 600)
+        assert "rounds" not in section
+    assert [_library(m["name"]) for m in first["movements"]] == ["Burpee", "Kettlebell Swing"]
+    assert [_library(m["name"]) for m in second["movements"]] == ["Double-Under", "Toes-to-Bar"]
+
+
+def test_repeated_amraps_with_one_unlettered_list_stay_one_section() -> None:
+    section = _only_section("3 x 4 min AMRAP:\n10 burpees\n15 KBS")
+    assert (section["format"], section["rounds"], section["durationSeconds"]) == ("amrap", 3, 240)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Back squat 5x3 (3 sec pause)",
+        "Back squat 5x3, 3-second pause at the bottom",
+        "Back squat 5x3 with a 3 sec pause",
+        "Присед 5х3 с паузой 3 сек",
+        "Присед 5х3 (пауза 3 сек внизу)",
+        "סקוואט 5x3 עם עצירה של 3 שניות",
+        "Pause back squat 5x3 (3 sec)",
+    ],
+)
+def test_a_pause_in_the_rep_is_a_note_not_a_hold(text: str) -> None:
+    [lift] = _only_section(text)["movements"]
+    assert (_library(lift["name"]), lift["sets"], lift["reps"]) == ("Back Squat", 5, 3)
+    assert "seconds" not in lift
+    assert "3" in lift["note"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "DB lunges 3x10 each",
+        "Bulgarian split squat 3x10 ea",
+        "Single-arm DB row\n3x10 each",
+        "Bulgarian split squat\n3x10/side",
+        "Single-arm DB row\n3 x 10 e/s @ RPE 8",
+        "Выпады с гантелями 3х10 каждой",
+        "Выпады 3х10 каждой ногой",
+        "מכרעים 3x10 כל רגל",
+    ],
+)
+def test_each_after_the_count_of_a_one_sided_lift_is_per_side(text: str) -> None:
+    [lift] = _only_section(text)["movements"]
+    assert (lift["sets"], lift["reps"], lift["perSide"]) == (3, 10, True)
+    assert _library(lift["name"]) is not None
+
+
+def test_each_after_the_count_of_a_two_sided_lift_is_not_per_side() -> None:
+    [lift] = _only_section("Back squat 5x5 each")["movements"]
+    assert "perSide" not in lift
+
+
+@pytest.mark.parametrize(
+    ("text", "distance"),
+    [
+        ("5 rounds: 400 run, 20 burpees", "400m"),
+        ("5 סבבים: 400 ריצה, 20 ברפי", "400m"),
+        ("3 раунда: 500 гребля, 20 бёрпи", "500m"),
+        ("Run 400, 20 burpees", "400m"),
+        ("5 rounds:\nRun 400\nPull-ups 10", "400m"),
+        ("5 раундов:\nБег 400\nПодтягивания 10", "400m"),
+    ],
+)
+def test_a_bare_hundred_or_more_beside_a_run_or_row_is_its_metres(text: str, distance: str) -> None:
+    first = movements_of(parse_workout(text))[0]
+    assert (first["distance"], "reps" in first) == (distance, False)
+    assert parse_workout(text)["unread"] == []
+
+
+@pytest.mark.parametrize("text", ["50 bike, 20 burpees", "20 row, 20 burpees"])
+def test_a_bikes_or_a_small_bare_number_stays_as_written(text: str) -> None:
+    first = movements_of(parse_workout(text))[0]
+    assert "distance" not in first and first["reps"] in (50, 20)
+
+
+@pytest.mark.parametrize(
+    ("text", "part"),
+    [
+        ("WOD - For time\n50 DU\n40 sit-ups", "WOD"),
+        ("Metcon — AMRAP 12\n10 burpees\n10 pull-ups", "Metcon"),
+        ("WOD - For time: 50 DU, 40 sit-ups", "WOD"),
+        ("Warm-up - 3 rounds\n10 air squats\n10 push-ups", "Warm-up"),
+        ("מטקון - לזמן\n50 דאבל אנדר\n40 בטן", "מטקון"),
+        ("Меткон — на время\n50 двойных\n40 пресс", "Меткон"),
+    ],
+)
+def test_a_parts_name_then_a_format_is_the_part_and_its_format(text: str, part: str) -> None:
+    parsed = parse_workout(text)
+    assert parsed["title"] is None
+    assert [p["name"] for p in parsed["parts"]] == [part]
+    assert _only_section(text)["format"] in ("for_time", "amrap", "rounds")
+    assert None not in _named(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "lift"),
+    [
+        ("Back squat: Week 1: 5x5 @ 70%, Week 2: 5x4 @ 75%, Week 3: 5x3 @ 80%", "Back Squat"),
+        ("Back squat\nWeek 1: 5x5 @ 70%\nWeek 2: 5x4 @ 75%\nWeek 3: 5x3 @ 80%", "Back Squat"),
+        ("לחיצת חזה: שבוע 1 5x5 ב-70%, שבוע 2 5x4 ב-75%, שבוע 3 5x3 ב-80%", "Bench Press"),
+        ("Жим лёжа: неделя 1 — 5х5 на 70%, неделя 2 — 5х4 на 75%, неделя 3 — 5х3 на 80%",
+         "Bench Press"),
+    ],
+)  # fmt: skip
+def test_each_week_of_a_cycle_is_the_lifts_sets_in_a_section_noted_with_the_week(
+    text: str, lift: str
+) -> None:
+    sections = _sections(text)
+    assert [s["format"] for s in sections] == ["strength"] * 3
+    read = [(s["movements"][0]["reps"], s["movements"][0]["percent"]) for s in sections]
+    assert read == [(5, 70.0), (4, 75.0), (3, 80.0)]
+    assert {_library(s["movements"][0]["name"]) for s in sections} == {lift}
+    assert all(re.search(r"\d", s["note"]) for s in sections)
+
+
+def test_a_weeks_heading_that_gives_no_sets_stays_a_note() -> None:
+    parsed = parse_workout("Week 3 – squat cycle\nBack squat 5x3")
+    assert _named("Week 3 – squat cycle\nBack squat 5x3") == ["Back Squat"]
+    assert parsed["unread"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "last"),
+    [
+        ("Nancy: 21-15-9 deadlift 100/70 & HSPU 🔥", "Handstand Push-up"),
+        ("RFT x4: 20 DU, 10 T2B, 5 C2B🤘", "Chest-to-Bar Pull-up"),
+        ("АМРАП 20 мин: 5 подтягиваний, 10 отжиманий, 15 приседаний 💪", "Air Squat"),
+        ("AMRAP 12: 10 ברפי, 15 סווינג 🔥🔥", "Kettlebell Swing"),
+    ],
+)
+def test_an_emoji_closing_the_line_is_no_part_of_its_last_movement(text: str, last: str) -> None:
+    assert _named(text)[-1] == last
+    assert "🔥" not in movements_of(parse_workout(text))[-1]["name"]
+
+
+@pytest.mark.parametrize(
+    ("text", "rounds"),
+    [
+        ("RFT x4: 20 DU, 10 T2B, 5 C2B", 4),
+        ("RFT x 3: 10 burpees, 10 pull-ups", 3),
+        ("RFT (x5): 10 burpees, 10 KBS", 5),
+        ("For time x3: 400m run, 21 KBS", 3),
+        ("На время х3: 400 м бег, 21 свинг", 3),
+        ("לזמן x3: 400 מ' ריצה, 21 סווינג", 3),
+    ],
+)
+def test_rounds_said_after_for_time_are_its_rounds(text: str, rounds: int) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["rounds"]) == ("for_time", rounds)
+    assert None not in _named(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "load"),
+    [
+        ("Bill 5 RFT: 12 deadlifts, 9 hang power cleans, 6 push jerks – 155/105 lb", "155/105lb"),
+        ("5 раундов на время: 12 становых, 9 взятий на грудь, 6 толчков — 70/50 кг", "70/50kg"),
+        ("5 סבבים לזמן: 12 דדליפט, 9 הנג פאואר קלין, 6 פוש ג'רק - 70/50 ק\"ג", "70/50kg"),
+    ],
+)
+def test_a_load_after_a_dash_closing_one_bars_lifts_is_theirs(text: str, load: str) -> None:
+    assert [m.get("load") for m in _only_section(text)["movements"]] == [load] * 3
+
+
+@pytest.mark.parametrize(
+    ("text", "scheme"),
+    [
+        ("A) Front squat 3-3-3-2-2-1 (build to a heavy double, then single)", "3-3-3-2-2-1"),
+        ("B) Deadlift 5-5-3-3-1 (add weight each set, then back off)", "5-5-3-3-1"),
+        ("А) Фронтальный присед 3-3-2-2-1 (до тяжёлой двойки, затем единичка)", "3-3-2-2-1"),
+    ],
+)
+def test_an_aside_in_brackets_after_a_labelled_lift_stays_its_note(text: str, scheme: str) -> None:
+    [lift] = _only_section(text)["movements"]
+    assert lift["repScheme"] == scheme
+    assert _library(lift["name"]) is not None
+    assert parse_workout(text)["unread"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "of"),
+    [
+        ("Tempo front squat 4x3 @ 3-2-1-0, 65% FS 1RM", "FS"),
+        ("Back squat 5x5 @ 65% BS 1RM", "BS"),
+        ("סקוואט 5x5, 65% 1RM סקוואט", "סקוואט"),
+    ],
+)
+def test_a_percent_of_a_lifts_max_named_without_of_is_the_lifts(text: str, of: str) -> None:
+    [lift] = _only_section(text)["movements"]
+    assert (lift["percent"], lift["percentOf"]) == (65.0, of)
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Snatch complex EMOM 10: snatch pull + power snatch + OHS @ 60%",
+         ["Snatch Pull", "Power Snatch", "Overhead Squat"]),
+        ("EMOM 10: snatch pull + power snatch + OHS @ 60%",
+         ["Snatch Pull", "Power Snatch", "Overhead Squat"]),
+        ("Комплекс рывка EMOM 10: тяга рывковая + рывок в стойку + OHS @ 60%",
+         ["Snatch Pull", "Power Snatch", "Overhead Squat"]),
+        ("סנאץ' קומפלקס EMOM 10: סנאץ' פול + פאואר סנאץ' + OHS ב-60%",
+         ["Snatch Pull", "Power Snatch", "Overhead Squat"]),
+    ],
+)  # fmt: skip
+def test_a_complex_named_without_counts_under_a_clock_is_one_of_each(
+    text: str, names: list[str]
+) -> None:
+    section = _only_section(text)
+    assert (section["format"], section["durationSeconds"], section["intervalSeconds"]) == (
+        "emom", 600, 60,
+    )  # fmt: skip
+    assert _named(text) == names
+    assert [(m["reps"], m["percent"]) for m in section["movements"]] == [(1, 60.0)] * 3
+
+
+def test_a_complex_named_without_counts_with_its_sets_after() -> None:
+    section = _only_section("Clean complex: power clean + hang clean + jerk x 5 sets")
+    assert [(m["sets"], m["reps"]) for m in section["movements"]] == [(5, 1)] * 3
+
+
+def test_a_ball_and_a_bar_joined_by_a_plus_are_no_complex() -> None:
+    section = _only_section("5 rounds, each for time: 20 wall balls + 10 power cleans 60/40")
+    assert "complex" not in section
+    assert _named("5 rounds: 20 wall balls + 10 power cleans 60/40") == ["Wall Ball", "Power Clean"]
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ("Strength: OHS 5x3 @ 80% // Metcon: 21-15-9 SDHP 75/55 + box jumps 24/20\"",
+         ["Strength", "Metcon"]),
+        ("חימום: 3 סבבים 10 ברפי // מטקון: AMRAP 12: 10 ברפי, 10 מתח", ["חימום", "מטקון"]),
+        ("Силовая: присед 5х5 на 70% // Меткон: АМРАП 12: 10 бёрпи, 10 подтягиваний",
+         ["Силовая", "Меткон"]),
+    ],
+)  # fmt: skip
+def test_a_double_slash_between_parts_ends_a_line(text: str, parts: list[str]) -> None:
+    parsed = parse_workout(text)
+    assert [p["name"] for p in parsed["parts"]] == parts
+    assert None not in _named(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["3 rounds: 30 שנ' הולו הולד, 10 ברפי", "3 rounds: פלאנק 30 שנ', 10 ברפי",
+     "3 rounds: 30'' hollow hold, 10 burpees", "3 rounds: L-sit 30\", 10 burpees"],
+)  # fmt: skip
+def test_a_short_seconds_mark_on_a_hold_is_its_seconds(text: str) -> None:
+    hold = _only_section(text)["movements"][0]
+    assert (hold["seconds"], "reps" in hold, "height" in hold) == (30, False, False)
+
+
+def test_a_boxs_inch_mark_stays_its_height() -> None:
+    [jump] = _only_section('15 box jumps 24"')["movements"]
+    assert jump["height"] == "24in"
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("ANNIE, for time: 50-40-30-20-10 DU and sit-ups", "ANNIE"),
+        ("ANNIE • 50-40-30-20-10 DU + sit-ups", "ANNIE"),
+        ("ANNIE (for time) 50-40-30-20-10 DU, sit-ups", "ANNIE"),
+        ("BADGER (Hero) 3 RFT: 30 squat cleans 95/65, 30 pull-ups, 800m run", "BADGER"),
+        ("Hero WOD BADGER: 3 RFT: 30 squat cleans 95/65, 30 pull-ups, 800m run", "BADGER"),
+        ("Hero: BADGER — 3 RFT 30 squat cleans 95/65, 30 pull-ups, 800m run", "BADGER"),
+        ('Hero WOD "Nate" AMRAP 20 min: 2 MU, 4 HSPU, 8 KBS 2/1.5 pood', "Nate"),
+        ('WOD: "Cindy" (20 min AMRAP): 5 pull-ups, 10 push-ups, 15 air squats', "Cindy"),
+        ('אימון גיבור "מרפי" לזמן: 1 מייל ריצה, 100 מתח', "מרפי"),
+        ("Геройский комплекс «Мёрф» на время: 1,6 км бег, 100 подтягиваний", "Мёрф"),
+    ],
+)
+def test_a_workouts_name_after_a_heading_a_comma_or_a_bracket_is_the_title(
+    text: str, title: str
+) -> None:
+    assert parse_workout(text)["title"] == title
+    assert _sections(text) and None not in _named(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Run 400, 21 KBS", "ריצה 400, 21 סווינג", "Бег 400, 21 свинг"],
+)
+def test_a_first_line_of_counted_movements_is_no_title(text: str) -> None:
+    assert parse_workout(text)["title"] is None
+    assert _named(text) == ["Run", "Kettlebell Swing"]
+
+
+@pytest.mark.parametrize(
+    ("text", "note"),
+    [
+        ("Thruster 1RM (15 min)", "15 min"),
+        ("Back squat 5x5 (20 min)", "20 min"),
+        ("Рывок 1ПМ (15 мин)", "15 мин"),
+    ],
+)
+def test_a_lifts_time_window_in_brackets_is_a_note_not_a_hold(text: str, note: str) -> None:
+    [lift] = _only_section(text)["movements"]
+    assert "seconds" not in lift and note in lift["note"]
+
+
+@pytest.mark.parametrize(
+    ("text", "formats"),
+    [
+        ("Warm-up: 2 rounds 10 air squats, 10 push-ups, 200m jog", ["rounds"]),
+        ("Partner WOD, 30 min cap: 100 burpees, 200 DU, 300 air squats", ["for_time"]),
+        ("Chipper (cap 30'): 50 wall balls, 40 KB swings, 30 box jumps", ["for_time"]),
+        ("חימום 10 דק': 500 מ' חתירה, 20 לאנג'ים, 10 שכיבות סמיכה", ["other"]),
+        ('AMRAP 10 ב-60/40 ק"ג: 5 דדליפט, 10 פאואר קלין', ["amrap"]),
+        ("На время на 60/40 кг: 21 становая, 15 трастеров", ["for_time"]),
+        ("Back squat 5-5-3-3-1-1, then 2x8 @ 60%", ["strength", "strength"]),
+    ],
+)
+def test_probe_one_liners_read_whole(text: str, formats: list[str]) -> None:
+    parsed = parse_workout(text)
+    assert parsed["unread"] == []
+    assert None not in _named(text)
+    assert [s["format"] for s in _sections(text)] == formats
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("*ANNIE* 50-40-30-20-10 DU, sit-ups", "ANNIE"),
+        ("*AMRAP 12:* 10 burpees, *15 KBS 24/16*", None),
+        ("*מטקון* לזמן: 50 דאבל אנדר, 40 בטן", None),
+        ("*Меткон* на время: 50 двойных, 40 пресс", None),
+    ],
+)
+def test_a_chats_bold_marks_are_not_the_coachs_words(text: str, title: str | None) -> None:
+    parsed = parse_workout(text)
+    assert parsed["title"] == title
+    assert len(_named(text)) == 2 and None not in _named(text)
+    assert not any("*" in m["name"] for m in movements_of(parsed))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Benchmark: ANNIE\n50-40-30-20-10 DU, sit-ups", "Girl: ANNIE\n50-40-30-20-10 DU, sit-ups"],
+)
+def test_a_benchmark_heading_then_its_name_gives_the_title(text: str) -> None:
+    assert parse_workout(text)["title"] == "ANNIE"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "דדליפט 5x3 ב-80% ואחריו 3x5 ב-70%",
+        "דדליפט 5x3 ב-80%, אחרי זה 3x5 ב-70%",
+        "Становая 5х3 на 80%, после этого 3х5 на 70%",
+        "Deadlift 5x3 @ 80%, followed by 3x5 @ 70%",
+    ],
+)
+def test_more_ways_of_saying_then_before_back_off_sets(text: str) -> None:
+    first, back_off = _sections(text)
+    assert [(m["sets"], m["reps"], m["percent"]) for m in first["movements"]] == [(5, 3, 80.0)]
+    assert [(m["sets"], m["reps"], m["percent"]) for m in back_off["movements"]] == [(3, 5, 70.0)]
+
+
+def test_a_minute_slot_written_minut_in_hebrew() -> None:
+    text = "EMOM 12: מינוט 1 - 15 קל' אופניים, דקה 2 - 12 סנאץ' משקולת יד"
+    assert _named(text) == ["Assault Bike", "Dumbbell Snatch"]
+    assert parse_workout(text)["unread"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("Murph (vest 20/14 lb): 1 mile run, 100 pull-ups, 200 push-ups, 300 squats", "Murph"),
+        ("Мёрф (в жилете 9/6 кг): 1,6 км бег, 100 подтягиваний, 200 отжиманий", "Мёрф"),
+        ('מרפי (עם ווסט 9/6 ק"ג): 1 מייל ריצה, 100 מתח, 200 שכיבות סמיכה', "מרפי"),
+    ],
+)
+def test_a_vest_in_a_names_bracket_before_the_list_is_a_note(text: str, title: str) -> None:
+    section = _only_section(text)
+    assert parse_workout(text)["title"] == title
+    assert section["format"] == "for_time" and "load" not in section["movements"][0]
+    assert None not in _named(text)

@@ -424,16 +424,22 @@ def _edits(a: str, b: str, most: int) -> int:
 
 def _typo(name: str) -> Movement | None:
     """The one movement a name is a typo of: one letter off (two in a long name), same first
-    letter; short names are never guessed ("row" is not "run"). A plural is a typo of its
-    singular too ("burpess" is "burpes", one letter off "burpee")."""
+    letter; names under five letters are never guessed ("row" is not "run"). A plural is a typo
+    of its singular too ("burpess" is "burpes", one letter off "burpee"), and a word the plural
+    rule cut is tried as written ("bench pres" is "bench press", not "bench pre")."""
     key = normalize(name)
     if key.endswith("s") and (singular := _typo_of(key[:-1])) is not None:
         return singular
-    return _typo_of(key)
+    written = " ".join(_PUNCTUATION.sub(" ", name.lower()).split())
+    return _typo_of(key) or (_typo_of(written) if written != key else None)
+
+
+# A name shorter than this is a typo only by a letter dropped, doubled or swapped.
+_SHORT = 6
 
 
 def _typo_of(key: str) -> Movement | None:
-    if not 6 <= len(key) <= 40:
+    if not 5 <= len(key) <= 40:
         return None
     most = 1 if len(key) < 10 else 2
     index, letters = _index(), set(key)
@@ -443,6 +449,9 @@ def _typo_of(key: str) -> Movement | None:
             # each edit brings or takes at most two letters: a cheap bound before the table
             if len(letters ^ set(known)) > 2 * most:
                 continue
+            if len(key) < _SHORT and len(known) == len(key) and sorted(known) != sorted(key):
+                continue  # "squad", "coach", "clear" are words: a short name only drops,
+                # doubles or swaps a letter ("burpe", "sqaut"), never changes one
             if (distance := _edits(key, known, most)) <= most:
                 best.setdefault(distance, []).extend(index.exact[known])
     if not best:

@@ -22,6 +22,7 @@ from psycopg.rows import dict_row
 from spotter.agent import events as ev
 from spotter.agent.approvals import sweep
 from spotter.agent.cost import model_policy
+from spotter.agent.cost.budget import HOLD_TTL
 from spotter.agent.cost.holds import reserve
 from spotter.agent.cost.pricing import CallTokens, cost_usd_micros
 from spotter.agent.cost.usage import CallUsage, RunUsage
@@ -203,6 +204,20 @@ async def test_concurrent_sweeps_charge_each_hold_once(
     reports = await asyncio.gather(*(sweep(p) for p in pools))
     assert sum(r.holds_charged for r in reports) == 3
     assert _day_row(clean_db, org) == {"cost": 3_000, "estimated": 3_000, "input_tokens": 0}
+
+
+async def test_a_dead_runs_hold_past_its_ttl_is_still_charged_once(
+    db: Database, org: Org, clean_db: str
+) -> None:
+    """Past `HOLD_TTL` the budget no longer counts a hold; the sweep (late, say after an outage)
+    still charges it, once: the call was made, and it is counted as a hold or as spend, never
+    both at once."""
+    await _held_call(db, org, uuid.uuid4())
+    with psycopg.connect(clean_db) as conn:
+        conn.execute("UPDATE ai_budget_holds SET held_at = held_at - %s", (HOLD_TTL,))
+    reports = [await sweep(db), await sweep(db)]
+    assert [r.holds_charged for r in reports] == [1, 0]
+    assert _day_row(clean_db, org) == {"cost": 1_000, "estimated": 1_000, "input_tokens": 0}
 
 
 async def test_a_live_runs_holds_are_never_charged(db: Database, org: Org, clean_db: str) -> None:

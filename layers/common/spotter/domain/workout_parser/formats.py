@@ -11,6 +11,7 @@ import functools
 import re
 from dataclasses import replace
 
+from spotter.domain import movement_vocabulary as vocabulary
 from spotter.domain.workout_parser import lexicon, quantities
 from spotter.domain.workout_parser.lexicon import TIMES, words
 from spotter.domain.workout_parser.lines import LABEL_PREFIX, LETTER, QUANTITY, squeeze
@@ -59,6 +60,12 @@ FOR_TIME = re.compile(
     rf"|^{words(lexicon.FOR_TIME_OPENING)}(?=\s*(?:[:,;(\-–—]|$))"  # "FT, 35 min cap"
     # "75 power snatches 75/55# FT": ending the line after no number ("15 ft" is feet)
     rf"|(?<=[^\d\s]\s)(?-i:FT)\.?$",
+    re.I,
+)
+# "RFT x4", "For time x 3", "RFT (x5)", "на время х3": the rounds said after the race.
+_RACE_TIMES = re.compile(
+    rf"^\s*{words(lexicon.FOR_TIME)}(?P<times>\s*\(?\s*{TIMES}\s*(?P<n>\d+)"
+    rf"(?!\s*(?:{_MINUTE_WORDS}|['’]|\d))\s*\)?)",
     re.I,
 )
 # "3 rounds NOT for time": rounds done for quality, not a race.
@@ -304,6 +311,9 @@ def _format_of(text: str, section: Section) -> str | None:
         return text
     if FOR_TIME.search(text) and not NOT_FOR_TIME.search(text):
         section.format = "for_time"
+        if times := _RACE_TIMES.match(text):
+            section.rounds = int(times["n"])
+            text = squeeze(text[: times.start("times")] + " " + text[times.end("times") :])
     elif m := _TIMES_ONLY.match(text):
         section.format = "rounds"
         section.rounds = int(m.group(1) or m.group(2))
@@ -437,7 +447,8 @@ def _section_header(line: str, header_only: bool) -> Section | None:
     words_ = _FILLER.sub(" ", shared_text).strip(" :-–—,.()…")
     # "AMRAP 12: 10 burpees" carries a movement after the format, and so does "21-15-9
     # thrusters and pull-ups"; a word or two that names no movement is the section's name.
-    if words_ and not header_only and (QUANTITY.search(words_) or names_a_movement(words_)):
+    named = names_a_movement(words_) and not _heading(words_)  # "Snatch complex EMOM 10"
+    if words_ and not header_only and (QUANTITY.search(words_) or named):
         return None
     if found:
         # "4 rounds (100/70 kg for all lifts):": a load stated once for the section's lifts
@@ -445,6 +456,16 @@ def _section_header(line: str, header_only: bool) -> Section | None:
     if LETTER.search(words_) or found or quality:
         section.notes.insert(0, squeeze(leftover).strip(" :-–—,.…()"))
     return section
+
+
+def _heading(words_: str) -> bool:
+    """Words that head what follows: a word or two and a heading word ("Snatch complex",
+    "Kettlebell complex", "Комплекс рывка"), naming no movement themselves."""
+    return (
+        vocabulary.is_heading(words_)
+        and vocabulary.lookup(words_) is None
+        and len(words_.split()) <= 3  # "ladder of power cleans + burpees" lists movements
+    )
 
 
 def format_prefix(text: str) -> tuple[Section, str] | None:
@@ -456,7 +477,7 @@ def format_prefix(text: str) -> tuple[Section, str] | None:
         head, tail = text[:cut].strip(" ,"), text[cut:].strip(" ,")
         if not head or not tail or not LETTER.search(tail):
             continue
-        if _TIMES_ONLY.match(head) or _SETS_ONLY.match(head):
+        if (_TIMES_ONLY.match(head) and not _ROUNDS.search(head)) or _SETS_ONLY.match(head):
             continue  # "3 x 10 T2B", "3 sets of max pull-ups": a lift's sets, not rounds
         section = section_header(head)
         # "21-15-9 thrusters": the format is "21-15-9"; a word it did not read is a movement's

@@ -29,7 +29,7 @@ PARTS = {
         "разминка", "силовая", "силовой блок", "сила", "техника", "комплекс", "метабол",
         "метаболка", "кондиция", "заминка", "гимнастика", "тяжёлая атлетика", "тяжелая атлетика",
         "дополнительно", "аксессуары", "подсобка", "бонус", "финишер", "основная часть",
-        "растяжка", "мобильность",
+        "растяжка", "мобильность", "меткон", "вод",
     ),
 }  # fmt: skip
 OPTIONAL = {
@@ -66,8 +66,8 @@ SCALED = {
 }
 THEN = {
     "en": ("then", "and then", "followed by"),
-    "he": ("ואז", "אחר כך"),
-    "ru": ("затем", "потом", "далее"),
+    "he": ("ואז", "אחר כך", "ואחר כך", "ואחריו", "אחרי זה", "ולאחר מכן"),
+    "ru": ("затем", "потом", "далее", "после этого", "а потом"),
 }
 # How an interval's clock is said: "(20 sec work, 10 rest)", "(20 שניות עבודה / 10 מנוחה)".
 WORK_REST = {
@@ -163,6 +163,13 @@ CAP = {
     "ru": ("лимит", "кэп", "тайм кэп", "тк", "лимит времени"),
 }
 DEATH_BY = {"en": ("death by",), "he": ("מוות ב",), "ru": ("смерть от",)}
+# A section done before or after the workout's main part ("Buy-in: 1000m row", "Cash-out: 50
+# DU", "ביי אין", "бай-ин"): its own section, its name the note.
+BOOKEND = {
+    "en": ("buy in", "buyin", "cash out", "cashout"),
+    "he": ("ביי אין", "באי אין", "קאש אאוט", "קאש אוט"),
+    "ru": ("бай ин", "байин", "кэш аут", "кеш аут", "кэшаут"),
+}
 BUILD_TO = {
     "en": ("build to", "build up to", "work up to", "work to", "find", "establish"),
     "he": ("לבנות ל", "עלייה ל"),
@@ -325,7 +332,10 @@ CALORIES = (
     "калория",
     "ккал",
 )
-SECONDS = ("sec", "secs", "second", "seconds", "s", "שניות", "שנ׳", "сек", "секунд", "секунды", "с")
+SECONDS = (
+    "sec", "secs", "second", "seconds", "s", "שניות", "שנ׳", "שנ'", "שנ", "сек", "секунд",
+    "секунды", "с",
+)  # fmt: skip
 MINUTES = (
     "min",
     "mins",
@@ -391,7 +401,24 @@ PER_SIDE = (
     "/arm", "/leg", "a side", "an arm", "a leg",
     "לכל צד", "לכל רגל", "לכל יד", "כל צד", "לצד",
     "на каждую сторону", "на каждую ногу", "на каждую руку", "на сторону", "на ногу", "на руку",
+    "каждой ногой", "каждой рукой", "כל רגל", "כל יד",
 )  # fmt: skip
+# "each" said alone after a count ("DB lunges 3x10 each", "SA row 3x12 ea"): per side only on
+# a movement done one side at a time (these words in its name); "Deadlift and bench, 5x5 each"
+# is each lift.
+EACH = ("each", "ea", "каждой", "каждую", "כל אחד", "לכל אחד")
+ONE_SIDED = (
+    "single arm", "single leg", "one arm", "one leg", "sa", "sl", "unilateral", "alternating",
+    "alt", "lunge", "lunges", "split squat", "bulgarian", "pistol", "pistols", "step up",
+    "step ups", "side plank", "cossack", "get up", "get ups", "windmill", "suitcase", "db row",
+    "db rows", "dumbbell row", "dumbbell rows", "kb row", "kb rows", "db snatch", "kb snatch",
+    "מכרע", "מכרעים", "לאנג'", "בולגרי", "פיסטול", "יד אחת", "רגל אחת", "חד צדדי", "סטפ אפ",
+    "выпад", "выпады", "выпадов", "болгарск", "пистолет", "пистолетик", "одной рукой",
+    "одной ногой", "на одной ноге", "зашагивания", "степ ап",
+)  # fmt: skip
+# A pause inside the rep ("(3 sec pause)", "2-second pause at the bottom", "пауза 3 сек",
+# "עצירה 2 שניות"): how the rep is done, a note, not a hold of that length.
+PAUSE = ("pause", "paused", "pauses", "пауза", "паузой", "паузы", "עצירה", "השהייה", "פאוז")
 # A sentence that opens with these names one movement, then says how it goes on: "Start with 5
 # burpees and do 5 burpees at the top of every minute", "Finish with a 1 mile run".
 OPENS_WITH = {

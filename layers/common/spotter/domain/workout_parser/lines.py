@@ -10,14 +10,16 @@ from spotter.domain.workout_parser.lexicon import ABBREVIATIONS
 # "- ", "• ", "1) ", "1️⃣ " (a keycap emoji numbers a list, it is not a count).
 BULLET = re.compile(r"^\s*(?:[-*•·–—▪►✅🔥💪👉]+|\d{1,2}[.)](?=\s)|[\d#*]\ufe0f?\u20e3)\s*")
 LABEL_PREFIX = re.compile(r"^(?:[A-Ea-eА-Да-д]\d?[).:]|[A-Da-dА-Га-г]\d(?=\s)|\d[).])\s+")
-SEMICOLON = re.compile(r"\s*;\s*")
+# ";" and " // " end a line ("Strength: OHS 5x3 @ 80% // Metcon: 21-15-9 …").
+SEMICOLON = re.compile(r"\s*;\s*|\s+//\s+")
 THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 QUANTITY = re.compile(r"\d")
 LETTER = re.compile(r"[^\W\d_]")
 
 
 def lines_of(text: str) -> list[str]:
-    """The text's lines; ";" outside brackets ends a line too ("Strength: …; Metcon: …")."""
+    """The text's lines; ";" or " // " outside brackets ends a line too ("Strength: …; Metcon:
+    …")."""
     out = []
     for raw in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
         out.extend(outside_brackets(raw, SEMICOLON) or [""])
@@ -29,7 +31,8 @@ def outside_brackets(text: str, separator: re.Pattern[str]) -> list[str]:
     depth = 0
     masked = []
     for char in text:
-        depth += 1 if char in "([" else -1 if char in ")]" else 0
+        # a label's bracket ("A) …") closes nothing
+        depth = depth + 1 if char in "([" else max(depth - 1, 0) if char in ")]" else depth
         masked.append("\0" if depth > 0 and char not in "([" else char)
     plain = THOUSANDS.sub("\0", "".join(masked))
     spans, start = [], 0
@@ -216,6 +219,20 @@ def unbulleted(line: str, *, numbered: bool = False) -> str:
     if numbered:
         text = _NUMBERED.sub("", text)
     return BULLET.sub("", text).strip()
+
+
+def without_trailing_emoji(text: str) -> str:
+    """The text without the emoji it ends with, stuck to its last word or not ("… HSPU 🔥",
+    "… C2B🤘", "… приседаний 💪"); the text as it is when it ends otherwise."""
+    end = len(text)
+    while end > 0 and (
+        _pictograph(text[end - 1])
+        or unicodedata.category(text[end - 1]) in ("Sk", "Mn")
+        or _joined_sign(text, end - 1)
+        or (text[end - 1].isspace() and end < len(text))
+    ):
+        end -= 1
+    return text[:end].rstrip() if text[:end].strip() else text
 
 
 def undecorated(text: str) -> str:

@@ -17,11 +17,13 @@ from typing import Any
 from spotter.domain.workout_parser import lexicon, quantities
 from spotter.domain.workout_parser.lexicon import TIMES, words
 from spotter.domain.workout_parser.lines import LETTER, squeeze
+from spotter.domain.workout_parser.movements import EACH_AFTER_COUNT
 
 # What a marks line sets on its lift; the rest of what the quantity readers find (a hold's
 # seconds, a distance) is not a mark.
 MARK_KEYS = (
     "sets", "reps", "percent", "percentTo", "percentOf", "repScheme", "tempo", "load", "note",
+    "perSide",
 )  # fmt: skip
 _BACK_OFF = re.compile(rf"^\s*{words(lexicon.BACK_OFF)}(?!\w)\s*:?", re.I)
 # "(1+2+1) x 5", "5 x (1+1)", "1+1+2": a complex's counts, one per lift, and its sets.
@@ -47,11 +49,12 @@ class Marks:
     found: dict[str, Any] = field(default_factory=dict)
     counts: list[int] = field(default_factory=list)  # a complex's reps, one per lift
     back_off: bool = False  # "then 3x5 @ 70% of today's single": more sets of the lift
+    each: bool = False  # "3x10 each": per side, when the lift is done one side at a time
 
 
 def marks_only(text: str) -> Marks | None:
     """The marks of a line that names no movement, else None."""
-    marks = Marks()
+    marks = Marks(each=EACH_AFTER_COUNT.search(text) is not None)
     rest = text
     if m := _BACK_OFF.match(rest):
         marks.back_off = True
@@ -66,7 +69,7 @@ def marks_only(text: str) -> Marks | None:
         if sets := m.group("before") or m.group("after") or m.group("sets"):
             marks.found["sets"] = int(sets)
         rest = quantities.take(rest, m)
-    rest = quantities.sets(rest.strip(), marks.found)
+    rest = quantities.per_side(quantities.sets(rest.strip(), marks.found), marks.found)
     if marks.counts and "sets" not in marks.found and (m := _TRAILING_SETS.match(rest)):
         marks.found["sets"] = int(m.group(1))  # "… x 5 sets" after the counts
         rest = rest[m.end() :]

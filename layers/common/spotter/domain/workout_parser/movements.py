@@ -45,10 +45,10 @@ _REMAINING = re.compile(rf"\s*(?<!\w){words(lexicon.REMAINING_TIME)}(?!\w)", re.
 # "Min 1:", "Odd:", "דקה זוגית:", "Partner A:": which minute or partner a movement is for.
 SLOT = re.compile(
     rf"^(?:min(?:ute)?\s*\d+|m\d+|\d+(?:st|nd|rd|th)\s*min(?:ute)?|{words(lexicon.ODD)}"
-    rf"|{words(lexicon.EVEN)}|partner\s*[ab12]|p[12]|דקה\s*\d+|минута\s*\d+|\d+\s*-?я\s*минута)"
+    rf"|{words(lexicon.EVEN)}|partner\s*[ab12]|p[12]|(?:דקה|מינוט)\s*\d+|минута\s*\d+|\d+\s*-?я\s*минута)"
     r"(?:\s*[:\-–—)]\s*|\s+(?=\d))"
     # "min 1 strict pull-ups x 6": a numbered minute before a name, with nothing between
-    r"|^(?:min(?:ute)?\s*\d+|דקה\s*\d+|минута\s*\d+)\s+(?=[^\W\d])",
+    r"|^(?:min(?:ute)?\s*\d+|(?:דקה|מינוט)\s*\d+|минута\s*\d+)\s+(?=[^\W\d])",
     re.I,
 )
 THEN = re.compile(rf"^{words(lexicon.THEN)}\b\s*[:,]?\s*", re.I)
@@ -64,6 +64,31 @@ _CLOCK_LEAD = re.compile(
     re.I,
 )
 _BRACKETED_REST = re.compile(rf"\(([^()]*(?<!\w){words(lexicon.REST)}(?!\w)[^()]*)\)", re.I)
+_PAUSE_WORD = rf"(?<!\w){words(lexicon.PAUSE)}(?!\w)"
+_PAUSE_LENGTH = rf"\d+(?:[.,]\d+)?\s*-?\s*(?:{words(lexicon.SECONDS)}(?!\w)\.?|[\"”]|'')"
+# "(3 sec pause)", ", 2-second pause at the bottom", "с паузой 3 сек", "עם עצירה של 2 שניות"
+_WITH = r",?\s*(?:(?:with|w/|с|עם)\s*(?:an?\s+)?)?"
+_WHERE = r"(?:\s+(?:at|in|on)\s+(?:the\s+)?\w+|\s+(?:внизу|вверху|בתחתית|למטה))?"
+# the word before its length first: "с паузой 3 сек" is not "3 с" then "паузой"
+_PAUSE_SAID = (
+    re.compile(rf"\([^()]*{_PAUSE_WORD}[^()]*\)", re.I),
+    re.compile(rf"{_WITH}{_PAUSE_WORD}\s*:?\s*(?:של\s+|в\s+)?{_PAUSE_LENGTH}{_WHERE}", re.I),
+    re.compile(rf"{_WITH}{_PAUSE_LENGTH}\s*-?\s*{_PAUSE_WORD}{_WHERE}", re.I),
+)
+_SECONDS_ONLY = re.compile(rf"\(\s*{_PAUSE_LENGTH}\s*\)", re.I)
+
+
+def _pause(rest: str) -> re.Match[str] | None:
+    """A pause inside the rep, said with its length; on a paused lift ("Pause squat 5x3 (2
+    sec)") a bracket of seconds alone is the pause too."""
+    for said in _PAUSE_SAID:
+        if m := said.search(rest):
+            return m
+    if re.search(_PAUSE_WORD, rest, re.I):
+        return _SECONDS_ONLY.search(rest)
+    return None
+
+
 _CALORIES_FIRST = re.compile(rf"^\s*{words(lexicon.CALORIES)}\.?\s+(?=[^\W\d])", re.I)
 _CALORIES_LAST = re.compile(rf"(?<=[^\W\d])\s+\(?{words(lexicon.CALORIES)}\)?\.?\s*$", re.I)
 _BARE_COUNT = re.compile(r"(?<=[^\W\d_])\s+(\d{1,3})(?=\s*(?:\([^()]*\))?\s*$)")
@@ -162,7 +187,8 @@ def _count_at_percent(rest: str, found: dict[str, Any]) -> str:
 _W_SLASH = re.compile(r"(?<!\w)w/\s*(?=[^\W\d])", re.I)
 _SIDE_TAIL = re.compile(r"\s*/\s*(?:each\s+|per\s+)?(?:side|arm|leg)\b", re.I)
 _NOT_THE_NAME = re.compile(
-    rf"\b(?:rx|each(?: side| arm| leg)?|e/s|per side|per arm|alt(?:ernating)? arms?|@|of"
+    rf"\b(?:rx|each(?: side| arm| leg)?|{words(lexicon.EACH)}|e/s|per side|per arm"
+    rf"|alt(?:ernating)? arms?|@|of"
     rf"|unbroken|total|touch[\s-]and[\s-]go|TNG|{words(lexicon.COUNTING)}"
     # "Back squat back-off 2x8": which sets; "you go I go": how partners share the work
     r"|back[\s-]?offs?(?:\s+sets?)?|באק[\s-]?אוף|бэк[\s-]?офф?"
@@ -220,6 +246,8 @@ def _reps(rest: str, found: dict[str, Any]) -> str:
     """The count of a piece, wherever it is written: "21 thrusters", "thrusters, 21 reps",
     "HSPU – 5", "Подтягивания 10", "KB swings x 21"; or the sets of a measured piece ("Run 400m
     x 6")."""
+    if "distance" not in found and (metres := _bare_metres(rest)) is not None:
+        found["distance"], rest = metres
     if "reps" not in found and (m := _LEADING_REPS.match(rest)):
         found["reps"] = int(m.group(1))
         rest = rest[m.end() :]
@@ -252,12 +280,70 @@ def _reps(rest: str, found: dict[str, Any]) -> str:
     return rest
 
 
+# "400 ריצה", "500 гребля", "Run 400": a bare number of a hundred or more beside a run, row,
+# ski or swim is its metres, as coaches count them; a bike's bare number may be calories, and a
+# smaller number is left as written.
+_METRES_BEFORE = re.compile(r"^(\d{3,5})\s+(?=[^\W\d_])")
+_METRES_AFTER = re.compile(r"(?<=[^\W\d_])\s+(\d{3,5})(?=\s*(?:\([^()]*\))?\s*$)")
+
+
+def _bare_metres(rest: str) -> tuple[str, str] | None:
+    """(the distance, the rest) when a bare number beside the name is its metres."""
+    before, after = _METRES_BEFORE.match(rest), _METRES_AFTER.search(rest)
+    beside = [(before, rest[before.end() :])] if before else []
+    beside += [(after, rest[: after.start()])] if after else []
+    for m, name in beside:
+        if int(m.group(1)) < 100:
+            continue
+        known = vocabulary.lookup(_name_of(name))
+        if (
+            known is not None
+            and known.category == "monostructural"
+            and "bike" not in (known.equipment or "")
+        ):
+            return f"{int(m.group(1))}m", rest[: m.start()] + " " + rest[m.end() :]
+    return None
+
+
+_SECOND_MARK = re.compile(r"(?<=\d)\s*(?:\"|”|'')(?!\w)")
+_NUMBERS = re.compile(r"[\d.,/xX×х\"”'@%]+")
+
+
+def _seconds_marked(rest: str) -> str:
+    """ "L-sit 3x20\"", "plank 45\"", "hollow hold 30''": the mark after a number is seconds on
+    a movement that reaches no height (a box's or a wall ball's 24\" stays inches)."""
+    if not _SECOND_MARK.search(rest):
+        return rest
+    known = vocabulary.lookup(_name_of(_NUMBERS.sub(" ", rest)))
+    if known is None or known.category not in ("core", "gymnastics") or _reaches_up(known.name):
+        return rest
+    return _SECOND_MARK.sub("s", rest)
+
+
+def _not_holds(rest: str, notes: list[str]) -> str:
+    """The piece without the times that are no hold of the movement, each kept as a note: a rest
+    in brackets ("Front squat 5x3 @ 80% (rest 2:00)"), a pause in the rep ("(3 sec pause)")."""
+    if m := _BRACKETED_REST.search(rest):
+        notes.append(m.group(1).strip())
+        rest = take(rest, m)
+    if (m := _pause(rest)) and LETTER.search(_name_of(take(rest, m))):
+        notes.append(m.group(0).strip(" ,()"))
+        rest = take(rest, m)
+    return rest
+
+
+_TIME_WINDOW = re.compile(r"\(\s*(\d+\s*(?:min\w*|мин\w*|דק\w*|['’]))\s*\)", re.I)
+_END_STOP = re.compile(r"(?<=[\w)%])\s*[.!]+$")
+
+
 # The reader asks about the same pieces several times (is it a movement? a list? a title?).
 @functools.lru_cache(maxsize=4096)
 def _read_movement(text: str) -> dict[str, Any] | None:
     mention = text.strip()
     rest = THOUSANDS.sub("", SLOT.sub("", LABEL_PREFIX.sub("", mention))).strip()
     rest = THEN.sub("", rest) or rest
+    rest = _END_STOP.sub("", rest)  # "Back squat 5x5.", "SA DB press 4x8 ea!": the sentence's end
+    rest = _seconds_marked(rest)
     found: dict[str, Any] = {}
     notes: list[str] = []
     if m := _MAX_CAL.search(rest):
@@ -266,15 +352,17 @@ def _read_movement(text: str) -> dict[str, Any] | None:
     if m := _CLOCK_LEAD.match(rest):
         notes.append(m.group(0).strip(" ,:"))  # "every 2 min 5 thrusters": when, then what
         rest = rest[m.end() :]
-    if m := _BRACKETED_REST.search(rest):
-        notes.append(m.group(1).strip())  # "Front squat 5x3 @ 80% (rest 2:00)": not a hold
-        rest = take(rest, m)
+    rest = _not_holds(rest, notes)
     rest = quantities.strength_marks(rest, found, notes).strip()
     if m := quantities.REP_RANGE.match(rest):
         notes.append(f"{m.group(1)}-{m.group(2)} reps")
         rest = rest[m.end() :]
     rest = quantities.per_side(rest, found)
     rest = quantities.sets(rest.strip(), found)
+    lifted = found.keys() & {"sets", "repScheme"} or any("RM" in n for n in notes)
+    if lifted and (m := _TIME_WINDOW.search(rest)):
+        notes.append(m.group(1))  # "Thruster 1RM (15 min)": the time to find it, not a hold
+        rest = take(rest, m)
     rest = quantities.measures(rest, found)
     rest = re.sub(r"\(\s*\)|\[\s*\]", " ", rest).strip()  # brackets whose load was read
     rest = _reps(rest, found)
@@ -298,6 +386,8 @@ def _read_movement(text: str) -> dict[str, Any] | None:
     # T2B and C2B carry digits; a name needs letters, and never starts with a number.
     if not LETTER.search(name) or re.search(r"(?<!\w)\d+(?!\w)", name):
         return None
+    if "perSide" not in found and EACH_AFTER_COUNT.search(mention) and one_sided(name):
+        found["perSide"] = True  # "DB lunges 3x10 each", "SA DB press 4x8 ea"
     if notes:
         found["note"] = "; ".join([*notes, *([found["note"]] if "note" in found else [])])
     if "load" in found and _VEST.search(mention) and not _VEST.fullmatch(name):
@@ -309,6 +399,20 @@ def _read_movement(text: str) -> dict[str, Any] | None:
         # "150 WB (20/14, 10/9 ft)", "(9/6 kg, 3/2.7 m)": the target's height, not a distance
         found.setdefault("height", found.pop("distance"))
     return {"mention": mention, "name": name, **found}
+
+
+# "3x10 each", "4x8 ea", "3х10 каждой": "each" straight after the count.
+EACH_AFTER_COUNT = re.compile(
+    rf"\d\s*(?:{words(lexicon.REPS)}\s*)?{words(lexicon.EACH)}(?!\w)(?!\s+(?:round|minute|min|мин|раунд))",
+    re.I,
+)
+_ONE_SIDED = re.compile(rf"(?<!\w){words(lexicon.ONE_SIDED)}(?!\w)", re.I)
+
+
+def one_sided(name: str) -> bool:
+    """A movement done one side at a time ("single-arm DB row", "lunges", "выпады", "מכרעים"):
+    "each" after its count is per side."""
+    return bool(_ONE_SIDED.search(name))
 
 
 _VEST = re.compile(rf"(?<!\w){words(lexicon.IMPLEMENTS['vest'])}(?!\w)", re.I)
@@ -396,6 +500,8 @@ def complex_of(text: str) -> tuple[int | None, list[str], str] | None:
     # one loaded implement, done as one set
     if any(read is not None and (loadable(read) is None or "seconds" in read) for read in reads):
         return None
+    if len({loadable(read) for read in reads if read is not None}) > 1:
+        return None  # "20 wall balls + 10 power cleans": a ball and a bar, not one complex
     # "3x12 DB rows + 3x15 face pulls": each lift its own sets, done in turn, not one set
     if len(reads) > 1 and all(read is not None and "sets" in read for read in reads):
         return None
@@ -426,6 +532,12 @@ def _complex_of(text: str) -> tuple[int | None, list[str], str] | None:
         return sets, pieces, tail  # "1 power clean + 2 front squats"; "(1+2+1) x 4" names none
     if (named_sets := _complex_with_sets(pieces)) is not None:
         return named_sets[0], named_sets[1], named_sets[2] or tail
+    if (
+        len(pieces) >= 2
+        and ("%" in tail or sets is not None)  # "power clean + hang clean + jerk x 5 sets"
+        and all(not re.search(r"\d", p) and vocabulary.lookup(p) for p in pieces)
+    ):
+        return sets, [f"1 {p}" for p in pieces], tail  # "snatch pull + power snatch + OHS @ 60%"
     counts = _COUNTS.search(body)
     if counts and not re.match(r"^\d", body):
         named_pieces = [p.strip() for p in body[: counts.start()].split("+") if p.strip()]
@@ -523,6 +635,8 @@ def _pieces(text: str) -> tuple[str, ...]:
         bare = (read is None and not runs) or (
             read is not None and (equipment_only(read) or _counts_only(read))
         )  # "Walking lunge, 50 steps": the steps are the lunge's
+        if any(said.fullmatch(piece) for said in _PAUSE_SAID[1:]):
+            bare = True  # "Front squat 4x3, 2-second pause at the bottom": the lift's pause
         apart = (
             REST.match(piece)
             or _NOTE_PIECE.match(piece)

@@ -67,6 +67,13 @@ _PERCENT_OF = re.compile(
     re.I,
 )
 _OWN_MAX = re.compile(r"\s*(?:1\s*-?\s*RM|ПМ)\b", re.I)
+# "65% FS 1RM", "70% back squat max", "80% ПМ приседа": the lift's max named without "of".
+_NAMED_MAX = re.compile(
+    r"\s+(?!(?:of|от)\s)(?P<of>[^\W\d][^\d,;@()+%]*?)\s*(?:\b1\s*-?\s*RM\b|\bmax\b|\bPR\b|ПМ|РМ)"
+    r"(?=\s*(?:$|[,;)(@+]))"
+    r"|\s*(?:1\s*-?\s*RM|ПМ|РМ)\s+(?P<after>[^\W\d][^\d,;@()+%]*?)(?=\s*(?:$|[,;)(@+]))",
+    re.I,
+)
 RPE = re.compile(r"@?\s*\bRPE\s*(\d+(?:\.\d+)?)", re.I)
 # "tempo 3-1-1-0", "בטמפו 3-1-1-0", "в темпе 3-1-1-0", "@ 32X1", "(33X1)": a tempo in brackets
 # is written with a capital X (or as four digits) — "(3x10)" is sets.
@@ -361,7 +368,12 @@ def strength_marks(rest: str, found: dict[str, Any], notes: list[str]) -> str:
             found["percentTo"] = float(m.group(2))  # "@ 65-75%": from 65 to 75
             notes.append(f"{m.group(1)}-{m.group(2)}%")
         end = m.end()
-        if own := _OWN_MAX.match(rest, end):
+        if (named := _NAMED_MAX.match(rest, end)) and vocabulary.lookup(
+            lift := (named["of"] or named["after"]).strip(" -")
+        ):
+            found["percentOf"] = lift  # "65% FS 1RM", "70% ПМ приседа"
+            end = named.end()
+        elif own := _OWN_MAX.match(rest, end):
             end = own.end()  # "75% 1RM"
         elif of := _PERCENT_OF.match(rest, end):
             lift = of.group("of").strip(" -")

@@ -38,6 +38,7 @@ from spotter.domain.workout_parser.lines import (
     squeeze,
     unbulleted,
     undecorated,
+    without_trailing_emoji,
 )
 from spotter.domain.workout_parser.lists import (
     DISTANCE_ONLY,
@@ -66,12 +67,14 @@ from spotter.domain.workout_parser.movements import (
     loadable,
     movement,
     names_a_movement,
+    one_sided,
     pieces,
 )
 from spotter.domain.workout_parser.notes import is_note, is_note_start, is_prose
 from spotter.domain.workout_parser.titles import (
     ASIDE,
     BOOKEND,
+    BOOKEND_INSIDE,
     CAPPED_TITLE,
     NAME_FORMAT_SEP,
     TITLE_SEP,
@@ -87,10 +90,19 @@ _HEADER_SEP = re.compile(
     r"(?:\s*:\s*|\s+[-–—]\s+|\s+(?=[xX×]\s*\d|\d+\s*[xX×]$|\d+\s+\w+:$))(?P<tail>.+)$"
 )
 # The workout's own heading, before its name ("Hero WOD - Roy", "אימון גיבור: מרפי").
-_WORKOUT_HEADING = re.compile(
-    r"^(?:(?:hero|partner|team|benchmark|girl)\s+)?(?:wod|metcon|workout|אימון|מטקון|комплекс"
-    r"|тренировка)(?:\s+(?:גיבור|זוגות|героя|геройский))?$|^геройский\s+комплекс$",
-    re.I,
+_HEADING_WORDS = (
+    r"(?:(?:hero|partner|team|benchmark|girl)\s+)?(?:wod|metcon|workout|אימון|מטקון|комплекс"
+    r"|тренировка)(?:\s+(?:גיבור|זוגות|героя|геройский))?|геройский\s+комплекс|hero|גיבור|герой"
+    r"|benchmark|girl|бенчмарк"
+)
+_WORKOUT_HEADING = re.compile(rf"^(?:{_HEADING_WORDS})$", re.I)
+# 'Hero WOD "Nate" AMRAP 20 min: …', "Hero WOD BADGER: 3 RFT …": the heading, then the name
+# and what the line says.
+_HEADING_LEAD = re.compile(rf"^(?P<head>{_HEADING_WORDS})(?:\s*[:\-–—|]\s*|\s+)(?=\S)", re.I)
+# "ANNIE, for time: …", "ANNIE (for time) 50-40-30-20-10 …", "BADGER (Hero) 3 RFT: …": a
+# name, then a comma or a bracket, then what the line says.
+_NAME_THEN = re.compile(
+    r"^(?P<name>[^\d,():]{2,40}?)(?:\s*,\s*|\s*\((?P<aside>[^()]+)\)\s*)(?P<rest>.+)$"
 )
 _FORMAT_SEP = re.compile(
     r"^(?P<head>.+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*|\s+[-–—|]\s+|\s+(?:of|из)\s+)(?P<tail>.+)$",
@@ -100,7 +112,7 @@ _COMMA_SEP = re.compile(r"^(?P<head>[^,]+?),\s*(?P<tail>.+)$")
 _COLON_SEP = re.compile(r"^(?P<head>[^:]+?)(?P<sep>\s*:(?!\d{2}(?!\d))\s*)(?P<tail>.+)$")
 # "JT 21-15-9 …", "Grace 30 C&J for time …", "The Chief 5 x 3 min AMRAP …": a name before
 # what the line says; which words are the name is tried shortest first.
-_SAYS_WHAT = re.compile(r"\d|for\s+time|amrap|e\d*mom|emotm|tabata", re.I)
+_SAYS_WHAT = re.compile(r"\d|for\s+time|rft\b|amrap|e\d*mom|emotm|tabata", re.I)
 _VEST_NOTE = re.compile(rf"(?<!\w){words(lexicon.IMPLEMENTS['vest'])}(?!\w)", re.I)
 _GROUP_LABEL = re.compile(r"^([A-Ea-eА-Да-дא-ה])(\d)\s*[).:\-–—]?\s+")
 _LEADING_ROUNDS = re.compile(
@@ -111,7 +123,70 @@ _QUOTED_NAME = re.compile(r"^[\"“'«]([^\"“”'«»\d]{2,30})[\"”'»]\s+")
 _LEADING_WORDS = re.compile(
     r"^([A-ZА-ЯЁ][\w'’.]*)(?:\s+([A-ZА-ЯЁ][\w'’.]*))?(?:\s+([A-ZА-ЯЁ][\w'’.]*))?\s+"
 )
-_DEATH_BY = re.compile(rf"^{words(lexicon.DEATH_BY)}\s*-?\s*", re.I)
+_DEATH_BY = re.compile(rf"^{words(lexicon.DEATH_BY)}\s*[-:]?\s*", re.I)
+_BOLD = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]*?[^\s*])\*(?![\w*])")
+# "A) 10 burpees", "(B) 20 DU", "Б) …", "ב) …": a letter labels what follows.
+_LETTER_LABEL = re.compile(r"^\(?([A-Ea-eА-Да-дא-ה])\)\s+(?=\S)")
+_INLINE_LETTER = re.compile(r"(?:^|(?<=[\s:;,]))\(?([A-Ea-eА-Да-дא-ה])\)\s+(?=\S)")
+_LETTERS = ("abcde", "абвгд", "אבגדה")
+
+
+def _letter(m: re.Match[str]) -> str:
+    return m.group(1).lower()
+
+
+def _lettered(text: str) -> list[str]:
+    """A line cut before each letter label in it ("2 x 10' AMRAP A) … B) …"), when the letters
+    count on from A and what comes before the first is nothing or a format ([text] otherwise)."""
+    found = list(_INLINE_LETTER.finditer(text))
+    if not found:
+        return [text]
+    letters = "".join(_letter(m) for m in found)
+    if not any(alphabet.startswith(letters) for alphabet in _LETTERS):
+        return [text]
+    before = text[: found[0].start()].strip(" :–—-")
+    if before and section_header(before, header_only=True) is None:
+        return [text]
+    if not before and len(found) < 2:
+        return [text]
+    cuts = [m.start() for m in found]
+    return [
+        c
+        for c in (
+            text[: cuts[0]],
+            *(text[a:b] for a, b in zip(cuts, [*cuts[1:], len(text)], strict=True)),
+        )
+        if c.strip()
+    ]
+
+
+# "Week 1: 5x5 @ 70%", "שבוע 2 5x4 ב-75%", "неделя 3 — 5х3 на 80%": a week of a cycle.
+_WEEK = re.compile(
+    r"(?:^|(?<=[\s,;:/|–—-]))(?:week|wk|שבוע|неделя|нед\.?)\s*\d{1,2}\s*[:\-–—.)]?\s*", re.I
+)
+
+
+def _weekly(text: str) -> tuple[str, list[tuple[str, str]]] | None:
+    """(what comes before, [(week label, its marks)]) when a line gives weeks' sets of one
+    lift ("Back squat: Week 1: 5x5 @ 70%, Week 2: …"); None when it is not such a line."""
+    found = list(_WEEK.finditer(text))
+    if not found:
+        return None
+    before = text[: found[0].start()].strip(" :–—-,")
+    ends = [m.start() for m in found[1:]] + [len(text)]
+    weeks = [
+        (m.group(0), text[m.end() : end].strip(" ,;/|–—-"))
+        for m, end in zip(found, ends, strict=True)
+    ]
+    if not all(marks_only(marks) is not None for _label, marks in weeks):
+        return None  # "Week 3 – squat cycle": a heading
+    if before and (vocabulary.lookup(before) is None or QUANTITY.search(before)):
+        return None
+    return before, weeks
+
+
+_PIECE_BREAK = re.compile(r"\s*[,;]\s+|\s+[-–—]\s+")
+_DEATH_HOW = re.compile(r"^(?P<what>[^:–—]+?)\s*(?::|\s[-–—]\s)\s*(?P<how>.+)$")
 _BUILD_TO = re.compile(
     rf"^(?:{words(lexicon.BUILD_TO)})\s+(?:an?\s+)?(?:heavy\s+|max\s+|тяжёл\w*\s+|тяжел\w*\s+)?"
     r"(?:(?:\d+|single|double|triple|одиночн\w*)[-\s]?(?:rep|RM|ПМ)?\s+)?(?P<lift>.+?)"
@@ -163,6 +238,11 @@ class Reader:
         self.joined = False
         self.paired = False  # the line pairs its lift with the one above ("superset w/ …")
         self.label: tuple[str, int] | None = None  # the last group label read ("A1)": a, 1)
+        # The letter the lines read now are labelled with ("A) 10 burpees, 15 KBS"), and the
+        # letter each movement was read under: "2 x 10' AMRAP" then "A) …", "B) …" is two AMRAPs.
+        self.letter: str | None = None
+        self.lettered: dict[int, str] = {}
+        self.week_read = False  # a week of a cycle was read: the next week is its own section
 
     # -- where things go ---------------------------------------------------------------------
 
@@ -188,6 +268,8 @@ class Reader:
 
     def add_movement(self, move: dict[str, Any], section: Section | None = None) -> None:
         self.took("movement", move["mention"])
+        if self.letter is not None:
+            self.lettered[id(move)] = self.letter
         (section or self.section()).movements.append(move)
         self.last_line.append(move)
 
@@ -197,6 +279,7 @@ class Reader:
         if text:
             self.took("format", text)
         self.seen_content = True
+        self.letter = None
         part = self.part()
         current = part.sections[-1] if part.sections else None
         empty = current is not None and current.from_header and not current.movements
@@ -224,18 +307,19 @@ class Reader:
         if self.last_line:
             self.line_above, self.joined_above = self.last_line, self.joined
         self.last_line, self.joined = [], False
-        text = unbulleted(raw, numbered=numbered)
+        text = self.plain(raw, numbered=numbered)
         if not text:
             return
-        if raw.strip() != text:
-            self.took("bullet", raw.strip()[: len(raw.strip()) - len(text)])
-        if (tags := _LEADING_TAGS.match(text)) and (
-            QUANTITY.search(text[tags.end() :]) or names_a_movement(text[tags.end() :])
-        ):
-            # "#crossfit #wod Fran 21-15-9 thrusters/pull-ups": the tags, then the workout
-            self.note(tags.group(0).strip())
-            text = text[tags.end() :]
+        if m := _LETTER_LABEL.match(text):
+            self.letter = _letter(m)
         text = hyphened(text)
+        if len(chunks := _lettered(text)) > 1:
+            # "2 x 10' AMRAP: A) 10 burpees, 15 KBS B) 20 DU, 10 T2B": each label opens a line
+            for chunk in chunks:
+                self.lettered_line(chunk)
+            return
+        if self.weeks(text):
+            return
         said = sentences(text)
         if len(said) > 1 and _reads_apart(text, said):
             for index, (sentence, separator) in enumerate(said):
@@ -244,6 +328,65 @@ class Reader:
                     self.took("separator", separator)
             return
         self.read(text)
+
+    def plain(self, raw: str, *, numbered: bool) -> str:
+        """The line without what dresses it: a chat's bold marks, bullets, hashtags before the
+        workout, the emoji it ends with (each taken, so no word is lost)."""
+        if _BOLD.search(raw):
+            # "*ANNIE* 50-40-30-20-10 …": a chat's bold marks, not the coach's words
+            self.took("bullet", "*")
+            raw = _BOLD.sub(r"\1", raw)
+        text = unbulleted(raw, numbered=numbered)
+        if not text:
+            return text
+        if raw.strip() != text:
+            self.took("bullet", raw.strip()[: len(raw.strip()) - len(text)])
+        if (tags := _LEADING_TAGS.match(text)) and (
+            QUANTITY.search(text[tags.end() :]) or names_a_movement(text[tags.end() :])
+        ):
+            # "#crossfit #wod Fran 21-15-9 thrusters/pull-ups": the tags, then the workout
+            self.note(tags.group(0).strip())
+            text = text[tags.end() :]
+        if (plain := without_trailing_emoji(text)) != text:
+            # "… & HSPU 🔥": the emoji closing the line is no part of its last movement
+            self.took("separator", text[len(plain) :])
+            text = plain
+        return text
+
+    def weeks(self, text: str) -> bool:
+        """ "Back squat: Week 1: 5x5 @ 70%, Week 2: 5x4 @ 75%": the lift, then each week's sets;
+        a week's line under the lift's, the next week of it."""
+        weeks = _weekly(text)
+        self.week_read = self.week_read and weeks is not None
+        if weeks is None:
+            return False
+        before, weeks_ = weeks
+        if before:
+            self.read(before)
+            self.week_read = False
+        for label, marks in weeks_:
+            self.week(label, marks)
+        return True
+
+    def week(self, label: str, marks: str) -> None:
+        """One week of a cycle: its sets are the lift's, in a section of its own, noted with
+        the week; when they are not marks of the lift above, the week is a note."""
+        self.took("note", label)
+        if not self.marks(marks, again=self.week_read):
+            self.note(f"{label} {marks}".strip())
+            return
+        self.section().notes.append(label.strip(" :–—-"))
+        self.week_read = True
+
+    def lettered_line(self, text: str) -> None:
+        """A line, or a piece of one, labelled with a letter ("A) …", "(B) …"): what it reads
+        is under that letter until the next format."""
+        if m := _LETTER_LABEL.match(text):
+            self.took("label", m.group(0))
+            text = text[m.end() :]
+            self.letter = _letter(m)
+        if text.strip():
+            self.read(text.strip())
 
     def sentence(self, text: str, *, first: bool) -> None:
         """One sentence of a line read as its own line; a format said after the line's
@@ -268,7 +411,7 @@ class Reader:
         self.read(bare if bare and not is_note(text) else text)
 
     def read(self, text: str) -> None:
-        if self.named_workout_heading(text):
+        if self.bookend_inside(text) or self.named_workout_heading(text):
             return
         if part := header(text):
             self.took("part", text)
@@ -281,24 +424,16 @@ class Reader:
                 self.parts.append(part)
                 self.read(tail)
                 return
-        if bookend := BOOKEND.match(text):
-            self.took("format", bookend.group(1))
-            self.part().sections.append(Section(notes=[bookend.group(1)]))
-            self.seen_content = True
-            tail = bookend.group(2).strip()
-            if tail and _then_inside(tail) is not None:
-                self.read(tail)  # "Buy-in 50 cal bike, then AMRAP 10: …"
-            elif tail:
-                self.content(tail)
-            return
-        if self.standards(text) or self.marks(text):
+        if self.bookend(text) or self.standards(text) or self.marks(text):
             return
         if (split := _then_inside(text)) is not None:
             # "5 min row, then 2 rounds: …", "Rest 2 minutes, then for max reps in 2 minutes:":
             # two lines written as one
             self.read(text[: split.start()].strip())
             self.took("then", split.group(0))
-            self.read(text[split.end() :].strip())
+            after = text[split.end() :].strip()
+            if marks_only(after) is None or not self.marks(after, again=True):
+                self.read(after)  # "Back squat 5-5-3-3-1-1, then 2x8 @ 60%": back-off sets
             return
         if is_note_start(text):
             self.seen_content = True
@@ -307,9 +442,48 @@ class Reader:
         if then := THEN.match(text):
             self.took("then", then.group(0))
             text = text[then.end() :] or text
+        if _DEATH_BY.match(text):
+            self.body(text)  # "Death by burpees: add 1 rep each minute" is no workout's name
+            return
         if self.titled(text) or self.clocked_lift(text):
             return
         self.body(text)
+
+    def bookend(self, text: str) -> bool:
+        """ "Buy-in: 50 DU", "Cash-out: 800m run": a section of its own inside the part."""
+        if (bookend := BOOKEND.match(text)) is None:
+            return False
+        self.took("format", bookend.group(1))
+        self.part().sections.append(Section(notes=[bookend.group(1)]))
+        self.seen_content = True
+        tail = bookend.group(2).strip()
+        if tail and _then_inside(tail) is not None:
+            self.read(tail)  # "Buy-in 50 cal bike, then AMRAP 10: …"
+        elif tail and (cut := self.format_after(tail)) is not None:
+            # "Buy in 50 cal bike, 4 RFT: 10 burpees, …": the buy-in, then the workout
+            self.content(tail[: cut.start()])
+            self.took("separators", cut.group(0))
+            self.read(tail[cut.end() :])
+        elif tail:
+            self.content(tail)
+        return True
+
+    def bookend_inside(self, text: str) -> bool:
+        """ "…, 10 pull-ups, cash-out: 50 DU": the bookend is a section of its own."""
+        if (inside := BOOKEND_INSIDE.search(text)) is None or inside.start() == 0:
+            return False
+        self.read(text[: inside.start()].strip())
+        if inside.group(0).strip():
+            self.took("then", inside.group(0))
+        self.read(text[inside.end() :].strip())
+        return True
+
+    def format_after(self, text: str) -> re.Match[str] | None:
+        """Where a format and its movements start after a comma or dash inside a line."""
+        for cut in _PIECE_BREAK.finditer(text):
+            if cut.start() > 0 and self.format_and_movements(text[cut.end() :], dry=True):
+                return cut
+        return None
 
     def standards(self, text: str) -> bool:
         """ "♀ 65 lb ♂ 95 lb", "Barbell: 155/105 lb", "M 22.5 kg / W 15 kg": loads stated once
@@ -346,7 +520,7 @@ class Reader:
                 return True
         return False
 
-    def marks(self, text: str) -> bool:
+    def marks(self, text: str, *, again: bool = False) -> bool:
         """A line of marks only ("5 x 3 @ 70%", "Tempo 3-1-1-0", "(1+2+1) x 5 sets @ 75%",
         "then 3x5 @ 70% of today's single"): the marks of the lift or complex above. Marks that
         the lift already carries otherwise, or a back-off line, are more sets of it: a strength
@@ -362,11 +536,15 @@ class Reader:
                 lift["reps"] = reps
         section = self.section()
         found = marks.found
-        again = marks.back_off or any(
-            key in lift and lift[key] != value
-            for lift in lifts
-            for key, value in found.items()
-            if key in ("sets", "reps", "percent", "repScheme")
+        again = (
+            again
+            or marks.back_off
+            or any(
+                key in lift and lift[key] != value
+                for lift in lifts
+                for key, value in found.items()
+                if key in ("sets", "reps", "percent", "repScheme")
+            )
         )
         if again:
             section = Section(format="strength", complex=section.complex)
@@ -375,6 +553,8 @@ class Reader:
             for lift in lifts:
                 self.add_movement(lift, section)
         for lift in lifts:
+            if marks.each and one_sided(lift["name"]):
+                lift["perSide"] = True  # "DB lunges" then "3x10 each"
             for key, value in found.items():
                 if key == "note":
                     lift["note"] = "; ".join(filter(None, (lift.get("note"), value)))
@@ -411,26 +591,38 @@ class Reader:
         if self.seen_content or self.title is not None or self.parts:
             return False
         m = _HEADER_SEP.match(text)
-        if not (m and _WORKOUT_HEADING.match(m["head"].strip()) and is_name(m["tail"])):
+        if m and _WORKOUT_HEADING.match(m["head"].strip()) and is_name(m["tail"]):
+            if part := header(m["head"]):
+                self.took("part", m["head"])
+                self.parts.append(part)
+            self.title = unquoted(m["tail"].strip())
+            self.took("title", m["tail"])
+            return True
+        lead = _HEADING_LEAD.match(text)
+        if lead is None or header(text):
             return False
-        if part := header(m["head"]):
-            self.took("part", m["head"])
+        rest = text[lead.end() :]
+        if not self.titled(rest, dry=True):
+            return False
+        if part := header(lead["head"]):
             self.parts.append(part)
-        self.title = unquoted(m["tail"].strip())
-        self.took("title", m["tail"])
+        self.took("part", text[: lead.end()])
+        self.titled(rest, heading=True)
         return True
 
-    def titled(self, text: str) -> bool:
+    def titled(self, text: str, *, dry: bool = False, heading: bool = False) -> bool:
         """A line that names a workout: "Helen", "Kelly - 5 rounds…", "JT 21-15-9…".
 
-        First in the text, the name is the title; inside a part ("Conditioning" then
-        "Barbara — 5 rounds, each for time: …"), it is a note on the section it names.
+        First in the text (or after its heading: "Hero WOD"), the name is the title; inside a
+        part ("Conditioning" then "Barbara — 5 rounds, each for time: …"), it is a note on
+        the section it names. `dry`: only whether the line names a workout and says more.
         """
-        first = not (self.seen_content or self.title is not None or self.parts)
+        first = heading or not (self.seen_content or self.title is not None or self.parts)
         name, rest = None, ""
+        aside = None
         if (m := TITLE_SEP.match(text)) and is_name(m.group("head")):
             name, rest = m.group("head").strip(), m.group("tail")
-        elif self.named_format(text):
+        elif self.named_format(text, dry=dry, first=first):
             return True
         quoted = _QUOTED_NAME.match(text) if name is None else None
         if (
@@ -440,6 +632,13 @@ class Reader:
         ):
             # '"Kelly" 5 rounds for time: …': a quoted name, then what the line says
             name, rest = quoted.group(0).strip(), text[quoted.end() :]
+        if name is None and (then := _NAME_THEN.match(text)) and is_name(then["name"]):
+            said = then["rest"]
+            if section_header(said, header_only=said.endswith(":")) or self.format_and_movements(
+                said, dry=True
+            ):
+                # "ANNIE, for time: …", "BADGER (Hero) 3 RFT: …": the name, then the workout
+                name, rest, aside = then["name"].strip(), said, then["aside"]
         if name is None and (m := _LEADING_WORDS.match(text)):
             # "JT 21-15-9 …", "Grace 30 C&J for time …": a name of one to three words
             names = [g for g in m.groups() if g]
@@ -459,9 +658,13 @@ class Reader:
             section_header(rest, header_only=rest.endswith(":"))
             or self.format_and_movements(rest, dry=True)
         )
+        if dry:
+            return names_a_format
         if first and (names_a_format or TITLE_SEP.match(text)):
             self.title = unquoted(name)
             self.took("title", text[: len(text) - len(rest)])
+            if aside is not None:
+                self.aside_of_title(aside)
             named = undecorated(rest.strip()).strip(" :")
             if not names_a_format and named and is_name(named) and not names_a_movement(named):
                 # "Monday = JACKIE 💪", "Today: FRAN", "Понедельник — Синди": the day, then the
@@ -477,6 +680,15 @@ class Reader:
             self.section().notes.insert(0, name)
             return True
         return False
+
+    def aside_of_title(self, aside: str) -> None:
+        """What a title's bracket says: a format ("ANNIE (for time) …") the section's that
+        follows, anything else ("(Hero)") a note of the part."""
+        said = section_header(aside, header_only=True)
+        if said is not None and not said.notes:
+            self.add_section(said)
+        else:
+            self.part().notes.append(aside)
 
     def clocked_lift(self, text: str) -> bool:
         """ "Clean & jerk – EMOM 10: 1 rep @ 75-80%", "Snatch: E2MOM x 6, 2 reps @ 70%",
@@ -516,17 +728,27 @@ class Reader:
         self.add_movement(read)
         return True
 
-    def named_format(self, text: str) -> bool:
+    def named_format(self, text: str, *, dry: bool = False, first: bool = False) -> bool:
         """ "DT (5 RFT @ 155/105): 12 DL, 9 HPC, 6 PJ": a name, its format in brackets (a load
         there is for all the lifts), then the movements."""
         m = NAME_FORMAT_SEP.match(text)
         if m is None or not is_name(m["name"]):
             return False
         said = section_header(m["said"], header_only=True)
+        if said is None and CAP.search(m["said"]):
+            said = format_said(m["said"])  # "Chipper (cap 30'): 50 wall balls, …"
+        aside = None
+        if said is None and _VEST_NOTE.search(m["said"]):
+            # "Murph (vest 20/14 lb): 1 mile run, …": what it is done in, a note of its list
+            said, aside = Section(from_header=True), m["said"].strip()
         if said is None or (said.notes and not said.shared) or not reads_as_movements(m["tail"]):
             return False
-        if not (self.seen_content or self.title is not None or self.parts):
-            self.title = m["name"].strip()
+        if aside is not None:
+            said.notes.append(aside)
+        if dry:
+            return True
+        if first or not (self.seen_content or self.title is not None or self.parts):
+            self.title = unquoted(m["name"].strip())
         else:
             said.notes.insert(0, m["name"].strip())
         self.took("title", m["name"])
@@ -538,9 +760,18 @@ class Reader:
         if m := _DEATH_BY.match(text):
             # "Death by thrusters": every minute one more rep, until the minute is not enough.
             death = Section(format="emom", interval_seconds=60, from_header=True)
-            death.notes.append(text[: m.end()].strip())
+            death.notes.append(text[: m.end()].strip(" :-"))
             self.add_section(death, text[: m.end()])
-            self.content(text[m.end() :].strip(), listed=True)
+            rest = text[m.end() :].strip()
+            if (how := _DEATH_HOW.match(rest)) and names_a_movement(how["what"]):
+                # "Death by burpees: 1 rep min 1, add 1 each minute": the movement, then how
+                # the ladder climbs (a note)
+                self.content(how["what"], listed=True)
+                self.note(how["how"])
+                if _names_counted_movements(how["how"]):
+                    self.unread.append(how["how"])
+                return
+            self.content(rest, listed=True)
             return
         if self.build_to(text):
             return
@@ -647,7 +878,7 @@ class Reader:
             and not lift
             and (
                 section := section_header(head)
-                or (capped and format_said(head))
+                or (capped and (format_said(head) or _named_cap(head)))
                 or _loaded_header(head)
             )
         ):
@@ -872,8 +1103,11 @@ class Reader:
             # "12 deadlifts, 9 hang power cleans, 6 push jerks @ 155/105": one bar for all
             _share_last_load(self.last_line)
             return
-        if "load" in last and re.search(r"\(\s*[^()]*\d[^()]*\)\s*$", last["mention"]):
-            # "…, 6 push jerks (155/105 lb)": the bar's load, bracketed after the last lift
+        if "load" in last and re.search(
+            r"\(\s*[^()]*\d[^()]*\)\s*$|\s[–—-]\s*[^–—,()]*\d[^–—,()]*$", last["mention"]
+        ):
+            # "…, 6 push jerks (155/105 lb)": the bar's load, bracketed after the last lift, or
+            # after a dash ("…, 6 push jerks – 155/105 lb")
             _share_last_load(self.last_line)
             return
         if "load" not in last or not re.search(r",\s*[^,]*\d[^,]*$", last["mention"]):
@@ -1056,6 +1290,7 @@ class Reader:
     def finish(self) -> None:
         for part in self.parts:
             _format_said_after(part)
+            part.sections = [s for section in part.sections for s in self.by_letter(section)]
         sections = [s for p in self.parts for s in p.sections if s.movements]
         if self.title is not None and len(sections) == 1 and _a_chipper(sections[0]):
             # "Karen - 150 WB", "Мёрф: 1,6 км бег, 100 подтягиваний, …": a named workout's
@@ -1074,6 +1309,32 @@ class Reader:
                     and all(is_lift(m) or "percent" in m for m in section.movements)
                 ):
                     section.format = "strength"  # "Back squat: 5 @ 70%, 5 @ 75%, 5+ @ 80%"
+
+    def by_letter(self, section: Section) -> list[Section]:
+        """ "2 x 10' AMRAP" then "A) …" and "B) …": as many clocks as the header repeats, one
+        for each letter's movements (the list is not done twice)."""
+        letters = [self.lettered.get(id(m)) for m in section.movements]
+        order = list(dict.fromkeys(letters))
+        if (
+            section.format != "amrap"
+            or section.rounds is None
+            or None in order
+            or len(order) != section.rounds
+        ):
+            return [section]
+        section.rounds = None
+        out, listed = [], list(section.movements)
+        for index, letter in enumerate(order):
+            moves = [m for m, said in zip(listed, letters, strict=True) if said == letter]
+            if index == 0:
+                first = section
+            else:
+                first = Section(
+                    format="amrap", duration_seconds=section.duration_seconds, from_header=True
+                )
+            first.movements = moves
+            out.append(first)
+        return out
 
     def place_shared(self, section: Section) -> None:
         """Loads and heights stated once (standards lines, a header's load) go to the
@@ -1147,7 +1408,18 @@ def _format_said_after(part: Part) -> None:
 
 # "For time @ 43/30 kg", "AMRAP 20 (60/40kg)", "4 rounds @ 50/35 lb DB": a load stated once
 # at the end of a format's header.
-_HEADER_LOAD = re.compile(r"\s*(?:@\s*|\(\s*)(?P<load>[^()@:]*\d[^()@:]*?)\s*\)?\s*$")
+_HEADER_LOAD = re.compile(
+    r"\s*(?:@\s*|\(\s*|\s(?:ב-?|на\s+)(?=\d))(?P<load>[^()@:]*\d[^()@:]*?)\s*\)?\s*$"
+)  # "AMRAP 10 ב-60/40 ק"ג:", "На время на 60/40 кг:"
+
+
+def _named_cap(head: str) -> Section | None:
+    """ "Partner WOD, 30 min cap": a name and the cap of what follows; the name its note."""
+    m = CAPPED_TITLE.match(head)
+    if m is None or not m["tail"] or (said := format_said(m["tail"])) is None:
+        return None
+    said.notes.insert(0, m["name"].strip())
+    return said
 
 
 def _loaded_header(head: str) -> Section | None:
@@ -1347,6 +1619,8 @@ def _then_inside(text: str) -> re.Match[str] | None:
     back-off sets of the lift before it ("Deadlift 5x3 @ 80% then 3x5 @ 70%")."""
     for m in _THEN_INSIDE.finditer(text):
         rest = text[m.end() :]
+        if text[: m.start()].count("(") > text[: m.start()].count(")"):
+            continue  # "(build to a heavy double, then single)": an aside, read whole
         if m.start() > 0 and (
             section_header(rest, header_only=rest.endswith(":"))
             or marks_only(rest) is not None

@@ -13,7 +13,7 @@ from spotter.domain.workout_parser.formats import CAP, TEAMS, cap_seconds, secti
 from spotter.domain.workout_parser.lexicon import words
 from spotter.domain.workout_parser.lines import LABEL_PREFIX, LETTER, QUANTITY
 from spotter.domain.workout_parser.model import Part, Section
-from spotter.domain.workout_parser.movements import SLOT, movement, names_a_movement
+from spotter.domain.workout_parser.movements import SLOT, movement, names_a_movement, pieces
 from spotter.domain.workout_parser.notes import is_note, is_note_start
 
 _PART_WORDS = words(lexicon.PARTS)
@@ -23,6 +23,9 @@ _HEADER = re.compile(
     rf"^(?:(?:(?:partner|team|hero)\s+)?{_PART_WORDS}(?!\w)[\s\w'&/-]{{0,30}}|אימון)$", re.I
 )
 
+_PART_LEAD = re.compile(
+    rf"^(?:(?:partner|team|hero)\s+)?{_PART_WORDS}(?!\w)\s*(?:[-–—:|]\s*)?(?=\S)", re.I
+)
 _NUMBERED_PART = re.compile(r"^(?:part|wod|metcon|חלק|אימון|часть|блок)\s*#?\d{1,2}$", re.I)
 _OPTIONAL = re.compile(rf"(?<!\w){words(lexicon.OPTIONAL)}(?!\w)", re.I)
 
@@ -33,17 +36,23 @@ _WINDOW = re.compile(
 # "Skill (10 min)", "Warm-up 10 min", "Разминка - 10 минут", "חימום 10 דקות": how long it is.
 _LENGTH = re.compile(
     r"\(\s*(\d+\s*(?:min\w*|мин\w*|דק\w*|'))\s*\)"
-    r"|(?<=[^\W\d])[\s,:–—-]+(\d+\s*(?:min\w*|мин\w*|דק\w*|'))\s*$",
+    r"|(?<=[^\W\d])[\s,:–—-]+(\d+\s*(?:min\w*|мин\w*|דק\w*['׳]?|'))\s*$",
     re.I,
 )
 
 # "Buy-in: 50 DU" / "Cash-out: 800m run": a section of its own inside the part.
-BOOKEND = re.compile(r"^(buy[\s-]?in|cash[\s-]?out)\b\s*:?\s*(.*)$", re.I)
+BOOKEND = re.compile(rf"^({words(lexicon.BOOKEND)})(?!\w)\s*(?::|\s[-–—]\s)?\s*(.*)$", re.I)
+# "…, 10 pull-ups, cash-out: 50 DU", "… then cash out 800m run": the bookend starts a section
+# in the middle of a line, as a line of its own.
+BOOKEND_INSIDE = re.compile(
+    rf"(?<=\S)\s*[,;.+|/–—-]?\s*(?:{words(lexicon.THEN)}\s+)?(?<!\w)(?={words(lexicon.BOOKEND)}(?!\w))",
+    re.I,
+)
 
 # A name and what follows it; never split inside the name's brackets ("WOD (TC: 20')").
 TITLE_SEP = re.compile(
-    r"^(?P<head>(?=[^:|=]{1,40}?(?:\s+[-–—|=]\s+|\s*:\s+))(?:[^:|=(]|\([^()]*\))+?)"
-    r"(?:\s+[-–—|=]\s+|\s*:\s+)(?P<tail>.+)$"
+    r"^(?P<head>(?=[^:|=]{1,40}?(?:\s+[-–—|=•·]\s+|\s*:\s+))(?:[^:|=(]|\([^()]*\))+?)"
+    r"(?:\s+[-–—|=•·]\s+|\s*:\s+)(?P<tail>.+)$"
 )
 
 _COUNT_WORD = re.compile(
@@ -101,6 +110,8 @@ def header(line: str) -> Part | None:
     numbered = _NUMBERED_PART.match(text)  # "Part 1 (0:00-15:00)", "WOD 2", "Часть 1"
     if not text or (not numbered and (not _HEADER.match(text) or QUANTITY.search(text))):
         return None
+    if (lead := _PART_LEAD.match(text)) and section_header(text[lead.end() :], header_only=True):
+        return None  # "WOD - For time", "Metcon — for time": the part, then its format
     return Part(name=text, window=window, optional=bool(_OPTIONAL.search(text)), notes=notes)
 
 
@@ -130,6 +141,20 @@ def is_name(text: str) -> bool:
     return named is not None and not names_a_movement(named["words"])
 
 
+# A count right before a known movement's name, "and" written on it or not ("1,000 ומתח").
+_COUNTED = re.compile(r"(?<![\w.])\d[\d,.]*\s+(?P<name>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*)*)")
+
+
+def _counts_a_movement(text: str) -> bool:
+    return any(names_a_movement(m["name"]) for m in _COUNTED.finditer(text))
+
+
+def _counts_known(piece: str) -> bool:
+    read = movement(piece)
+    counted = read is not None and bool(QUANTITY.search(piece))
+    return counted and read is not None and vocabulary.lookup(read["name"]) is not None
+
+
 def is_title(text: str) -> bool:
     rest = text[opens.end() :] if (opens := OPEN_TITLE.match(text)) else ""
     if opens and not (QUANTITY.search(rest) and names_a_movement(rest)):
@@ -145,6 +170,10 @@ def is_title(text: str) -> bool:
     read = movement(text)
     if vocabulary.lookup(text.strip(" :\"'“”")) or (read and vocabulary.lookup(read["name"])):
         return False  # "Thrusters", "Deadlift 1RM" first are movements, not names
+    if sum(_counts_known(piece) for piece in pieces(text)) >= 2:
+        return False  # "Run 400, 21 KBS": a list of counted movements
+    if _counts_a_movement(text):
+        return False  # "for time 1,000 ומתח": a count, then a movement's name
     # "Deadlift 5-5-5-3-3-3", "Deadlift, 1.5 x BW": a lift, even first; "Monday 3/2" a title
     measured: dict[str, Any] = {}
     quantities.measures(CAP.sub(" ", text), measured)  # "Chipper (cap 25 min)" is still a name
