@@ -7,6 +7,8 @@ Russian that no rule names one by one.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from spotter.domain.workout_parser import movements_of, parse_workout
@@ -63,3 +65,82 @@ def test_a_movement_written_beside_a_format_or_preposition_is_still_named(
     text: str, names: list[str]
 ) -> None:
     assert _named(text) == names
+
+
+# -- no line is lost: a line that names nothing known is read again in pieces --------------------
+
+
+def _sections(text: str) -> list[dict[str, Any]]:
+    return [s for p in parse_workout(text)["parts"] for s in p["sections"] if s["movements"]]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sweaty Tuesday FT (cap 20'): 40 WB 9/6, 30 KBS 24/16, 20 burpees",
+        "Потогонка FT (cap 20'): 40 WB 9/6, 30 KBS 24/16, 20 бёрпи",
+        "סיוט של שלישי FT (cap 20'): 40 WB 9/6, 30 KBS 24/16, 20 ברפי",
+    ],
+)
+def test_a_name_before_a_format_and_its_cap_leaves_the_list_whole(text: str) -> None:
+    [section] = _sections(text)
+    assert (section["format"], section["timeCapSeconds"]) == ("for_time", 1200)
+    assert _named(text) == ["Wall Ball", "Kettlebell Swing", "Burpee"]
+    assert section["movements"][0]["load"] == "9/6"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Score today: 21-15-9 thrusters and pull-ups",
+        "ניקוד היום: 21-15-9 תראסטרים ומתח",
+        "Счёт дня: 21-15-9 трастеры и подтягивания",
+    ],
+)
+def test_a_label_before_a_colon_that_opens_a_workout_is_not_its_note(text: str) -> None:
+    [section] = _sections(text)
+    assert (section["format"], section["repScheme"]) == ("for_time", "21-15-9")
+    assert _named(text) == ["Thruster", "Pull-up"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Deadlift 5-5-3-3-1-1 (rest 3 min between sets)",
+        "דדליפט 5-5-3-3-1-1 (rest 3 min between sets)",
+        "Становая тяга 5-5-3-3-1-1 (отдых 3 мин между подходами)",
+    ],
+)
+def test_a_remark_in_a_trailing_bracket_leaves_the_lift_and_is_kept(text: str) -> None:
+    [section] = _sections(text)
+    [lift] = section["movements"]
+    assert (_library(lift["name"]), lift["repScheme"]) == ("Deadlift", "5-5-3-3-1-1")
+    assert "3" in section.get("note", "") + lift.get("note", "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "♂60 / ♀40 kg — 3 rounds for time: 12 push jerks, 12 front squats, 12 thrusters",
+        "♂60 / ♀40 кг — 3 раунда на время: 12 толчковых швунгов, 12 фронтальных приседаний,"
+        " 12 трастеров",
+        "♂60 / ♀40 ק\"ג — 3 סבבים לזמן: 12 פוש ג'רק, 12 פרונט סקוואט, 12 תראסטרים",
+    ],
+)
+def test_a_load_before_the_format_is_the_load_of_its_lifts(text: str) -> None:
+    [section] = _sections(text)
+    assert (section["format"], section["rounds"]) == ("for_time", 3)
+    assert _named(text) == ["Push Jerk", "Front Squat", "Thruster"]
+    assert {m.get("load") for m in section["movements"]} == {"60/40kg"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "For time:\n30 thrusters\nScaled: 45/35 lb, jumping pull-ups",
+        "For time:\n30 thrusters\nFor time. Scaled: 35/25 + ring rows",
+        "For time:\n30 thrusters\nМасштабирование: 30/20 кг, прыжковые подтягивания",
+    ],
+)
+def test_what_a_note_word_heads_is_not_read_again_as_movements(text: str) -> None:
+    assert _named(text) == ["Thruster"]

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from spotter.domain import movement_vocabulary as vocabulary
-from spotter.domain.workout_parser import lexicon, quantities
+from spotter.domain.workout_parser import lexicon, nets, quantities
 from spotter.domain.workout_parser.formats import (
     CAP,
     FOR_TIME,
@@ -85,6 +85,8 @@ from spotter.domain.workout_parser.titles import (
     unquoted,
 )
 
+# A line the net may read again in pieces: a colon, a spaced dash or a closing bracket in it.
+_NETTED = re.compile(r":|\s[-–—]\s|[)\]][\s.!]*$")
 _HEADER_SEP = re.compile(
     r"^(?P<head>(?:[^:(]|\([^()]*\)){1,40}?)"  # "Part 1 (0:00-15:00): …": a window's colons
     r"(?:\s*:\s*|\s+[-–—]\s+|\s+(?=[xX×]\s*\d|\d+\s*[xX×]$|\d+\s+\w+:$))(?P<tail>.+)$"
@@ -307,6 +309,35 @@ class Reader:
         if self.last_line:
             self.line_above, self.joined_above = self.last_line, self.joined
         self.last_line, self.joined = [], False
+        if not _NETTED.search(raw):
+            self.whole_line(raw, numbered=numbered)
+            return
+        start = nets.copied(self.__dict__)
+        self.whole_line(raw, numbered=numbered)
+        unread = len(self.unread) > len(start["unread"])
+        if not nets.lost(self.last_line, self.trace[-1], unread=unread):
+            return
+        best, best_state = nets.named(self.last_line), self.__dict__
+        self.__dict__ = nets.copied(start)
+        ways = nets.ways_apart(self.plain(raw, numbered=numbered))
+        for way in ways:
+            # the line named nothing known: read again as two lines, keep what names more
+            self.__dict__ = nets.copied(start)
+            self.plain(raw, numbered=numbered)
+            self.piece_of_line(way.first, note=way.first_is_note)
+            self.piece_of_line(way.second, note=way.second_is_note)
+            if (score := nets.named(self.last_line)) > best:
+                best, best_state = score, self.__dict__
+        self.__dict__ = best_state
+
+    def piece_of_line(self, text: str, *, note: bool) -> None:
+        if note:
+            self.seen_content = True
+            self.note(text)
+        else:
+            self.read(text)
+
+    def whole_line(self, raw: str, *, numbered: bool) -> None:
         text = self.plain(raw, numbered=numbered)
         if not text:
             return
