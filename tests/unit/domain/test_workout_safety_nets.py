@@ -144,3 +144,86 @@ def test_a_load_before_the_format_is_the_load_of_its_lifts(text: str) -> None:
 )
 def test_what_a_note_word_heads_is_not_read_again_as_movements(text: str) -> None:
     assert _named(text) == ["Thruster"]
+
+
+# -- a header that carries a clock and/or a shared load -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "4 rds (KB 24/16): 10 goblet squats, 15 KBS, 10 push-ups",
+        "4 סבבים (KB 24/16): 10 גובלט סקוואט, 15 סווינג, 10 שכיבות סמיכה",
+        "4 раунда (KB 24/16): 10 гоблет приседаний, 15 махов гирей, 10 отжиманий",
+    ],
+)
+def test_an_implements_load_in_the_header_is_given_to_the_movements_using_it(text: str) -> None:
+    [section] = _sections(text)
+    assert (section["format"], section["rounds"]) == ("rounds", 4)
+    assert [m.get("load") for m in section["movements"]] == ["24/16", "24/16", None]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "3 RFT w/ DBs 22.5/15kg — 400m run, 12 DB box step-overs, 10 DB snatches",
+        "3 RFT with DBs 22.5/15kg: 400m run, 12 DB box step-overs, 10 DB snatches",
+    ],
+)
+def test_a_load_said_with_its_implement_after_the_format_is_that_implements(text: str) -> None:
+    [section] = _sections(text)
+    assert (section["format"], section["rounds"]) == ("for_time", 3)
+    assert [m.get("load") for m in section["movements"]] == [None, "22.5/15kg", "22.5/15kg"]
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        (
+            "Clean complex E2:30 x 5 @ 70%: power clean + hang clean + split jerk",
+            ["Power Clean", "Hang Clean", "Split Jerk"],
+        ),
+        (
+            "Комплекс рывка E2:30 x 5 @ 70%: тяга рывковая + рывок с виса + присед над головой",
+            ["Snatch Pull", "Hang Snatch", "Overhead Squat"],
+        ),
+        (
+            "קומפלקס קלין E2:30 x 5 @ 70%: פאוור קלין + האנג קלין + ספליט ג'רק",
+            ["Power Clean", "Hang Clean", "Split Jerk"],
+        ),
+    ],
+)
+def test_a_clock_and_percent_after_a_heading_are_the_complexs(text: str, names: list[str]) -> None:
+    [section] = _sections(text)
+    assert (section["format"], section["intervalSeconds"], section["rounds"]) == ("emom", 150, 5)
+    assert _named(text) == names
+    assert [m.get("percent") for m in section["movements"]] == [70.0] * 3
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Complex: 1 power clean + 2 front squats + 1 push jerk — every 90 sec x 8, start 60%",
+        "Power Clean + Hang Clean + Split Jerk\nevery 90 sec x 8 @ 60% of your C&J 1RM",
+        "Комплекс: 1 взятие на грудь + 2 фронтальных приседа + 1 швунг — каждые 90 сек х 8, 60%",
+    ],
+)
+def test_a_clock_said_after_the_lifts_is_their_sections_and_its_percent_theirs(
+    text: str,
+) -> None:
+    [section] = _sections(text)
+    assert (section["format"], section["intervalSeconds"], section["rounds"]) == ("emom", 90, 8)
+    assert [m.get("percent") for m in section["movements"]] == [60.0] * 3
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "For time:\n21 thrusters\n21 pull-ups\nNote: stay under 80% effort",
+        "AMRAP 12 @ 70%: 10 burpees, 10 box jumps",
+    ],
+)
+def test_a_percent_in_a_note_is_not_given_to_movements_that_are_no_barbell_lifts(
+    text: str,
+) -> None:
+    assert all("percent" not in m for m in movements_of(parse_workout(text)))
