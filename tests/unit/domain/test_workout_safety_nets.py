@@ -227,3 +227,38 @@ def test_a_percent_in_a_note_is_not_given_to_movements_that_are_no_barbell_lifts
     text: str,
 ) -> None:
     assert all("percent" not in m for m in movements_of(parse_workout(text)))
+
+
+# -- program jargon, a guessed name and a remark after the last comma -----------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Strict press 3x3 @ 90% TM, then BBB 5x10 DB rows", ["Strict Press", "Dumbbell Row"]),
+        ("Жим стоя 3x3 @ 90% TM, затем BBB 5x10 DB rows", ["Strict Press", "Dumbbell Row"]),
+        ("לחיצת כתפיים 3x3 @ 90% TM", ["Strict Press"]),
+    ],
+)
+def test_a_strength_programs_words_beside_a_lift_are_no_part_of_its_name(
+    text: str, names: list[str]
+) -> None:
+    assert _named(text) == names
+
+
+def test_a_core_known_as_written_wins_over_a_guess_at_the_whole_name() -> None:
+    assert known_core("BBB DB rows") == "DB rows"
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("5 rounds for time of:\n1 legless rope climb, 15 ft.\n10 ring dips", "Legless Rope Climb"),
+        ("5 סבבים לזמן:\n2 טיפוסי חבל, 4.5 מ'.\n10 מקבילים", "Rope Climb"),
+        ("5 раундов на время:\n2 лазания по канату, 4,5 м.\n10 отжиманий на брусьях", "Rope Climb"),
+    ],
+)
+def test_a_remark_after_a_counted_movements_last_comma_leaves_the_movement(
+    text: str, name: str
+) -> None:
+    assert _named(text)[0] == name

@@ -19,7 +19,7 @@ from spotter.domain.workout_parser.lexicon import words
 _EDGE_WORDS = (
     rf"{words(lexicon.FOR_TIME)}|{words(lexicon.FOR_TIME_OPENING)}|{words(lexicon.NOT_FOR_TIME)}"
     rf"|{words(lexicon.AMRAP)}|{words(lexicon.TABATA)}|[EЕ]\d*(?:MOM|MOTM|МОМ)|OTM"
-    rf"|{words(lexicon.THEN)}|{words(lexicon.DANGLING)}|and|и|plus"
+    rf"|{words(lexicon.THEN)}|{words(lexicon.DANGLING)}|{words(lexicon.PROGRAM_WORDS)}|and|и|plus"
 )
 _LEFT = re.compile(rf"^(?:(?:{_EDGE_WORDS})(?!\w)|[^\w\s]+)\s*", re.I)
 _RIGHT = re.compile(rf"(?:(?<!\w)(?:{_EDGE_WORDS})|[^\w\s]+)$", re.I)
@@ -28,9 +28,12 @@ _DEEPEST = 4  # edge words dropped at most
 
 def known_core(name: str) -> str | None:
     """The longest known movement left when words that name no movement are dropped from the
-    edges of an unknown name; None when the name is known as written, or no core is known."""
-    if vocabulary.lookup(name) is not None:
+    edges of a name not known as written; None when the name is known as written, or no core
+    is known. A core known as written wins over a guess at the whole name ("BBB DB rows" is
+    the DB row, not a typo of the barbell row)."""
+    if vocabulary.known_as_written(name):
         return None
+    guessed = vocabulary.lookup(name) is not None
     level = {name.strip()}
     for _ in range(_DEEPEST):
         shorter = {
@@ -39,7 +42,11 @@ def known_core(name: str) -> str | None:
             for cut in (_LEFT.sub("", candidate, count=1), _RIGHT.sub("", candidate, count=1))
             if cut.strip() and cut.strip() != candidate
         }
-        known = [c for c in shorter if vocabulary.lookup(c) is not None]
+        known = [
+            c
+            for c in shorter
+            if (vocabulary.known_as_written(c) if guessed else vocabulary.lookup(c) is not None)
+        ]
         if known:
             return max(known, key=lambda c: (len(c), c))
         level = shorter

@@ -32,6 +32,7 @@ _HEAD = re.compile(
 )
 _HEAD_OF_TAIL = re.compile(r"\s*:\s*|,\s*")
 _CLOCK_WORDS = 6  # the most words an interval clock is written in ("every 2 min x 5 sets")
+_LAST_COMMA = re.compile(r"^(?P<body>.*\S)\s*,\s*(?P<aside>[^,]+)$")
 _SENTENCE_END = re.compile(r"[.!?]\s+")
 # "Scaled:", "Notes -", "Rx:": a word that opens a note (a sex's sign opens a load, not a note).
 _OPENER = re.compile(rf"^{words(lexicon.NOTE_OPENERS)}(?![\w+])", re.I)
@@ -54,6 +55,9 @@ def ways_apart(text: str) -> list[Apart]:
         head, tail = (m["head"] + m["sep"]).strip(), m["tail"].strip()
         ways += [Apart(((head, False), (tail, False))), Apart(((head, True), (tail, False)))]
     if m := _TRAILING_BRACKET.match(text):
+        ways.append(Apart(((m["body"], False), (m["aside"], True))))
+    if (m := _LAST_COMMA.match(text)) and QUANTITY.search(m["body"]):
+        # "1 legless rope climb, 15 ft.": a remark after the last comma of a counted movement
         ways.append(Apart(((m["body"], False), (m["aside"], True))))
     if span := _clock_inside(text):
         # "Complex: 1 power clean + … — every 90 sec x 8, start 60%": what comes before the
