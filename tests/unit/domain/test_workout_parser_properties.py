@@ -155,6 +155,8 @@ def test_a_ladder_on_one_line_is_read_as_its_movements(text: str) -> None:
 @example("23.3 — For time (cap 6:00): 5 wall walks, 50 DU, 15 snatches 95/65")
 # found by this test: a piece of numbers only rejoined the movement before it and hid it
 @example("21-15-9 לחיצת כתפיים עם משקולות יד / 21-15-9 21-15-9 21-15-9 21-15-9 for time")
+# found by this test: a first line that counts a movement ("and" on its name) was all title
+@example("for time 1,000 ומתח")
 def test_no_line_that_counts_movements_is_only_a_note(text: str) -> None:
     assert _silently_noted(text) == []
 

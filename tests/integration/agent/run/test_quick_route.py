@@ -164,3 +164,20 @@ async def test_a_router_failure_or_a_long_message_means_the_loop(
     assert kinds(events)[-2:] == ["message_done", "done"] and len(model.requests) == 1
     await run_turn(deps_for(db, model), owner, "x" * (QUICK_ROUTE_MAX_CHARS + 1))
     assert len(model.lane_requests["quick_route"]) == 1 and len(model.requests) == 2
+
+
+async def test_a_send_opened_from_an_insight_card_goes_to_the_loop_without_the_router(
+    db: Database, org: Org, clean_db: str
+) -> None:
+    # the playbook asks for reads, an explanation and drafted actions: no one-call lane's work
+    model = model_with(Reply([Text("ANSWER")], usage=ROUTER_USAGE))
+    model.script = [Reply([Text("Three members are at risk.")])]
+    owner = await caller_for(db, org, "owner")
+    events = await run_turn(
+        deps_for(db, model), owner, "who is at risk?", selection={"insight": "members_at_risk"}
+    )
+    assert kinds(events)[-2:] == ["message_done", "done"]
+    assert model.lane_requests.get("quick_route", []) == [] and len(model.requests) == 1
+    # the same short message without the card is the router's to take
+    await run_turn(deps_for(db, model), owner, "who is at risk?")
+    assert len(model.lane_requests["quick_route"]) == 1

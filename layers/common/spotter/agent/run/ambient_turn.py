@@ -36,7 +36,7 @@ async def _ambient_section(start: RunStart, text: str) -> str:
 async def ambient_before_the_turn(start: RunStart, request: SendMessage) -> str | None:
     """The ambient section of a message the quick route cannot take (None: the route may take
     it, so RAG waits until it declined, `fold_ambient`)."""
-    if eligible(start.registry, request.text):
+    if eligible(start.registry, request.text, request.selection):
         return None
     return await _ambient_section(start, request.text)
 

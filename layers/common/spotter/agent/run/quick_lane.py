@@ -51,6 +51,7 @@ from spotter.agent.transcript import (
 )
 from spotter.agent.transcript.storable import distinct_tool_ids
 from spotter.config import Settings
+from spotter.domain.insights import insight_kind_of
 from spotter.observability import log_event
 from spotter.providers.wire_request import WireRequest
 from spotter.tools.registry import ToolRegistry
@@ -166,8 +167,13 @@ QUICK_ANSWER_SYSTEM = (
 )
 
 
-def eligible(registry: ToolRegistry, text: str) -> bool:
-    """Whether the route may take a message at all (known before anything is written)."""
+def eligible(registry: ToolRegistry, text: str, selection: dict[str, Any] | None) -> bool:
+    """Whether the route may take a message at all (known before anything is written). A send
+    opened from an insight card (`selection.insight`) is the loop's: its playbook asks for reads,
+    an explanation and drafted actions, which a one-call lane cannot give (the route would only
+    cost a call to decline it, or answer it thinly)."""
+    if insight_kind_of(selection) is not None:
+        return False
     return bool(registry.quick_specs) and len(text.strip()) <= QUICK_ROUTE_MAX_CHARS
 
 
@@ -200,13 +206,15 @@ def _route_system(registry: ToolRegistry) -> list[dict[str, Any]]:
 _LONGEST_RECENT = "Assistant: " + '"' * RECENT_CHARS
 
 
-def route_bound(start: RunStart, text: str, turn_context: str) -> CallBound | None:
+def route_bound(
+    start: RunStart, text: str, selection: dict[str, Any] | None, turn_context: str
+) -> CallBound | None:
     """The quick route's bound before the history is read, estimated high (the longest recent
     conversation the router reads), for its hold to ride with the run's first transaction
     (`run.prepare`) — on every tier: an unmetered one's is the record that keeps the route's
     cost until its usage, which waits for the loop's reply, is recorded; None when the route
     will not run."""
-    if not eligible(start.registry, text):
+    if not eligible(start.registry, text, selection):
         return None
     routed = _routed([_LONGEST_RECENT] * RECENT_MESSAGES, turn_context, text)
     return call_bound(_route_request(start.deps.settings, start.registry, routed))
@@ -260,11 +268,12 @@ async def try_quick_lane(
     events: Emitter,
     stored: list[StoredMessage],
     text: str,
+    selection: dict[str, Any] | None,
     prepaid: PrepaidHold | None = None,
 ) -> LaneStep:
     """Emit the lane's events; return its step: answered (the loop does not run) or declined.
     `prepaid`: the route's hold, taken by prepare's transaction (`route_bound`)."""
-    if not eligible(state.registry, text):
+    if not eligible(state.registry, text, selection):
         return LaneDeclined()
     routed = router_input(stored, text)
     try:

@@ -46,7 +46,7 @@ async def _prepare(start: RunStart, request: SendMessage, events: Emitter) -> In
     # a message the quick lane cannot take: its ambient section is in the turn as first written
     ambient = await ambient_before_the_turn(start, request)
     # the quick route holds its bound in prepare's transaction (a metered tier's budget)
-    route = partial(route_bound, start, request.text)
+    route = partial(route_bound, start, request.text, request.selection)
     try:
         prepared = await prepare_run(start, request, ambient or "", route)
     except ConversationBusy:
@@ -78,7 +78,7 @@ async def _converse(
         title = start_title(state, request.text)  # beside the loop; awaited before done
     try:
         match await try_quick_lane(
-            state, events, prepared.stored, request.text, prepared.first_hold
+            state, events, prepared.stored, request.text, request.selection, prepared.first_hold
         ):
             case LaneAnswered():
                 end = RunEnded()

@@ -141,6 +141,14 @@ def is_name(text: str) -> bool:
     return named is not None and not names_a_movement(named["words"])
 
 
+# A count right before a known movement's name, "and" written on it or not ("1,000 ומתח").
+_COUNTED = re.compile(r"(?<![\w.])\d[\d,.]*\s+(?P<name>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*)*)")
+
+
+def _counts_a_movement(text: str) -> bool:
+    return any(names_a_movement(m["name"]) for m in _COUNTED.finditer(text))
+
+
 def _counts_known(piece: str) -> bool:
     read = movement(piece)
     counted = read is not None and bool(QUANTITY.search(piece))
@@ -164,6 +172,8 @@ def is_title(text: str) -> bool:
         return False  # "Thrusters", "Deadlift 1RM" first are movements, not names
     if sum(_counts_known(piece) for piece in pieces(text)) >= 2:
         return False  # "Run 400, 21 KBS": a list of counted movements
+    if _counts_a_movement(text):
+        return False  # "for time 1,000 ומתח": a count, then a movement's name
     # "Deadlift 5-5-5-3-3-3", "Deadlift, 1.5 x BW": a lift, even first; "Monday 3/2" a title
     measured: dict[str, Any] = {}
     quantities.measures(CAP.sub(" ", text), measured)  # "Chipper (cap 25 min)" is still a name
