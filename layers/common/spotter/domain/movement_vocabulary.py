@@ -403,6 +403,12 @@ def _as_written(name: str) -> tuple[bool, Movement | None]:
     return False, None
 
 
+def known_as_written(name: str) -> bool:
+    """Whether the name is one movement's name or alias as written (modifiers dropped, endings
+    and spelling folded), without a guess (a typo, a sound, a movement inside it)."""
+    return _as_written(name)[1] is not None
+
+
 def _edits(a: str, b: str, most: int) -> int:
     """The typing distance of a and b (a letter added, dropped, changed, or two swapped), or
     most + 1 once it is sure to be more than `most`."""

@@ -168,7 +168,8 @@ _LEADING_SCHEME = re.compile(
     rf"^(?P<before>{_LADDER_ADJECTIVE}?{words(lexicon.LADDER)}(?!\w)\s*:?\s*)?"
     rf"(?P<scheme>{SCHEME_TEXT}|\d+\s*[-–—]\s*\d+)(?P<more>\s*(?:…|\.\.\.|\+|etc\.?))?"
     rf"(?P<after>\s*(?:-?\s*(?:reps?|rep\s+)?{_LADDER_ADJECTIVE}?{words(lexicon.LADDER)})(?!\w))?"
-    rf"(?:\s+(?:of|из|של)(?!\w))?\s*[:\-–—]?\s*(?=[^\W\d])",
+    # "1-10 ladder of reps of burpees": the reps the ladder counts, then what they are of
+    rf"(?:\s+(?:reps?\s+)?(?:of|из|של)(?:\s+reps?\s+of)?(?!\w))?\s*[:\-–—]?\s*(?=[^\W\d])",
     re.I,
 )
 

@@ -266,6 +266,9 @@ ABBREVIATIONS = (
 PERCENT_WORDS = ("percent", "pct", "אחוז", "אחוזים", "процентов", "процента", "процент")
 # "at" before a percentage ("at 75%", "на 75%"; Hebrew writes it on the number: "ב-75%").
 AT = {"en": ("at",), "he": (), "ru": ("на", "при")}
+# A strength program's words beside a lift ("strict press 3x3 @ 90% TM", "BBB 5x10 DB rows"):
+# training max, boring but big, first / second set last. No part of a movement's name.
+PROGRAM_WORDS = ("TM", "BBB", "FSL", "SSL", "BBS")
 # Words a movement's name never ends with: what is left of "… ב-75%", "… at 80%", "… на 70%".
 DANGLING = {
     "en": ("at", "of", "for", "to", "on", "in", "with", "@"),

@@ -17,6 +17,7 @@ from typing import Any
 
 from spotter.domain import movement_vocabulary as vocabulary
 from spotter.domain.workout_parser import lexicon, quantities
+from spotter.domain.workout_parser.cores import known_core
 from spotter.domain.workout_parser.lexicon import TIMES, words
 from spotter.domain.workout_parser.lines import (
     LABEL_PREFIX,
@@ -385,6 +386,7 @@ def _read_movement(text: str) -> dict[str, Any] | None:
     name = _name_of(rest)
     if name.startswith("ו") and not vocabulary.lookup(name) and vocabulary.lookup(name[1:]):
         name = name[1:]  # "ומתח": "and" written on the name
+    name = known_core(name) or name  # "push-ups FT", "RFT SDHP": the known movement inside
     # T2B and C2B carry digits; a name needs letters, and never starts with a number.
     if not LETTER.search(name) or re.search(r"(?<!\w)\d+(?!\w)", name):
         return None

@@ -219,12 +219,14 @@ def sexed(text: str) -> tuple[list[Sexed], str]:
 
 
 _STATED = re.compile(
-    rf"(?P<num>{NUM}(?:\s*/\s*{NUM})?)\s*-?\s*(?P<unit>{_LOAD_UNIT}|{_HEIGHT_UNIT}|{_FEET_UNIT})?"
+    # "KB 24/16", "DBs 22.5/15kg": the implement may come before its load
+    rf"(?:(?<!\w)(?P<lead>{_IMPLEMENT})\s*[:\-–]?\s*(?=\d))?(?P<num>{NUM}(?:\s*/\s*{NUM})?)\s*-?\s*(?P<unit>{_LOAD_UNIT}|{_HEIGHT_UNIT}|{_FEET_UNIT})?"
     rf"{_END}(?:[\s-]*(?P<impl>{_IMPLEMENT}){_END})?",
     re.I,
 )
 _AROUND_STATED = re.compile(
-    rf"(?<!\w)(?:to|for|all|lifts?|the|a|an|on|rx|{words(lexicon.AT['en'])})(?!\w)|[@(),;:/|+&]",
+    rf"(?<!\w)(?:to|for|all|lifts?|the|a|an|on|rx|with|w(?=/)|{words(lexicon.AT['en'])})(?!\w)"
+    r"|[@(),;:/|+&]",
     re.I,
 )
 
@@ -235,7 +237,8 @@ def stated(text: str) -> list[tuple[str, str | None, str]]:
     items: list[tuple[str, str | None, str]] = []
     for m in _STATED.finditer(text):
         number, unit = clean_number(m.group("num")), m.group("unit") or ""
-        implement = IMPLEMENT_OF.get(re.sub(r"[\s-]+", " ", (m.group("impl") or "").lower()))
+        written = m.group("impl") or m.group("lead") or ""
+        implement = IMPLEMENT_OF.get(re.sub(r"[\s-]+", " ", written.lower()))
         if not unit and "/" not in number:
             return []  # a lone number with no unit is not a load
         kind = _kind(unit, implement)

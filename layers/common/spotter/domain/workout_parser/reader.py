@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from spotter.domain import movement_vocabulary as vocabulary
-from spotter.domain.workout_parser import lexicon, quantities
+from spotter.domain.workout_parser import lexicon, nets, quantities
 from spotter.domain.workout_parser.formats import (
     CAP,
     FOR_TIME,
@@ -85,6 +85,9 @@ from spotter.domain.workout_parser.titles import (
     unquoted,
 )
 
+# A line the net may read again in pieces: a colon, a spaced dash, a closing bracket or a
+# number (a clock) in it.
+_NETTED = re.compile(r":|\s[-–—]\s|[)\]][\s.!]*$|\d")
 _HEADER_SEP = re.compile(
     r"^(?P<head>(?:[^:(]|\([^()]*\)){1,40}?)"  # "Part 1 (0:00-15:00): …": a window's colons
     r"(?:\s*:\s*|\s+[-–—]\s+|\s+(?=[xX×]\s*\d|\d+\s*[xX×]$|\d+\s+\w+:$))(?P<tail>.+)$"
@@ -311,6 +314,36 @@ class Reader:
         if self.last_line:
             self.line_above, self.joined_above = self.last_line, self.joined
         self.last_line, self.joined = [], False
+        if not _NETTED.search(raw):
+            self.whole_line(raw, numbered=numbered)
+            return
+        start = nets.copied(self.__dict__)
+        self.whole_line(raw, numbered=numbered)
+        unread = len(self.unread) > len(start["unread"])
+        if not nets.lost(self.last_line, self.trace[-1], unread=unread):
+            return
+        best, best_state = nets.named(self.last_line), self.__dict__
+        self.__dict__ = nets.copied(start)
+        ways = nets.ways_apart(self.plain(raw, numbered=numbered))
+        for way in ways:
+            # the line named nothing known: read again as two lines, keep what names more
+            self.__dict__ = nets.copied(start)
+            self.plain(raw, numbered=numbered)
+            for piece, noted in way.pieces:
+                if piece:
+                    self.piece_of_line(piece, note=noted)
+            if (score := nets.named(self.last_line)) > best:
+                best, best_state = score, self.__dict__
+        self.__dict__ = best_state
+
+    def piece_of_line(self, text: str, *, note: bool) -> None:
+        if note:
+            self.seen_content = True
+            self.note(text)
+        else:
+            self.read(text)
+
+    def whole_line(self, raw: str, *, numbered: bool) -> None:
         text = self.plain(raw, numbered=numbered)
         if not text:
             return
@@ -1318,6 +1351,7 @@ class Reader:
             for section in part.sections:
                 _bodyweight_squats(section)
                 _load_said_before(section.movements)
+                _percent_of_the_header(section)
                 self.place_shared(section)
                 if section.time_cap_seconds and section.format in ("other", "rounds"):
                     section.format = "for_time"  # a cap is a race's: "Partner WOD, 30 min cap"
@@ -1427,8 +1461,9 @@ def _format_said_after(part: Part) -> None:
 # "For time @ 43/30 kg", "AMRAP 20 (60/40kg)", "4 rounds @ 50/35 lb DB": a load stated once
 # at the end of a format's header.
 _HEADER_LOAD = re.compile(
-    r"\s*(?:@\s*|\(\s*|\s(?:ב-?|на\s+)(?=\d))(?P<load>[^()@:]*\d[^()@:]*?)\s*\)?\s*$"
-)  # "AMRAP 10 ב-60/40 ק"ג:", "На время на 60/40 кг:"
+    r"\s*(?:@\s*|\(\s*|\s(?:ב-?|на\s+)(?=\d)|\s(?=(?:w/|with\s|с\s|עם\s)))"
+    r"(?P<load>[^()@:]*\d[^()@:]*?)\s*\)?\s*$"
+)  # "AMRAP 10 ב-60/40 ק"ג:", "На время на 60/40 кг:", "4 RFT w/ DBs 22.5/15kg —"
 
 
 def _named_cap(head: str) -> Section | None:
@@ -1504,6 +1539,22 @@ def _jerk_after_the_clean(complex_: list[dict[str, Any]]) -> None:
             move["name"] = _JERK
         known = vocabulary.lookup(move["name"])
         cleaned = cleaned or (known is not None and "Clean" in known.name)
+
+
+def _percent_of_the_header(section: Section) -> None:
+    """ "Snatch complex E2:30 x 5 @ 70-75%: snatch pull + hang snatch + OHS", "… every 90 sec
+    x 8, start 60%": a percent the section's header or clock says, and no lift its own, is
+    every lift's — when the section is barbell lifts only."""
+    said = next((m for note in section.notes if (m := quantities.PERCENT.search(note))), None)
+    moves = section.movements
+    if said is None or not moves or any("percent" in m for m in moves):
+        return
+    if not all(implement(m) == "barbell" for m in moves):
+        return
+    for move in moves:
+        move["percent"] = float(said.group(1))
+        if said.group(2):
+            move["percentTo"] = float(said.group(2))
 
 
 def _load_said_before(moves: list[dict[str, Any]]) -> None:
