@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from spotter.domain.movement_match import MovementIndex
-from spotter.domain.workout_parser import parse_workout
+from spotter.domain.workout_parser import movements_of, parse_workout
 from spotter.seed.training import EXERCISES
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -50,6 +50,18 @@ def seeded_index() -> MovementIndex:
         {"id": name, "name": name, "aliases": list(aliases)}
         for name, _category, _equipment, aliases in EXERCISES
     )
+
+
+def library_name(name: str) -> str | None:
+    """A parsed movement's name as the seeded library reads it (exact name, then alias); None
+    when it is unknown or ambiguous."""
+    match = seeded_index().match(name)
+    return match.rows[0]["name"] if match and not match.ambiguous else None
+
+
+def named_movements(text: str) -> list[str | None]:
+    """The library names of the movements a text is read into, in order."""
+    return [library_name(m["name"]) for m in movements_of(parse_workout(text))]
 
 
 @dataclass

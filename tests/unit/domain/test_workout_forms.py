@@ -13,7 +13,7 @@ import pytest
 
 from spotter.domain.workout_parser import movements_of, parse_workout, read_workout
 from spotter.domain.workout_parser.lines import numbered
-from tests.support.workout_metrics import seeded_index
+from tests.support.workout_metrics import library_name, named_movements
 
 
 def _sections(text: str) -> list[dict[str, Any]]:
@@ -23,15 +23,6 @@ def _sections(text: str) -> list[dict[str, Any]]:
 def _only_section(text: str) -> dict[str, Any]:
     [section] = _sections(text)
     return section
-
-
-def _library(name: str) -> str | None:
-    match = seeded_index().match(name)
-    return match.rows[0]["name"] if match and not match.ambiguous else None
-
-
-def _named(text: str) -> list[str | None]:
-    return [_library(m["name"]) for m in movements_of(parse_workout(text))]
 
 
 # -- a line's sentences and the emoji between its parts -----------------------------------------
@@ -51,7 +42,7 @@ def _named(text: str) -> list[str | None]:
 def test_a_cap_said_in_its_own_sentence_is_the_sections(text: str, cap: int) -> None:
     section = _only_section(text)
     assert (section["format"], section["timeCapSeconds"]) == ("for_time", cap)
-    assert None not in _named(text)
+    assert None not in named_movements(text)
 
 
 @pytest.mark.parametrize(
@@ -64,7 +55,7 @@ def test_a_cap_said_in_its_own_sentence_is_the_sections(text: str, cap: int) -> 
 )
 def test_rest_after_an_emoji_or_a_full_stop_is_a_note(text: str) -> None:
     section = _only_section(text)
-    assert _named(text) == ["Row", "Burpee", "Walking Lunge"]
+    assert named_movements(text) == ["Row", "Burpee", "Walking Lunge"]
     assert [m.get("reps") for m in section["movements"]] == [None, 10, 20]
     assert "rest 1:00" in section["note"].lower()
 
@@ -84,7 +75,7 @@ def test_abbreviations_initials_and_labels_end_no_sentence(
     parsed = parse_workout(text)
     assert parsed["title"] == title
     if names is not None:
-        assert _named(text) == names
+        assert named_movements(text) == names
 
 
 @pytest.mark.parametrize(
@@ -113,7 +104,7 @@ def test_a_format_said_after_the_lines_movements_is_theirs(
 ) -> None:
     section = _only_section(text)
     assert (section["format"], section.get("rounds")) == fmt
-    assert None not in _named(text)
+    assert None not in named_movements(text)
 
 
 def test_an_emoji_holding_a_sex_sign_is_not_a_sex_mark() -> None:
@@ -136,7 +127,7 @@ def test_an_emoji_holding_a_sex_sign_is_not_a_sex_mark() -> None:
     ],
 )
 def test_hebrew_and_written_on_a_name_separates_movements(text: str, names: list[str]) -> None:
-    assert _named(text) == names
+    assert named_movements(text) == names
     for movement in movements_of(parse_workout(text)):
         assert movement["mention"] in text
 
@@ -154,7 +145,7 @@ def test_hebrew_and_written_on_a_name_separates_movements(text: str, names: list
 )
 def test_at_before_a_percentage_is_the_marks_in_every_language(text: str) -> None:
     [movement] = movements_of(parse_workout(text))
-    assert _library(movement["name"]) == "Back Squat"
+    assert library_name(movement["name"]) == "Back Squat"
     assert (movement["sets"], movement["reps"], movement["percent"]) == (5, 5, 75.0)
 
 
@@ -217,7 +208,7 @@ def test_rounds_said_before_or_after_the_list(text: str, rounds: int) -> None:
 def test_for_time_as_a_lists_last_piece_is_its_format(text: str) -> None:
     section = _only_section(text)
     assert section["format"] == "for_time"
-    assert len(section["movements"]) == 2 and None not in _named(text)
+    assert len(section["movements"]) == 2 and None not in named_movements(text)
 
 
 @pytest.mark.parametrize(
@@ -303,7 +294,7 @@ def test_a_complexs_counts_and_sets_go_to_each_lift(
     assert section["format"] == "strength" and section.get("complex")
     assert [m["reps"] for m in section["movements"]] == counts
     assert {m["sets"] for m in section["movements"]} == {sets}
-    assert None not in _named(text)
+    assert None not in named_movements(text)
 
 
 @pytest.mark.parametrize(
@@ -332,7 +323,7 @@ def test_a_lifts_marks_on_the_line_below(text: str, percent: float) -> None:
 def test_marks_below_a_complex_go_to_every_lift(marks: str) -> None:
     section = _only_section(f"Every 2:30 x 5 sets\n2 hang power snatch + 1 OHS\n{marks}")
     assert [m["percent"] for m in section["movements"]] == [65.0, 65.0]
-    assert _named(f"2 hang power snatch + 1 OHS\n{marks}") == [
+    assert named_movements(f"2 hang power snatch + 1 OHS\n{marks}") == [
         "Hang Power Snatch",
         "Overhead Squat",
     ]
@@ -349,7 +340,7 @@ def test_marks_below_a_complex_go_to_every_lift(marks: str) -> None:
 )
 def test_a_percentage_at_the_end_of_a_complex_is_every_lifts(text: str) -> None:
     movements = movements_of(parse_workout(text))
-    assert [_library(m["name"]) for m in movements] == ["Power Snatch", "Snatch"]
+    assert [library_name(m["name"]) for m in movements] == ["Power Snatch", "Snatch"]
     assert [m["percent"] for m in movements] == [65.0, 65.0]
 
 
@@ -368,7 +359,7 @@ def test_back_off_sets_are_a_second_strength_section_of_the_lift(backoff: str) -
     sections = _sections(f"Deadlift – build to a heavy single\n{backoff}")
     assert [s["format"] for s in sections] == ["strength", "strength"]
     first, second = (s["movements"][0] for s in sections)
-    assert first["reps"] == 1 and _library(second["name"]) == "Deadlift"
+    assert first["reps"] == 1 and library_name(second["name"]) == "Deadlift"
     assert (second["sets"], second["reps"], second["percent"]) == (3, 5, 70.0)
 
 
@@ -439,7 +430,7 @@ def test_a_sentence_opening_with_a_movement_names_it(
 ) -> None:
     section = _only_section(f"For time:\n100 thrusters 135/95\n{line}")
     last = section["movements"][-1]
-    assert _library(last["name"]) == name and last[quantity[0]] == quantity[1]
+    assert library_name(last["name"]) == name and last[quantity[0]] == quantity[1]
     assert len(section["movements"]) == 2
 
 
@@ -452,7 +443,7 @@ def test_a_sentence_opening_with_a_movement_names_it(
 )
 def test_a_list_for_the_time_left(line: str) -> None:
     section = _only_section(f"Every 3 minutes for 7 rounds:\n400-m run\n{line}")
-    assert _named(f"Every 3 minutes for 7 rounds:\n400-m run\n{line}") == [
+    assert named_movements(f"Every 3 minutes for 7 rounds:\n400-m run\n{line}") == [
         "Run",
         "Power Clean",
         "Front Squat",
@@ -472,7 +463,7 @@ def test_a_list_for_the_time_left(line: str) -> None:
 def test_max_in_the_time_left_in_every_language(line: str) -> None:
     [run, burpees] = _only_section(f"Every 3 min x 5:\n300m run\n{line}")["movements"]
     assert run["distance"] == "300m"
-    assert _library(burpees["name"]) == "Burpee" and burpees["max"] is True
+    assert library_name(burpees["name"]) == "Burpee" and burpees["max"] is True
 
 
 @pytest.mark.parametrize(
@@ -485,7 +476,7 @@ def test_max_in_the_time_left_in_every_language(line: str) -> None:
     ],
 )
 def test_advice_beside_or_under_a_movement_is_a_note(text: str) -> None:
-    assert _named(text) == ["Power Clean"]
+    assert named_movements(text) == ["Power Clean"]
 
 
 @pytest.mark.parametrize(
@@ -497,7 +488,7 @@ def test_advice_beside_or_under_a_movement_is_a_note(text: str) -> None:
 )
 def test_a_count_said_in_steps(text: str) -> None:
     [lunges, run] = movements_of(parse_workout(text))
-    assert (_library(lunges["name"]), lunges["reps"]) == ("Walking Lunge", 24)
+    assert (library_name(lunges["name"]), lunges["reps"]) == ("Walking Lunge", 24)
     assert run["distance"] == "400m"
 
 
@@ -553,7 +544,7 @@ def test_dt_inline_load_goes_to_every_lift() -> None:
 )
 def test_a_count_after_the_name(line: str, reps: int) -> None:
     [movement] = _only_section(f"AMRAP 20\n{line}")["movements"]
-    assert movement["reps"] == reps and _library(movement["name"]) is not None
+    assert movement["reps"] == reps and library_name(movement["name"]) is not None
 
 
 @pytest.mark.parametrize("bullet", ["1️⃣", "2️⃣", "#️⃣"])
@@ -586,7 +577,7 @@ def test_the_rx_half_of_an_rx_and_scaled_line_is_the_load(line: str) -> None:
 
 def test_an_aside_under_counted_movements_is_a_note() -> None:
     text = "בזוגות לזמן:\n100 קלוריות חתירה\n60 ברפי\nחלוקה כרצונכם"
-    assert _named(text) == ["Row", "Burpee"]
+    assert named_movements(text) == ["Row", "Burpee"]
 
 
 def test_every_word_of_every_form_here_is_taken() -> None:
@@ -615,7 +606,7 @@ def test_every_word_of_every_form_here_is_taken() -> None:
 def test_greetings_headings_and_sign_offs_are_not_movements(text: str) -> None:
     section = _only_section(text)
     assert (section["format"], section["repScheme"]) == ("for_time", "21-15-9")
-    assert _named(text) == ["Snatch", "Burpee Over the Bar"]
+    assert named_movements(text) == ["Snatch", "Burpee Over the Bar"]
 
 
 @pytest.mark.parametrize(
@@ -645,7 +636,7 @@ def test_a_heavy_set_then_its_back_off_in_every_language(text: str) -> None:
         3,
         85.0,
     )
-    assert _named(text) == ["Deadlift", "Deadlift"]
+    assert named_movements(text) == ["Deadlift", "Deadlift"]
 
 
 @pytest.mark.parametrize(
@@ -660,7 +651,7 @@ def test_a_complex_under_a_sets_header_takes_them_as_its_sets(header: str) -> No
 def test_a_goal_at_the_end_of_a_one_line_benchmark_is_a_note() -> None:
     text = "Fran 21-15-9 Thrusters (95/65) & Pull-ups — sub 3 goal"
     assert parse_workout(text)["title"] == "Fran"
-    assert _named(text) == ["Thruster", "Pull-up"]
+    assert named_movements(text) == ["Thruster", "Pull-up"]
     assert "sub 3 goal" in _only_section(text)["note"]
 
 
@@ -678,18 +669,18 @@ def test_a_goal_at_the_end_of_a_one_line_benchmark_is_a_note() -> None:
 )
 def test_a_note_opener_that_starts_a_movements_name_is_the_movement(text: str, name: str) -> None:
     assert _only_section(text)["format"] == "strength"
-    assert _named(text) == [name]
+    assert named_movements(text) == [name]
 
 
 def test_a_lift_line_opening_with_barbell_under_another_lift_is_its_own_lift() -> None:
     text = "Weighted pull-ups 4x5\nBarbell row 3x10 @ RPE 8"
-    assert _named(text) == ["Pull-up", "Barbell Row"]
+    assert named_movements(text) == ["Pull-up", "Barbell Row"]
 
 
 @pytest.mark.parametrize("line", ["Barbell: 155/105 lb", "Weight: 60/40 kg", "Rest 2 min"])
 def test_a_note_opener_before_no_movement_still_opens_a_note(line: str) -> None:
     text = f"5 rounds:\n10 thrusters\n{line}"
-    assert _named(text) == ["Thruster"]
+    assert named_movements(text) == ["Thruster"]
     assert line in _only_section(text)["note"]
 
 
@@ -708,7 +699,7 @@ def test_a_list_numbered_with_a_dash_counts_its_slots_not_a_range(text: str) -> 
     assert section["format"] == "emom"
     assert [m.get("reps") for m in section["movements"]] == [None, 10, 15]
     assert section["movements"][0]["calories"] == "12"
-    assert None not in _named(text)
+    assert None not in named_movements(text)
 
 
 @pytest.mark.parametrize(
@@ -739,7 +730,7 @@ def test_only_lines_counting_1_2_3_are_a_numbered_list(lines: list[str], listed:
 def test_a_rep_scheme_written_with_a_phones_dash_or_spaces(text: str) -> None:
     section = _only_section(text)
     assert (section["format"], section["repScheme"]) == ("for_time", "21-15-9")
-    assert _named(text) == ["Thruster", "Pull-up"]
+    assert named_movements(text) == ["Thruster", "Pull-up"]
 
 
 @pytest.mark.parametrize("text", ["Back squat 5–5–5–3–3", "Back squat 5 - 5 - 5 - 3 - 3"])
@@ -764,7 +755,7 @@ def test_who_does_the_workout_beside_its_format_is_a_note(text: str, note: str |
     body = "" if ": " in text and "," in text.split(": ", 1)[1] else "\n20 cal row\n10 burpees"
     section = _only_section(text + body)
     assert (section["format"], section["durationSeconds"]) == ("amrap", 1800)
-    assert _named(text + body) == ["Row", "Burpee"]
+    assert named_movements(text + body) == ["Row", "Burpee"]
     if note:
         assert note in section["note"]
 
@@ -789,7 +780,7 @@ def test_a_rest_in_brackets_beside_a_format_is_a_note(
 ) -> None:
     section = _only_section(f"{header}\n8 V-ups\n8 burpees")
     assert (section["rounds"], section.get("durationSeconds")) == (rounds, duration)
-    assert _named(f"{header}\n8 V-ups\n8 burpees") == ["V-up", "Burpee"]
+    assert named_movements(f"{header}\n8 V-ups\n8 burpees") == ["V-up", "Burpee"]
 
 
 @pytest.mark.parametrize(
@@ -804,7 +795,7 @@ def test_a_rest_in_brackets_beside_a_format_is_a_note(
 def test_a_header_ending_in_of_before_its_colon_is_rounds(text: str) -> None:
     section = _only_section(text)
     assert section["format"] == "rounds" and section["rounds"] in (3, 4, 5)
-    assert _named(text) == ["Burpee", "Pull-up"]
+    assert named_movements(text) == ["Burpee", "Pull-up"]
 
 
 def test_sets_of_a_movement_without_a_colon_stay_a_lifts_sets() -> None:
@@ -823,7 +814,7 @@ def test_sets_of_a_movement_without_a_colon_stay_a_lifts_sets() -> None:
 def test_a_tabatas_work_and_rest_said_in_words(text: str) -> None:
     reading = parse_workout(text)
     assert _only_section(text)["format"] == "tabata"
-    assert reading["unread"] == [] and _named(text) == ["Air Squat"]
+    assert reading["unread"] == [] and named_movements(text) == ["Air Squat"]
 
 
 @pytest.mark.parametrize(
@@ -852,7 +843,7 @@ def test_where_a_complex_starts_and_how_it_climbs_is_its_marks(marks: str) -> No
     text = f"Every 2 min for 16 min (8 sets):\n2 power cleans + 1 split jerk\n{marks}"
     section = _only_section(text)
     assert [(m["reps"], m["percent"]) for m in section["movements"]] == [(2, 70.0), (1, 70.0)]
-    assert _named(text) == ["Power Clean", "Split Jerk"]
+    assert named_movements(text) == ["Power Clean", "Split Jerk"]
 
 
 @pytest.mark.parametrize(
@@ -867,7 +858,7 @@ def test_where_a_complex_starts_and_how_it_climbs_is_its_marks(marks: str) -> No
 def test_a_percent_piece_after_a_lift_in_its_list_is_the_lifts(text: str) -> None:
     [lift] = _only_section(text)["movements"]
     assert (lift["sets"], lift["reps"], lift["percent"]) == (5, 5, 70.0)
-    assert _named(text) == ["Strict Press"]
+    assert named_movements(text) == ["Strict Press"]
 
 
 @pytest.mark.parametrize(
@@ -884,7 +875,7 @@ def test_a_part_name_with_its_length_heads_a_part(line: str, name: str) -> None:
     reading = parse_workout(f"{line}\n10 air squats")
     [part] = reading["parts"]
     assert part["name"] == name and reading["unread"] == []
-    assert _named(f"{line}\n10 air squats") == ["Air Squat"]
+    assert named_movements(f"{line}\n10 air squats") == ["Air Squat"]
 
 
 @pytest.mark.parametrize(
@@ -897,7 +888,7 @@ def test_a_part_name_with_its_length_heads_a_part(line: str, name: str) -> None:
     ],
 )
 def test_a_russian_name_of_two_words_in_either_order(written: str, name: str) -> None:
-    assert _named(f"100 {written}") == [name]
+    assert named_movements(f"100 {written}") == [name]
 
 
 @pytest.mark.parametrize(
@@ -911,7 +902,7 @@ def test_a_russian_name_of_two_words_in_either_order(written: str, name: str) ->
 def test_a_units_full_stop_before_a_capital_ends_the_sentence(text: str) -> None:
     first, second = _sections(text)
     assert (first["format"], second["format"]) == ("amrap", "amrap")
-    assert _named(text) == ["Burpee", "Double-Under", "Thruster", "Toes-to-Bar"]
+    assert named_movements(text) == ["Burpee", "Double-Under", "Thruster", "Toes-to-Bar"]
 
 
 @pytest.mark.parametrize("header", ["OTM 12:", "OTM x 12:", "EMOM 12:", "E1MOM 12:"])
@@ -927,7 +918,7 @@ def test_on_the_minute_shorthands(header: str) -> None:
 def test_rft_written_onto_its_count(text: str, rounds: int) -> None:
     section = _only_section(text)
     assert (section["format"], section["rounds"]) == ("for_time", rounds)
-    assert _named(text) == ["Run", "Wall Ball"]
+    assert named_movements(text) == ["Run", "Wall Ball"]
 
 
 @pytest.mark.parametrize(
@@ -943,7 +934,7 @@ def test_rft_written_onto_its_count(text: str, rounds: int) -> None:
 def test_a_ladder_said_as_its_range_is_every_step(text: str, scheme: str) -> None:
     section = _only_section(text)
     assert (section["format"], section["repScheme"]) == ("for_time", scheme)
-    assert _named(text) == ["Deadlift", "Burpee"]
+    assert named_movements(text) == ["Deadlift", "Burpee"]
 
 
 def test_a_range_without_a_ladder_stays_a_range() -> None:
@@ -962,7 +953,7 @@ def test_a_range_without_a_ladder_stays_a_range() -> None:
 def test_a_numbered_minute_right_before_a_name_is_its_slot(text: str) -> None:
     section = _only_section(text)
     assert [m.get("reps") for m in section["movements"]] == [6, 8, None]
-    assert _named(text) == ["Strict Pull-up", "Pistol", "L-sit"]
+    assert named_movements(text) == ["Strict Pull-up", "Pistol", "L-sit"]
 
 
 @pytest.mark.parametrize(
@@ -978,7 +969,7 @@ def test_back_off_sets_after_then_on_the_lifts_line(text: str) -> None:
     first, second = (s["movements"][0] for s in _sections(text))
     assert (first["sets"], first["reps"], first["percent"]) == (5, 3, 80.0)
     assert (second["sets"], second["reps"], second["percent"]) == (3, 5, 70.0)
-    assert _named(text) == ["Deadlift", "Deadlift"]
+    assert named_movements(text) == ["Deadlift", "Deadlift"]
 
 
 # -- the second blind set's families (a second judge's 60 texts, scored blind) -----------------
@@ -1003,7 +994,7 @@ def test_a_lift_named_before_its_clock_is_done_on_that_clock(
     assert (section["durationSeconds"], section["intervalSeconds"]) == clock
     [move] = section["movements"]
     assert (move.get("reps"), move.get("percent")) == (reps, percent)
-    assert _named(text) == [name]
+    assert named_movements(text) == [name]
 
 
 def test_a_lift_before_a_scheme_is_not_a_clock() -> None:
@@ -1026,7 +1017,7 @@ def test_a_clocks_length_said_again_in_brackets_is_its_duration(text: str, durat
     assert (section["format"], section["durationSeconds"], section["rounds"]) == (
         "emom", duration, 5,
     )  # fmt: skip
-    assert _named(text) == ["Clean", "Push Jerk"]
+    assert named_movements(text) == ["Clean", "Push Jerk"]
     assert [m["load"] for m in section["movements"]] == ["60/40kg", "60/40kg"]
 
 
@@ -1060,7 +1051,7 @@ def test_when_a_movement_is_done_is_not_its_name(text: str) -> None:
     section = _only_section(text)
     assert section["format"] == "for_time"
     assert [m.get("reps") for m in section["movements"]] == [100, 5]
-    assert _named(text) == ["Thruster", "Burpee"]
+    assert named_movements(text) == ["Thruster", "Burpee"]
 
 
 @pytest.mark.parametrize(
@@ -1073,7 +1064,7 @@ def test_when_a_movement_is_done_is_not_its_name(text: str) -> None:
     ],
 )
 def test_w_slash_is_with(text: str, name: str) -> None:
-    assert _named(text) == [name]
+    assert named_movements(text) == [name]
     assert all("w " not in m["name"] for m in movements_of(parse_workout(text)))
 
 
@@ -1094,7 +1085,7 @@ def test_w_slash_is_with(text: str, name: str) -> None:
 def test_a_superset_lead_in_pairs_the_lift_with_the_one_above(text: str, paired: str) -> None:
     section = _only_section(text)
     assert section["format"] == "strength"
-    assert _named(text)[1] == paired
+    assert named_movements(text)[1] == paired
     assert [(m["sets"], m["reps"]) for m in section["movements"]][1] in ((4, 8), (3, 5))
 
 
@@ -1110,7 +1101,7 @@ def test_a_superset_lead_in_pairs_the_lift_with_the_one_above(text: str, paired:
 def test_a_sex_sign_joined_to_an_emoji_bullet_is_the_emoji(text: str) -> None:
     section = _only_section(text)
     assert section["format"] == "amrap"
-    assert _named(text) == ["Run", "Push Press"]
+    assert named_movements(text) == ["Run", "Push Press"]
     assert section["movements"][0]["distance"] == "200m"
     assert section["movements"][1]["load"] == "50/35kg"
 
@@ -1121,7 +1112,7 @@ def test_a_sex_sign_joined_to_an_emoji_bullet_is_the_emoji(text: str) -> None:
      ("wallbals", "Wall Ball")],
 )  # fmt: skip
 def test_a_typo_in_a_plural_is_the_movement(name: str, movement: str) -> None:
-    assert _named(f"For time:\n15 {name}\n10 pull-ups") == [movement, "Pull-up"]
+    assert named_movements(f"For time:\n15 {name}\n10 pull-ups") == [movement, "Pull-up"]
 
 
 @pytest.mark.parametrize(
@@ -1135,7 +1126,7 @@ def test_a_typo_in_a_plural_is_the_movement(name: str, movement: str) -> None:
     ],
 )
 def test_a_heading_is_not_a_movement(text: str) -> None:
-    assert _named(text) == ["Back Squat"]
+    assert named_movements(text) == ["Back Squat"]
 
 
 @pytest.mark.parametrize(
@@ -1150,7 +1141,7 @@ def test_a_heading_is_not_a_movement(text: str) -> None:
 def test_sets_by_their_percent_after_a_lift_are_the_lifts(text: str) -> None:
     [move] = _only_section(text)["movements"]
     assert move["repScheme"] == "5-3-1"
-    assert _named(text) == ["Back Squat"]
+    assert named_movements(text) == ["Back Squat"]
     assert "95" in move["note"]
 
 
@@ -1170,7 +1161,7 @@ def test_sets_by_their_percent_after_a_lift_are_the_lifts(text: str) -> None:
 def test_a_cap_said_in_minutes_marks_or_with_who_does_it(text: str, cap: int) -> None:
     section = _only_section(text)
     assert (section["format"], section["timeCapSeconds"]) == ("for_time", cap)
-    assert None not in _named(text)
+    assert None not in named_movements(text)
 
 
 @pytest.mark.parametrize(
@@ -1329,7 +1320,7 @@ def test_a_lift_before_its_clock_with_no_separator_or_marks_straight_after(
     section = _only_section(text)
     assert (section["format"], section["rounds"]) == ("emom", rounds)
     assert section["movements"][0].get("reps") == reps
-    assert _named(text) == [name]
+    assert named_movements(text) == [name]
 
 
 @pytest.mark.parametrize(
@@ -1343,7 +1334,7 @@ def test_a_lift_before_its_clock_with_no_separator_or_marks_straight_after(
 def test_a_superset_piece_on_the_lifts_line_is_done_in_turn(text: str) -> None:
     section = _only_section(text)
     assert len(section["movements"]) == 2
-    assert _named(text)[0] == "Front Squat"
+    assert named_movements(text)[0] == "Front Squat"
     assert section["movements"][1]["reps"] == 10
 
 
@@ -1359,7 +1350,7 @@ def test_a_count_before_a_percent_is_the_lifts_reps(text: str) -> None:
     [move] = movements_of(parse_workout(text))
     assert (move["reps"], move["percent"]) == (3, 80.0)
     assert "90%" in move["note"]
-    assert _named(text) == ["Deadlift"]
+    assert named_movements(text) == ["Deadlift"]
 
 
 @pytest.mark.parametrize(
@@ -1373,13 +1364,16 @@ def test_a_count_before_a_percent_is_the_lifts_reps(text: str) -> None:
 def test_a_rest_said_after_the_rounds_is_their_note(text: str) -> None:
     section = _only_section(text)
     assert section["format"] == "rounds" and section["rounds"] in (4, 5)
-    assert _named(text) == ["Pull-up", "Push-up"]
+    assert named_movements(text) == ["Pull-up", "Push-up"]
 
 
 def test_a_cap_with_who_does_it_before_a_colon_heads_the_list() -> None:
     section = _only_section("Teams of 3 – 40' cap: 100 cal row, 80 wall balls")
     assert (section["format"], section["timeCapSeconds"]) == ("for_time", 2400)
-    assert _named("Teams of 3 – 40' cap: 100 cal row, 80 wall balls") == ["Row", "Wall Ball"]
+    assert named_movements("Teams of 3 – 40' cap: 100 cal row, 80 wall balls") == [
+        "Row",
+        "Wall Ball",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -1421,7 +1415,7 @@ def test_a_ladder_opening_a_list_on_its_line_is_the_sections_scheme(
 ) -> None:
     section = _only_section(text)
     assert section["repScheme"] == scheme
-    assert _named(text) == names
+    assert named_movements(text) == names
     assert parse_workout(text)["unread"] == []
 
 
@@ -1449,7 +1443,7 @@ def test_a_ladder_under_no_format_is_for_time() -> None:
 def test_a_list_numbered_inside_one_line_splits_at_its_numbers(text: str, names: list[str]) -> None:
     section = _only_section(text)
     assert section["format"] == "emom"
-    assert _named(text) == names
+    assert named_movements(text) == names
     assert all(not re.match(r"^\d[).]", m["mention"]) for m in section["movements"])
 
 
@@ -1474,7 +1468,7 @@ def test_numbers_that_do_not_count_on_are_not_a_list() -> None:
 )
 def test_a_known_name_then_a_bare_count_is_its_reps(text: str, reps: list[int | None]) -> None:
     assert [m.get("reps") for m in movements_of(parse_workout(text))] == reps
-    assert None not in _named(text)
+    assert None not in named_movements(text)
     assert parse_workout(text)["unread"] == []
 
 
@@ -1494,7 +1488,7 @@ def test_a_big_number_after_a_barbell_lift_is_not_its_reps() -> None:
     ],
 )
 def test_box_jumps_read_in_their_russian_forms(text: str) -> None:
-    assert _named(text) == ["Box Jump"]
+    assert named_movements(text) == ["Box Jump"]
 
 
 @pytest.mark.parametrize(
@@ -1509,7 +1503,7 @@ def test_box_jumps_read_in_their_russian_forms(text: str) -> None:
 def test_rnft_is_rounds_not_for_time(text: str) -> None:
     section = _only_section(text)
     assert (section["format"], section["rounds"]) == ("rounds", 4)
-    assert _named(text) == ["Run", "Walking Lunge", "Strict Handstand Push-up"]
+    assert named_movements(text) == ["Run", "Walking Lunge", "Strict Handstand Push-up"]
 
 
 @pytest.mark.parametrize(
@@ -1525,7 +1519,7 @@ def test_rnft_is_rounds_not_for_time(text: str) -> None:
 def test_sets_of_a_rep_range_keep_the_range_as_a_note(text: str, sets: int, note: str) -> None:
     [move] = movements_of(parse_workout(text))
     assert (move["sets"], move.get("reps"), move["note"]) == (sets, None, note)
-    assert None not in _named(text)
+    assert None not in named_movements(text)
 
 
 @pytest.mark.parametrize(
@@ -1562,13 +1556,13 @@ def test_a_rep_scheme_is_still_one() -> None:
 def test_lifts_labelled_a1_a2_are_one_superset_section(text: str) -> None:
     section = _only_section(text)
     assert section["format"] == "strength"
-    assert _named(text) == ["Front Squat", "Strict Pull-up"]
+    assert named_movements(text) == ["Front Squat", "Strict Pull-up"]
 
 
 def test_the_next_letter_starts_the_next_section() -> None:
     text = "A1. Bench press 4x8\nA2. Barbell row 4x10\nB1. Back squat 5x5\nB2 Plank 3x45s"
     assert [len(s["movements"]) for s in _sections(text)] == [2, 2]
-    assert _named(text) == ["Bench Press", "Barbell Row", "Back Squat", "Plank"]
+    assert named_movements(text) == ["Bench Press", "Barbell Row", "Back Squat", "Plank"]
 
 
 @pytest.mark.parametrize(
@@ -1586,7 +1580,7 @@ def test_a_days_name_then_a_workouts_name_is_the_title_and_a_note(
     parsed = parse_workout(text)
     assert parsed["title"] == title
     assert parsed["parts"][0]["note"] == name
-    assert None not in _named(text)
+    assert None not in named_movements(text)
 
 
 @pytest.mark.parametrize(
@@ -1615,7 +1609,7 @@ def test_a_format_said_on_the_last_line_is_the_lists_above(text: str, format_: s
     ],
 )
 def test_a_calorie_word_before_a_name_is_how_it_is_counted(text: str, names: list[str]) -> None:
-    assert _named(text) == names
+    assert named_movements(text) == names
     assert movements_of(parse_workout(text))[0]["note"] == "calories"
 
 
@@ -1702,7 +1696,7 @@ def test_a_box_or_targets_numbers_are_its_height(text: str, height: list[str]) -
     ["21-15-9 DB snatches, lateral burpees over DB", "10 burpees over the dumbbell"],
 )
 def test_a_burpee_over_a_dumbbell_is_a_burpee(text: str) -> None:
-    assert _named(text)[-1] == "Burpee"
+    assert named_movements(text)[-1] == "Burpee"
 
 
 @pytest.mark.parametrize(
@@ -1732,7 +1726,7 @@ def test_a_movement_named_again_in_its_list_keeps_the_load_said_first(text: str)
 def test_how_long_each_station_lasts_is_a_note_of_the_rounds(text: str, rounds: int) -> None:
     section = _only_section(text)
     assert (section["format"], section["rounds"]) == ("rounds", rounds)
-    assert None not in _named(text)
+    assert None not in named_movements(text)
 
 
 @pytest.mark.parametrize(
@@ -1741,7 +1735,10 @@ def test_how_long_each_station_lasts_is_a_note_of_the_rounds(text: str, rounds: 
 def test_a_calorie_word_after_a_name_is_how_it_is_counted(text: str) -> None:
     first = movements_of(parse_workout(text))[0]
     assert first["note"] == "calories"
-    assert _named(text)[1] == "Burpee" and _named(text)[0] in ("Row", "Assault Bike")
+    assert named_movements(text)[1] == "Burpee" and named_movements(text)[0] in (
+        "Row",
+        "Assault Bike",
+    )
 
 
 @pytest.mark.parametrize(
@@ -1758,8 +1755,8 @@ def test_a_calorie_word_after_a_name_is_how_it_is_counted(text: str) -> None:
 def test_a_bare_squat_word_counted_in_a_metcon_with_no_load_is_the_air_squat(
     text: str, name: str
 ) -> None:
-    assert name in _named(text)
-    assert ("Back Squat" if name == "Air Squat" else "Air Squat") not in _named(text)
+    assert name in named_movements(text)
+    assert ("Back Squat" if name == "Air Squat" else "Air Squat") not in named_movements(text)
 
 
 @pytest.mark.parametrize(
@@ -1773,7 +1770,7 @@ def test_a_bare_squat_word_counted_in_a_metcon_with_no_load_is_the_air_squat(
     ],
 )
 def test_the_word_the_clean_and_jerk_shares_is_the_jerk_after_a_clean(text: str, last: str) -> None:
-    assert _named(text)[-1] == last
+    assert named_movements(text)[-1] == last
 
 
 @pytest.mark.parametrize(
@@ -1789,7 +1786,7 @@ def test_sets_said_after_a_counted_complex_are_its_sets(text: str) -> None:
     section = _only_section(text)
     assert (section["format"], section.get("complex")) == ("strength", True)
     assert [m["sets"] for m in section["movements"]] == [5, 5]
-    assert _named(text) == ["Clean", "Split Jerk"]
+    assert named_movements(text) == ["Clean", "Split Jerk"]
 
 
 @pytest.mark.parametrize(
@@ -1822,7 +1819,7 @@ def test_lifts_with_their_own_sets_joined_by_plus_are_a_superset_not_a_complex(t
     section = _only_section(text)
     assert section["format"] == "strength" and "complex" not in section
     assert [m["sets"] for m in section["movements"]] == [3, 3]
-    assert _named(text) == ["Dumbbell Row", "Face Pull"]
+    assert named_movements(text) == ["Dumbbell Row", "Face Pull"]
 
 
 @pytest.mark.parametrize(
@@ -1851,7 +1848,7 @@ def test_a_quoted_name_before_what_the_line_says_is_the_title(text: str, title: 
 def test_for_time_after_the_last_movement_is_the_lists_format(text: str) -> None:
     section = _only_section(text)
     assert (section["format"], section["repScheme"]) == ("for_time", "21-15-9")
-    assert _named(text) == ["Thruster", "Pull-up"]
+    assert named_movements(text) == ["Thruster", "Pull-up"]
 
 
 @pytest.mark.parametrize(
@@ -1865,7 +1862,7 @@ def test_for_time_after_the_last_movement_is_the_lists_format(text: str) -> None
 def test_slashes_between_counted_movements_and_a_distance_opening_the_list(text: str) -> None:
     section = _only_section(text)
     assert (section["format"], section["rounds"]) == ("for_time", 3)
-    assert _named(text) == ["Run", "Kettlebell Swing", "Pull-up"]
+    assert named_movements(text) == ["Run", "Kettlebell Swing", "Pull-up"]
 
 
 def test_a_load_pair_with_a_slash_is_still_one_load() -> None:
@@ -1900,7 +1897,7 @@ def test_a_buy_in_then_a_format_on_one_line_are_two_sections() -> None:
 def test_a_vest_said_in_a_formats_header_is_its_note(text: str, note: str) -> None:
     section = _only_section(text)
     assert (section["format"], section["note"]) == ("for_time", note)
-    assert _named(text)[:2] == ["Run", "Pull-up"]
+    assert named_movements(text)[:2] == ["Run", "Pull-up"]
 
 
 @pytest.mark.parametrize(
@@ -1914,7 +1911,7 @@ def test_a_vest_said_in_a_formats_header_is_its_note(text: str, note: str) -> No
 def test_minutes_numbered_with_their_word_are_slots(text: str) -> None:
     section = _only_section(text)
     assert section["format"] == "emom"
-    assert _named(text) == ["Row", "Toes-to-Bar"]
+    assert named_movements(text) == ["Row", "Toes-to-Bar"]
     assert all("seconds" not in m for m in section["movements"])
     assert parse_workout(text)["unread"] == []
 
@@ -1938,7 +1935,7 @@ def test_a_lifts_count_before_its_clock_and_its_percent_after(
 
 
 def test_a_pace_after_an_at_is_how_not_the_name() -> None:
-    assert _named("5 x 400m run @ mile pace, rest 90s") == ["Run"]
+    assert named_movements("5 x 400m run @ mile pace, rest 90s") == ["Run"]
 
 
 @pytest.mark.parametrize(
@@ -1998,7 +1995,7 @@ def test_a_clock_word_beside_a_lifts_sets_is_one_set_an_interval(
         interval,
         rounds,
     )
-    assert _named(text) == [name]
+    assert named_movements(text) == [name]
 
 
 @pytest.mark.parametrize(
@@ -2008,12 +2005,12 @@ def test_a_clock_word_beside_a_lifts_sets_is_one_set_an_interval(
 def test_minutes_with_a_hebrew_abbreviation_mark_before_amrap(text: str) -> None:
     section = _only_section(text)
     assert (section["format"], section["durationSeconds"]) == ("amrap", 720)
-    assert _named(text) == ["Kettlebell Swing", "Pull-up"]
+    assert named_movements(text) == ["Kettlebell Swing", "Pull-up"]
 
 
 def test_odd_and_even_minutes_in_the_russian_feminine() -> None:
     text = "ЕМОМ 12 мин\nнечётная: 12 кал байк\nчётная: 10 бёрпи через штангу"
-    assert _named(text) == ["Assault Bike", "Burpee Over the Bar"]
+    assert named_movements(text) == ["Assault Bike", "Burpee Over the Bar"]
     assert parse_workout(text)["unread"] == []
 
 
@@ -2023,7 +2020,7 @@ def test_odd_and_even_minutes_in_the_russian_feminine() -> None:
 )
 def test_ft_ending_a_line_is_for_time(text: str) -> None:
     assert _only_section(text)["format"] == "for_time"
-    assert None not in _named(text)
+    assert None not in named_movements(text)
 
 
 @pytest.mark.parametrize("text", ["3 rope climbs 15 ft", "30 wall balls to 10 ft"])
@@ -2045,7 +2042,7 @@ def test_a_movement_done_on_a_clock_inside_the_list_says_when_first(text: str, n
     first, second = movements_of(parse_workout(text))
     assert (second["reps"], second["note"]) == (5, note)
     assert "seconds" not in first
-    assert None not in _named(text)
+    assert None not in named_movements(text)
 
 
 def test_a_lift_counted_at_percentages_is_strength() -> None:
@@ -2089,7 +2086,7 @@ def test_a_rest_said_with_w_in_a_header_is_its_note(text: str, note: str) -> Non
 def test_the_colon_ends_a_header_that_holds_an_of(text: str) -> None:
     section = _only_section(text)
     assert (section["format"], section["rounds"], section["intervalSeconds"]) == ("emom", 3, 180)
-    assert _named(text) == ["Assault Bike"]
+    assert named_movements(text) == ["Assault Bike"]
 
 
 def test_a_minute_each_beside_the_rounds_is_their_note() -> None:
@@ -2114,7 +2111,7 @@ def test_a_minute_each_beside_the_rounds_is_their_note() -> None:
 def test_the_rounds_of_a_clocks_list_are_its_note(text: str, names: list[str]) -> None:
     section = _only_section(text)
     assert section["format"] == "emom" and section["note"].splitlines()[0][0].isdigit()
-    assert _named(text) == names
+    assert named_movements(text) == names
 
 
 @pytest.mark.parametrize(
@@ -2127,7 +2124,7 @@ def test_for_time_said_after_rounds_makes_them_for_time(text: str) -> None:
 
 
 def test_double_unders_in_hebrew_with_the_rope_first() -> None:
-    assert _named("100 קפיצות בחבל כפולות") == ["Double-Under"]
+    assert named_movements("100 קפיצות בחבל כפולות") == ["Double-Under"]
 
 
 @pytest.mark.parametrize(
@@ -2153,7 +2150,7 @@ def test_steps_after_a_name_are_its_count(text: str, reps: int) -> None:
 
 
 def test_a_one_legged_squat_is_a_pistol() -> None:
-    assert _named("10 one-legged squats, alternating") == ["Pistol"]
+    assert named_movements("10 one-legged squats, alternating") == ["Pistol"]
 
 
 @pytest.mark.parametrize(
@@ -2165,7 +2162,7 @@ def test_a_one_legged_squat_is_a_pistol() -> None:
     ],
 )
 def test_two_kinds_of_movement_joined_by_a_slash_are_two(text: str, names: list[str]) -> None:
-    assert _named(text) == names
+    assert named_movements(text) == names
 
 
 @pytest.mark.parametrize(
@@ -2178,14 +2175,14 @@ def test_two_kinds_of_movement_joined_by_a_slash_are_two(text: str, names: list[
 )
 def test_a_movement_and_its_scaled_form_by_a_slash_are_one(text: str, name: str, note: str) -> None:
     [move] = movements_of(parse_workout(text))
-    assert (_library(move["name"]), move["note"]) == (name, note)
+    assert (library_name(move["name"]), move["note"]) == (name, note)
 
 
 def test_hashtags_opening_a_line_are_a_note_before_its_workout() -> None:
     text = "#crossfit #wod Fran 21-15-9 thrusters/pull-ups 💪"
     section = _only_section(text)
     assert (section["format"], section["repScheme"]) == ("for_time", "21-15-9")
-    assert _named(text) == ["Thruster", "Pull-up"]
+    assert named_movements(text) == ["Thruster", "Pull-up"]
 
 
 @pytest.mark.parametrize(
@@ -2200,7 +2197,7 @@ def test_an_open_workouts_number_before_what_the_line_says_is_only_the_title(
 ) -> None:
     parsed = parse_workout(text)
     assert parsed["title"] == title
-    assert _only_section(text)["format"] == "for_time" and None not in _named(text)
+    assert _only_section(text)["format"] == "for_time" and None not in named_movements(text)
 
 
 @pytest.mark.parametrize(
@@ -2213,7 +2210,7 @@ def test_an_open_workouts_number_before_what_the_line_says_is_only_the_title(
     ],
 )
 def test_weightlifting_names_in_hebrew_and_russian(text: str, name: str) -> None:
-    assert _named(text) == [name]
+    assert named_movements(text) == [name]
 
 
 @pytest.mark.parametrize("text", ["לחיצת חזה 5x5 ב-70%-75%", "Bench press 5x5 @ 70%-75%"])
@@ -2224,7 +2221,7 @@ def test_a_percent_range_with_both_signs(text: str) -> None:
 
 def test_tabata_before_words_that_name_no_movement_reads_none() -> None:
     text = "Tabata Something Else\nTabata pull-ups\nTabata push-ups"
-    assert _named(text) == ["Pull-up", "Push-up"]
+    assert named_movements(text) == ["Pull-up", "Push-up"]
 
 
 @pytest.mark.parametrize(
@@ -2246,7 +2243,7 @@ def test_tabata_before_words_that_name_no_movement_reads_none() -> None:
 def test_numbered_parts_and_a_parts_window_before_its_content(text: str, parts: list[str]) -> None:
     parsed = parse_workout(text)
     assert [p["name"] for p in parsed["parts"]] == parts
-    assert parsed["unread"] == [] and None not in _named(text)
+    assert parsed["unread"] == [] and None not in named_movements(text)
 
 
 def test_a_lift_with_its_sets_is_never_a_part() -> None:
@@ -2279,7 +2276,7 @@ def test_an_open_number_with_an_aside_is_still_the_title() -> None:
     ],
 )
 def test_the_common_lift_abbreviations_are_their_lifts(text: str, name: str) -> None:
-    assert _named(text) == [name]
+    assert named_movements(text) == [name]
 
 
 @pytest.mark.parametrize(
@@ -2292,7 +2289,7 @@ def test_the_common_lift_abbreviations_are_their_lifts(text: str, name: str) -> 
     ],
 )
 def test_an_implements_prefix_before_an_abbreviation_still_names_it(text: str, name: str) -> None:
-    assert _named(text) == [name]
+    assert named_movements(text) == [name]
 
 
 @pytest.mark.parametrize(
@@ -2321,7 +2318,7 @@ def test_back_off_sets_are_which_sets_not_the_name(text: str, name: str) -> None
     ],
 )
 def test_words_for_partners_working_together_do_not_hide_the_movement(text: str) -> None:
-    assert None not in _named(text)
+    assert None not in named_movements(text)
 
 
 @pytest.mark.parametrize(
@@ -2335,7 +2332,7 @@ def test_words_for_partners_working_together_do_not_hide_the_movement(text: str)
 )
 def test_when_the_clock_starts_is_no_movement(text: str) -> None:
     section = _only_section(text)
-    assert section["format"] == "emom" and _named(text) == ["Power Clean"]
+    assert section["format"] == "emom" and named_movements(text) == ["Power Clean"]
 
 
 @pytest.mark.parametrize(
@@ -2350,7 +2347,7 @@ def test_when_the_clock_starts_is_no_movement(text: str) -> None:
 def test_ft_before_a_comma_or_bracket_opens_a_race_with_its_cap(text: str) -> None:
     section = _only_section(text)
     assert (section["format"], section["timeCapSeconds"]) == ("for_time", 2100)
-    assert _named(text) == ["Wall Ball", "Pull-up"]
+    assert named_movements(text) == ["Wall Ball", "Pull-up"]
 
 
 @pytest.mark.parametrize(
@@ -2411,13 +2408,13 @@ def test_a_workouts_heading_then_a_format_is_no_title() -> None:
 def test_a_short_name_with_a_letter_dropped_doubled_or_swapped_is_the_movement(
     written: str, name: str
 ) -> None:
-    assert _library(written) == name
-    assert _named(f"3 rounds: 10 {written}, 10 burpees") == [name, "Burpee"]
+    assert library_name(written) == name
+    assert named_movements(f"3 rounds: 10 {written}, 10 burpees") == [name, "Burpee"]
 
 
 @pytest.mark.parametrize("written", ["squad", "coach", "clear", "plant", "sting", "beach"])
 def test_a_short_word_with_a_letter_changed_is_never_guessed(written: str) -> None:
-    assert _library(written) is None
+    assert library_name(written) is None
 
 
 @pytest.mark.parametrize(
@@ -2435,7 +2432,7 @@ def test_death_by_then_how_it_climbs_is_an_every_minute_ladder(text: str, name: 
     section = _only_section(text)
     assert parsed["title"] is None
     assert (section["format"], section["intervalSeconds"]) == ("emom", 60)
-    assert _named(text) == [name]
+    assert named_movements(text) == [name]
 
 
 @pytest.mark.parametrize(
@@ -2451,10 +2448,10 @@ def test_death_by_then_how_it_climbs_is_an_every_minute_ladder(text: str, name: 
 )
 def test_a_buy_in_and_a_cash_out_inside_a_line_are_sections_of_their_own(text: str) -> None:
     buy_in, rounds, cash_out = _sections(text)
-    assert [m["name"] for m in buy_in["movements"]] and _named(text)[0] == "Row"
+    assert [m["name"] for m in buy_in["movements"]] and named_movements(text)[0] == "Row"
     assert (rounds["format"], rounds["rounds"]) == ("for_time", 5)
-    assert _named(text)[1:3] == ["Thruster", "Pull-up"]
-    assert [_library(m["name"]) for m in cash_out["movements"]] == ["Double-Under"]
+    assert named_movements(text)[1:3] == ["Thruster", "Pull-up"]
+    assert [library_name(m["name"]) for m in cash_out["movements"]] == ["Double-Under"]
     assert cash_out["movements"][0]["reps"] == 50
 
 
@@ -2473,8 +2470,8 @@ def test_repeated_amraps_with_lettered_lists_are_one_amrap_per_letter(text: str)
     for section in (first, second):
         assert (section["format"], section["durationSeconds"]) == ("amrap", 600)
         assert "rounds" not in section
-    assert [_library(m["name"]) for m in first["movements"]] == ["Burpee", "Kettlebell Swing"]
-    assert [_library(m["name"]) for m in second["movements"]] == ["Double-Under", "Toes-to-Bar"]
+    assert [library_name(m["name"]) for m in first["movements"]] == ["Burpee", "Kettlebell Swing"]
+    assert [library_name(m["name"]) for m in second["movements"]] == ["Double-Under", "Toes-to-Bar"]
 
 
 def test_repeated_amraps_with_one_unlettered_list_stay_one_section() -> None:
@@ -2496,7 +2493,7 @@ def test_repeated_amraps_with_one_unlettered_list_stay_one_section() -> None:
 )
 def test_a_pause_in_the_rep_is_a_note_not_a_hold(text: str) -> None:
     [lift] = _only_section(text)["movements"]
-    assert (_library(lift["name"]), lift["sets"], lift["reps"]) == ("Back Squat", 5, 3)
+    assert (library_name(lift["name"]), lift["sets"], lift["reps"]) == ("Back Squat", 5, 3)
     assert "seconds" not in lift
     assert "3" in lift["note"]
 
@@ -2517,7 +2514,7 @@ def test_a_pause_in_the_rep_is_a_note_not_a_hold(text: str) -> None:
 def test_each_after_the_count_of_a_one_sided_lift_is_per_side(text: str) -> None:
     [lift] = _only_section(text)["movements"]
     assert (lift["sets"], lift["reps"], lift["perSide"]) == (3, 10, True)
-    assert _library(lift["name"]) is not None
+    assert library_name(lift["name"]) is not None
 
 
 def test_each_after_the_count_of_a_two_sided_lift_is_not_per_side() -> None:
@@ -2564,7 +2561,7 @@ def test_a_parts_name_then_a_format_is_the_part_and_its_format(text: str, part: 
     assert parsed["title"] is None
     assert [p["name"] for p in parsed["parts"]] == [part]
     assert _only_section(text)["format"] in ("for_time", "amrap", "rounds")
-    assert None not in _named(text)
+    assert None not in named_movements(text)
 
 
 @pytest.mark.parametrize(
@@ -2584,13 +2581,13 @@ def test_each_week_of_a_cycle_is_the_lifts_sets_in_a_section_noted_with_the_week
     assert [s["format"] for s in sections] == ["strength"] * 3
     read = [(s["movements"][0]["reps"], s["movements"][0]["percent"]) for s in sections]
     assert read == [(5, 70.0), (4, 75.0), (3, 80.0)]
-    assert {_library(s["movements"][0]["name"]) for s in sections} == {lift}
+    assert {library_name(s["movements"][0]["name"]) for s in sections} == {lift}
     assert all(re.search(r"\d", s["note"]) for s in sections)
 
 
 def test_a_weeks_heading_that_gives_no_sets_stays_a_note() -> None:
     parsed = parse_workout("Week 3 – squat cycle\nBack squat 5x3")
-    assert _named("Week 3 – squat cycle\nBack squat 5x3") == ["Back Squat"]
+    assert named_movements("Week 3 – squat cycle\nBack squat 5x3") == ["Back Squat"]
     assert parsed["unread"] == []
 
 
@@ -2604,7 +2601,7 @@ def test_a_weeks_heading_that_gives_no_sets_stays_a_note() -> None:
     ],
 )
 def test_an_emoji_closing_the_line_is_no_part_of_its_last_movement(text: str, last: str) -> None:
-    assert _named(text)[-1] == last
+    assert named_movements(text)[-1] == last
     assert "🔥" not in movements_of(parse_workout(text))[-1]["name"]
 
 
@@ -2622,7 +2619,7 @@ def test_an_emoji_closing_the_line_is_no_part_of_its_last_movement(text: str, la
 def test_rounds_said_after_for_time_are_its_rounds(text: str, rounds: int) -> None:
     section = _only_section(text)
     assert (section["format"], section["rounds"]) == ("for_time", rounds)
-    assert None not in _named(text)
+    assert None not in named_movements(text)
 
 
 @pytest.mark.parametrize(
@@ -2648,7 +2645,7 @@ def test_a_load_after_a_dash_closing_one_bars_lifts_is_theirs(text: str, load: s
 def test_an_aside_in_brackets_after_a_labelled_lift_stays_its_note(text: str, scheme: str) -> None:
     [lift] = _only_section(text)["movements"]
     assert lift["repScheme"] == scheme
-    assert _library(lift["name"]) is not None
+    assert library_name(lift["name"]) is not None
     assert parse_workout(text)["unread"] == []
 
 
@@ -2685,7 +2682,7 @@ def test_a_complex_named_without_counts_under_a_clock_is_one_of_each(
     assert (section["format"], section["durationSeconds"], section["intervalSeconds"]) == (
         "emom", 600, 60,
     )  # fmt: skip
-    assert _named(text) == names
+    assert named_movements(text) == names
     assert [(m["reps"], m["percent"]) for m in section["movements"]] == [(1, 60.0)] * 3
 
 
@@ -2697,7 +2694,10 @@ def test_a_complex_named_without_counts_with_its_sets_after() -> None:
 def test_a_ball_and_a_bar_joined_by_a_plus_are_no_complex() -> None:
     section = _only_section("5 rounds, each for time: 20 wall balls + 10 power cleans 60/40")
     assert "complex" not in section
-    assert _named("5 rounds: 20 wall balls + 10 power cleans 60/40") == ["Wall Ball", "Power Clean"]
+    assert named_movements("5 rounds: 20 wall balls + 10 power cleans 60/40") == [
+        "Wall Ball",
+        "Power Clean",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -2713,7 +2713,7 @@ def test_a_ball_and_a_bar_joined_by_a_plus_are_no_complex() -> None:
 def test_a_double_slash_between_parts_ends_a_line(text: str, parts: list[str]) -> None:
     parsed = parse_workout(text)
     assert [p["name"] for p in parsed["parts"]] == parts
-    assert None not in _named(text)
+    assert None not in named_movements(text)
 
 
 @pytest.mark.parametrize(
@@ -2750,7 +2750,7 @@ def test_a_workouts_name_after_a_heading_a_comma_or_a_bracket_is_the_title(
     text: str, title: str
 ) -> None:
     assert parse_workout(text)["title"] == title
-    assert _sections(text) and None not in _named(text)
+    assert _sections(text) and None not in named_movements(text)
 
 
 @pytest.mark.parametrize(
@@ -2759,7 +2759,7 @@ def test_a_workouts_name_after_a_heading_a_comma_or_a_bracket_is_the_title(
 )
 def test_a_first_line_of_counted_movements_is_no_title(text: str) -> None:
     assert parse_workout(text)["title"] is None
-    assert _named(text) == ["Run", "Kettlebell Swing"]
+    assert named_movements(text) == ["Run", "Kettlebell Swing"]
 
 
 @pytest.mark.parametrize(
@@ -2790,7 +2790,7 @@ def test_a_lifts_time_window_in_brackets_is_a_note_not_a_hold(text: str, note: s
 def test_probe_one_liners_read_whole(text: str, formats: list[str]) -> None:
     parsed = parse_workout(text)
     assert parsed["unread"] == []
-    assert None not in _named(text)
+    assert None not in named_movements(text)
     assert [s["format"] for s in _sections(text)] == formats
 
 
@@ -2806,7 +2806,7 @@ def test_probe_one_liners_read_whole(text: str, formats: list[str]) -> None:
 def test_a_chats_bold_marks_are_not_the_coachs_words(text: str, title: str | None) -> None:
     parsed = parse_workout(text)
     assert parsed["title"] == title
-    assert len(_named(text)) == 2 and None not in _named(text)
+    assert len(named_movements(text)) == 2 and None not in named_movements(text)
     assert not any("*" in m["name"] for m in movements_of(parsed))
 
 
@@ -2835,7 +2835,7 @@ def test_more_ways_of_saying_then_before_back_off_sets(text: str) -> None:
 
 def test_a_minute_slot_written_minut_in_hebrew() -> None:
     text = "EMOM 12: מינוט 1 - 15 קל' אופניים, דקה 2 - 12 סנאץ' משקולת יד"
-    assert _named(text) == ["Assault Bike", "Dumbbell Snatch"]
+    assert named_movements(text) == ["Assault Bike", "Dumbbell Snatch"]
     assert parse_workout(text)["unread"] == []
 
 
@@ -2851,7 +2851,7 @@ def test_a_vest_in_a_names_bracket_before_the_list_is_a_note(text: str, title: s
     section = _only_section(text)
     assert parse_workout(text)["title"] == title
     assert section["format"] == "for_time" and "load" not in section["movements"][0]
-    assert None not in _named(text)
+    assert None not in named_movements(text)
 
 
 @pytest.mark.parametrize(
@@ -2866,7 +2866,7 @@ def test_a_vest_in_a_names_bracket_before_the_list_is_a_note(text: str, title: s
 def test_a_list_in_brackets_times_n_is_that_many_rounds(text: str, rounds: int) -> None:
     section = _only_section(text)
     assert (section["format"], section["rounds"]) == ("rounds", rounds)
-    assert len(section["movements"]) == 2 and None not in _named(text)
+    assert len(section["movements"]) == 2 and None not in named_movements(text)
 
 
 @pytest.mark.parametrize(
@@ -2878,7 +2878,7 @@ def test_a_list_in_brackets_times_n_is_that_many_rounds(text: str, rounds: int) 
     ],
 )
 def test_then_between_counted_movements_separates_them(text: str) -> None:
-    assert _named(text) == ["Row", "Thruster", "Pull-up"]
+    assert named_movements(text) == ["Row", "Thruster", "Pull-up"]
     assert [m.get("reps") for m in _only_section(text)["movements"]] == [None, 50, 30]
 
 

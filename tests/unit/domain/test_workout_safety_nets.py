@@ -13,17 +13,7 @@ import pytest
 
 from spotter.domain.workout_parser import movements_of, parse_workout
 from spotter.domain.workout_parser.cores import known_core
-from tests.support.workout_metrics import seeded_index
-
-
-def _library(name: str) -> str | None:
-    match = seeded_index().match(name)
-    return match.rows[0]["name"] if match and not match.ambiguous else None
-
-
-def _named(text: str) -> list[str | None]:
-    return [_library(m["name"]) for m in movements_of(parse_workout(text))]
-
+from tests.support.workout_metrics import library_name, named_movements
 
 # -- a name unknown as written shrinks to its known core ------------------------------------------
 
@@ -64,7 +54,7 @@ def test_a_name_known_as_written_or_with_no_known_core_is_left_alone(name: str) 
 def test_a_movement_written_beside_a_format_or_preposition_is_still_named(
     text: str, names: list[str]
 ) -> None:
-    assert _named(text) == names
+    assert named_movements(text) == names
 
 
 # -- no line is lost: a line that names nothing known is read again in pieces --------------------
@@ -85,7 +75,7 @@ def _sections(text: str) -> list[dict[str, Any]]:
 def test_a_name_before_a_format_and_its_cap_leaves_the_list_whole(text: str) -> None:
     [section] = _sections(text)
     assert (section["format"], section["timeCapSeconds"]) == ("for_time", 1200)
-    assert _named(text) == ["Wall Ball", "Kettlebell Swing", "Burpee"]
+    assert named_movements(text) == ["Wall Ball", "Kettlebell Swing", "Burpee"]
     assert section["movements"][0]["load"] == "9/6"
 
 
@@ -100,7 +90,7 @@ def test_a_name_before_a_format_and_its_cap_leaves_the_list_whole(text: str) -> 
 def test_a_label_before_a_colon_that_opens_a_workout_is_not_its_note(text: str) -> None:
     [section] = _sections(text)
     assert (section["format"], section["repScheme"]) == ("for_time", "21-15-9")
-    assert _named(text) == ["Thruster", "Pull-up"]
+    assert named_movements(text) == ["Thruster", "Pull-up"]
 
 
 @pytest.mark.parametrize(
@@ -114,7 +104,7 @@ def test_a_label_before_a_colon_that_opens_a_workout_is_not_its_note(text: str) 
 def test_a_remark_in_a_trailing_bracket_leaves_the_lift_and_is_kept(text: str) -> None:
     [section] = _sections(text)
     [lift] = section["movements"]
-    assert (_library(lift["name"]), lift["repScheme"]) == ("Deadlift", "5-5-3-3-1-1")
+    assert (library_name(lift["name"]), lift["repScheme"]) == ("Deadlift", "5-5-3-3-1-1")
     assert "3" in section.get("note", "") + lift.get("note", "")
 
 
@@ -130,7 +120,7 @@ def test_a_remark_in_a_trailing_bracket_leaves_the_lift_and_is_kept(text: str) -
 def test_a_load_before_the_format_is_the_load_of_its_lifts(text: str) -> None:
     [section] = _sections(text)
     assert (section["format"], section["rounds"]) == ("for_time", 3)
-    assert _named(text) == ["Push Jerk", "Front Squat", "Thruster"]
+    assert named_movements(text) == ["Push Jerk", "Front Squat", "Thruster"]
     assert {m.get("load") for m in section["movements"]} == {"60/40kg"}
 
 
@@ -143,7 +133,7 @@ def test_a_load_before_the_format_is_the_load_of_its_lifts(text: str) -> None:
     ],
 )
 def test_what_a_note_word_heads_is_not_read_again_as_movements(text: str) -> None:
-    assert _named(text) == ["Thruster"]
+    assert named_movements(text) == ["Thruster"]
 
 
 # -- a header that carries a clock and/or a shared load -------------------------------------------
@@ -196,7 +186,7 @@ def test_a_load_said_with_its_implement_after_the_format_is_that_implements(text
 def test_a_clock_and_percent_after_a_heading_are_the_complexs(text: str, names: list[str]) -> None:
     [section] = _sections(text)
     assert (section["format"], section["intervalSeconds"], section["rounds"]) == ("emom", 150, 5)
-    assert _named(text) == names
+    assert named_movements(text) == names
     assert [m.get("percent") for m in section["movements"]] == [70.0] * 3
 
 
@@ -243,7 +233,7 @@ def test_a_percent_in_a_note_is_not_given_to_movements_that_are_no_barbell_lifts
 def test_a_strength_programs_words_beside_a_lift_are_no_part_of_its_name(
     text: str, names: list[str]
 ) -> None:
-    assert _named(text) == names
+    assert named_movements(text) == names
 
 
 def test_a_core_known_as_written_wins_over_a_guess_at_the_whole_name() -> None:
@@ -261,4 +251,4 @@ def test_a_core_known_as_written_wins_over_a_guess_at_the_whole_name() -> None:
 def test_a_remark_after_a_counted_movements_last_comma_leaves_the_movement(
     text: str, name: str
 ) -> None:
-    assert _named(text)[0] == name
+    assert named_movements(text)[0] == name
