@@ -140,6 +140,7 @@ LADDER_LINES = st.builds(
 @settings(max_examples=150, deadline=None)
 @given(LADDER_LINES)
 @example("AMRAP 10: 1-2-3-4… ladder of power cleans (60/40) + bar facing burpees")
+@example("EMOM 12: Ladder 10-1: reps of burpees")  # a fresh CI run found it lost as a note
 def test_a_ladder_on_one_line_is_read_as_its_movements(text: str) -> None:
     parsed = parse_workout(text)
     named = [m["name"] for m in movements_of(parsed)]

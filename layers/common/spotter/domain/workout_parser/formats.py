@@ -168,8 +168,10 @@ _LEADING_SCHEME = re.compile(
     rf"^(?P<before>{_LADDER_ADJECTIVE}?{words(lexicon.LADDER)}(?!\w)\s*:?\s*)?"
     rf"(?P<scheme>{SCHEME_TEXT}|\d+\s*[-–—]\s*\d+)(?P<more>\s*(?:…|\.\.\.|\+|etc\.?))?"
     rf"(?P<after>\s*(?:-?\s*(?:reps?|rep\s+)?{_LADDER_ADJECTIVE}?{words(lexicon.LADDER)})(?!\w))?"
-    # "1-10 ladder of reps of burpees": the reps the ladder counts, then what they are of
-    rf"(?:\s+(?:reps?\s+)?(?:of|из|של)(?:\s+reps?\s+of)?(?!\w))?\s*[:\-–—]?\s*(?=[^\W\d])",
+    # "1-10 ladder of reps of burpees", "Ladder 10-1: reps of burpees": the reps the ladder
+    # counts, then what they are of (after the scheme's colon too)
+    rf"(?:\s*[:\-–—]?\s*(?:reps?\s+)?(?:of|из|של)(?:\s+reps?\s+of)?(?!\w))?"
+    rf"\s*[:\-–—]?\s*(?=[^\W\d])",
     re.I,
 )
 
