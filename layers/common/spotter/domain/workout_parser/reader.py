@@ -82,6 +82,8 @@ from spotter.domain.workout_parser.titles import (
     header,
     is_name,
     is_title,
+    known_name,
+    named_title,
     unquoted,
 )
 
@@ -347,6 +349,8 @@ class Reader:
         text = self.plain(raw, numbered=numbered)
         if not text:
             return
+        if self.named_alone(text):
+            return
         if m := _LETTER_LABEL.match(text):
             self.letter = _letter(m)
         text = hyphened(text)
@@ -365,6 +369,21 @@ class Reader:
                     self.took("separator", separator)
             return
         self.read(text)
+
+    def named_alone(self, text: str) -> bool:
+        """A known workout's name on a line of its own before any movement ("Saturday 240914"
+        then "Helen", "Benchmark Friday!" then "Cindy"): the title, never a movement; a day
+        read as the title before it stays, as a note of the part."""
+        if (name := known_name(text)) is None or self.movements_read():
+            return False
+        if self.title is not None and self.title != name:
+            self.part().notes.append(self.title)
+        self.title = name
+        self.took("title", text)
+        return True
+
+    def movements_read(self) -> bool:
+        return any(section.movements for part in self.parts for section in part.sections)
 
     def plain(self, raw: str, *, numbered: bool) -> str:
         """The line without what dresses it: a chat's bold marks, bullets, hashtags before the
@@ -1709,7 +1728,7 @@ def read_workout(text: str) -> Reading:
     reader.finish()
     parts = [p for p in reader.parts if p.sections or p.notes]
     parsed = {
-        "title": reader.title,
+        "title": _title(reader, lines),
         "parts": [part_out(i, part) for i, part in enumerate(parts, start=1)],
         "unread": reader.unread,
     }
@@ -1718,6 +1737,16 @@ def read_workout(text: str) -> Reading:
     for move in movements_of(parsed):
         move["mention"] = _verbatim(move["mention"], move["name"], text)
     return Reading(parsed, reader.trace)
+
+
+def _title(reader: Reader, lines: list[str]) -> str | None:
+    """A known workout named in the text's first lines, by its canonical name ("Benchmark
+    Friday: ANNIE", "fran today 🔥 21-15-9 …": Annie, Fran); else the title as read."""
+    gave = [i for i, took in enumerate(reader.trace) if any(r == "movement" for r, _ in took)]
+    head = lines[: gave[0] + 1] if gave else lines
+    if named := named_title(head):
+        return named
+    return reader.title and (known_name(reader.title) or reader.title)
 
 
 def parse_workout(text: str) -> dict[str, Any]:

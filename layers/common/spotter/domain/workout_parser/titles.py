@@ -8,10 +8,11 @@ import re
 from typing import Any
 
 from spotter.domain import movement_vocabulary as vocabulary
+from spotter.domain import named_workouts
 from spotter.domain.workout_parser import lexicon, quantities
 from spotter.domain.workout_parser.formats import CAP, TEAMS, cap_seconds, section_header
 from spotter.domain.workout_parser.lexicon import words
-from spotter.domain.workout_parser.lines import LABEL_PREFIX, LETTER, QUANTITY
+from spotter.domain.workout_parser.lines import LABEL_PREFIX, LETTER, QUANTITY, undecorated
 from spotter.domain.workout_parser.model import Part, Section
 from spotter.domain.workout_parser.movements import SLOT, movement, names_a_movement, pieces
 from spotter.domain.workout_parser.notes import is_note, is_note_start
@@ -188,3 +189,68 @@ def is_title(text: str) -> bool:
         or text.endswith(":") or (len(text.split()) <= 5 and text[:1].isupper())
         or (len(text.split()) <= 5 and not text.isascii())
     )  # fmt: skip
+
+
+# -- a known workout's name (the benchmark girls, hero WODs: domain/named_workouts.toml) -------
+
+_QUOTES_OPEN = "\"'“„«‹(["
+_QUOTES_CLOSE = "\"'”»›)]"
+_LABEL_END = re.compile(r"[:=|•–—-]\s*$")
+
+
+def _bare(text: str) -> str:
+    text = LABEL_PREFIX.sub("", text.strip())
+    return undecorated(text).strip().strip("\"'“”„«»‹›()[]!?.:;,-–—* ").strip()
+
+
+def known_name(text: str) -> str | None:
+    """The canonical name of a known workout written alone ("HELEN", '"Jack"', "«Хелен»:",
+    "מרף 🇮🇱"), or None."""
+    workout = named_workouts.known(_bare(text))
+    return workout.name if workout else None
+
+
+def _in_a_movement(line: str, mention: named_workouts.Mention) -> bool:
+    """ "jumping jack", "10 Jack …": the name is a word of a movement, or counted like one."""
+    before = line[: mention.start].split()
+    after = line[mention.end :].split()
+    if before and re.fullmatch(r"\d[\d.,/]*", before[-1]):
+        return True
+    around = [f"{before[-1]} {mention.text}"] if before else []
+    around += [f"{mention.text} {after[0]}"] if after else []
+    return any(vocabulary.lookup(words_) is not None for words_ in around)
+
+
+def _stands_as_title(line: str, mention: named_workouts.Mention) -> bool:
+    """Where a name that is also a word counts: alone or first on its line, after a label
+    ("Metcon – HELEN", "Today = Karen"), in quotes or brackets, or in capitals on a line that
+    is not."""
+    before, after = line[: mention.start], line[mention.end :]
+    if not LETTER.search(LABEL_PREFIX.sub("", before.lstrip())):
+        return True  # the head of the line (a label, a bullet or an emoji before it)
+    if _LABEL_END.search(before) and len(before.split()) <= 5:
+        return True
+    opened, closed = before.rstrip()[-1:], after.lstrip()[:1]
+    if opened and closed and opened in _QUOTES_OPEN and closed in _QUOTES_CLOSE:
+        return True
+    rest = before + after
+    cased = [c for c in rest if c.isupper() or c.islower()]
+    shouting = mention.text.isupper() and len(mention.text) >= 3
+    return shouting and not all(c.isupper() for c in cased) if cased else shouting
+
+
+def named_title(head: list[str]) -> str | None:
+    """The canonical name of the known workout the text's first lines name, or None.
+
+    `head`: the lines before the first that gave a movement, and that line. A name counts
+    wherever it is written there ("Today's benchmark is Fran!", "Сегодня Грейс"), except one
+    that is also a word ("Grace", "Jack", "Linda"): that one only where a title stands. A name
+    that is part of a movement ("jumping jack") never counts.
+    """
+    for line in head:
+        for mention in named_workouts.mentions(line):
+            if _in_a_movement(line, mention):
+                continue
+            if not mention.word or _stands_as_title(line, mention):
+                return mention.workout.name
+    return None
