@@ -107,6 +107,7 @@ def test_a_name_that_is_also_a_word_counts_where_a_title_stands(text: str, title
     "text",
     [
         "Happy birthday jack!\nFor time:\n50 jumping jacks\n400m run",
+        "Hope you're ready!\nFor time:\n50 burpees",
         "Warm-up with grace, then:\nAMRAP 10:\n10 burpees",
         "Поздравляем, Диана!\nAMRAP 10:\n10 бёрпи",
     ],
@@ -118,6 +119,34 @@ def test_a_name_that_is_also_a_word_inside_a_sentence_is_no_title(text: str) -> 
 def test_a_name_after_the_first_movements_is_no_title() -> None:
     text = "For time:\n400m run\n21 KBS\nthen Fran: 21-15-9 thrusters, pull-ups"
     assert _title(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A) Back squat 5x5\nB) Metcon: Fran\n21-15-9 thrusters, pull-ups",
+        "A) סקוואט אחורי 5x5\nB) מטקון: פראן\n21-15-9 תראסטרים, מתח",
+        "A) Присед 5х5\nB) Меткон: Фрэн\n21-15-9 трастеры, подтягивания",
+    ],
+)
+def test_a_name_alone_below_the_first_movements_is_a_note_not_a_movement(text: str) -> None:
+    parsed = parse_workout(text)
+    assert parsed["title"] is None
+    assert len(movements_of(parsed)) == 3 and None not in named_movements(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "grace 30 c&j 135/95 for time",
+        "גרייס 30 קלין אנד ג'רק 60/40 לזמן",
+        "Грейс 30 толчков 60/40 кг на время",
+    ],
+)
+def test_a_name_heading_a_line_of_movements_leaves_them_to_be_read(text: str) -> None:
+    parsed = parse_workout(text)
+    assert parsed["title"] == "Grace"
+    assert named_movements(text) == ["Clean and Jerk"]
 
 
 @pytest.mark.parametrize(

@@ -83,6 +83,7 @@ from spotter.domain.workout_parser.titles import (
     is_name,
     is_title,
     known_name,
+    named_head,
     named_title,
     unquoted,
 )
@@ -371,11 +372,15 @@ class Reader:
         self.read(text)
 
     def named_alone(self, text: str) -> bool:
-        """A known workout's name on a line of its own before any movement ("Saturday 240914"
-        then "Helen", "Benchmark Friday!" then "Cindy"): the title, never a movement; a day
-        read as the title before it stays, as a note of the part."""
-        if (name := known_name(text)) is None or self.movements_read():
+        """A known workout's name alone, never a movement: before any movement the title
+        ("Saturday 240914" then "Helen", "Benchmark Friday!" then "Cindy"; a day read as the
+        title before it stays, as a note of the part), after them a note ("B) Metcon: Fran")."""
+        if (name := known_name(text)) is None:
             return False
+        if self.movements_read():
+            self.seen_content = True
+            self.note(text)
+            return True
         if self.title is not None and self.title != name:
             self.part().notes.append(self.title)
         self.title = name
@@ -988,7 +993,18 @@ class Reader:
         `listed`: the text followed a format on its line ("21-15-9 for time: HSPU, ring dips"),
         so it is a list of movements even without numbers and however long.
         """
-        if not self.seen_content and not self.parts and self.title is None and is_title(text):
+        if self.named_alone(text):
+            return
+        first = not self.seen_content and not self.parts and self.title is None
+        named = named_head(text) if first else None
+        if named and QUANTITY.search(named[1]) and reads_as_movements(named[1]):
+            # "grace 30 c&j 135/95 for time", "גרייס 30 קלין אנד ג'רק …": the name, then the
+            # workout (not all title, nor a note)
+            self.title = named[0]
+            self.took("title", text[: len(text) - len(named[1])])
+            self.body(named[1])
+            return
+        if first and is_title(text):
             self.titled_line(text)
             return
         self.seen_content = True

@@ -210,6 +210,15 @@ def known_name(text: str) -> str | None:
     return workout.name if workout else None
 
 
+def named_head(text: str) -> tuple[str, str] | None:
+    """A known workout's name heading a line, and what the line says after it ("grace 30 c&j
+    135/95 for time": Grace, "30 c&j 135/95 for time"), or None."""
+    found = named_workouts.mentions(text)
+    if not found or LETTER.search(text[: found[0].start]):
+        return None
+    return found[0].workout.name, text[found[0].end :].strip(" :-–—,")
+
+
 def _in_a_movement(line: str, mention: named_workouts.Mention) -> bool:
     """ "jumping jack", "10 Jack …": the name is a word of a movement, or counted like one."""
     before = line[: mention.start].split()
@@ -226,9 +235,13 @@ def _stands_as_title(line: str, mention: named_workouts.Mention) -> bool:
     ("Metcon – HELEN", "Today = Karen"), in quotes or brackets, or in capitals on a line that
     is not."""
     before, after = line[: mention.start], line[mention.end :]
-    if not LETTER.search(LABEL_PREFIX.sub("", before.lstrip())):
+    # "Hope you're ready!", "Grace and grit": a sentence goes on after the word ("jerry ft:"
+    # goes on with its format)
+    said = re.split(r"[:,;!?.–—(]|\s-\s|\d", after, maxsplit=1)[0].strip()
+    sentence = said[:1].islower() and section_header(said) is None
+    if not LETTER.search(LABEL_PREFIX.sub("", before.lstrip())) and not sentence:
         return True  # the head of the line (a label, a bullet or an emoji before it)
-    if _LABEL_END.search(before) and len(before.split()) <= 5:
+    if _LABEL_END.search(before) and len(before.split()) <= 5 and not sentence:
         return True
     opened, closed = before.rstrip()[-1:], after.lstrip()[:1]
     if opened and closed and opened in _QUOTES_OPEN and closed in _QUOTES_CLOSE:
