@@ -173,7 +173,7 @@ BOOKEND = {
 BUILD_TO = {
     "en": ("build to", "build up to", "work up to", "work to", "find", "establish"),
     "he": ("לבנות ל", "עלייה ל"),
-    "ru": ("выйти на", "дойти до", "набрать"),
+    "ru": ("выйти на", "выход на", "дойти до", "набрать"),
 }
 # A line of a lift's marks that opens with one of these is more sets of it, after the ones
 # above: "then 3x5 @ 70% of today's single", "Back-off: 2x5 @ 80%".
@@ -213,7 +213,10 @@ MARK_WORDS = {
 }  # fmt: skip
 # The heavy set a lift is built up to, by its reps: "a heavy single", "тяжёлая тройка".
 HEAVY_SETS = {
-    1: ("single", "singles", "одиночное", "одиночный", "сингл", "סינגל", "חזרה אחת"),
+    1: (
+        "single", "singles", "одиночное", "одиночный", "сингл", "единицу", "единица", "единичку",
+        "סינגל", "חזרה אחת",
+    ),
     2: ("double", "doubles", "двойка", "двойку", "дабл", "דאבל"),
     3: ("triple", "triples", "тройка", "тройку", "трипл", "טריפל", "3 חזרות"),
 }

@@ -19,6 +19,7 @@ from spotter.domain.workout_parser.formats import (
     FOR_TIME,
     SCHEME,
     TABATA,
+    WINDOW,
     absorb,
     cap_seconds,
     completes,
@@ -203,8 +204,16 @@ _BUILD_TO = re.compile(
 _BUILD_START = re.compile(rf"^{words(lexicon.BUILD_TO)}(?!\w)", re.I)
 # "Snatch: build to a heavy single", "Snatch – 15 minutes to find a heavy single".
 _NAMED_BUILD = re.compile(
-    rf"^(?P<lift>[^:–—]{{2,40}}?)(?:\s*:\s*|\s+[-–—]\s+)(?:\d+\s*(?:min\w*|мин\w*|דק\w*|')\s*"
-    rf"(?:to\s+|на\s+|כדי\s+)?)?(?={words(lexicon.BUILD_TO)}(?:\s|-|\d))",
+    rf"^(?P<lift>[^:–—]{{2,40}}?)(?:\s*:\s*|\s+[-–—]\s+)(?:(?:\d+\s*(?:min\w*|мин\w*|דק\w*|')"
+    rf"|{WINDOW.pattern})\s*(?:to\s+|на\s+|כדי\s+)?)?(?={words(lexicon.BUILD_TO)}(?:\s|-|\d))",
+    re.I,
+)
+# How long the lift is built up: "in 15 min", "(12 min)", "15 minutes to find", "за 15 мин",
+# "ב-15 דקות", "0:00-12:00".
+_BUILD_CLOCK = re.compile(
+    r"(?:(?<!\w)(?:in|within|over|за|תוך|ב-?)\s*|\(\s*|(?<=[:–—-])\s*)(?P<n>\d+)\s*"
+    r"(?:min\w*|мин\w*|דק\w*|['’])(?!\w)"
+    rf"|{WINDOW.pattern}",
     re.I,
 )
 # "Build to a heavy triple across the sets" is about the lift above, not a lift of its own.
@@ -873,6 +882,7 @@ class Reader:
         """ "Build to a heavy 3-rep back squat in 15 min", "Snatch: build to a heavy single":
         a lift worked up to; its reps are the heavy set's (a single is one)."""
         lift_text, mention = None, text
+        text = LABEL_PREFIX.sub("", text)  # "A) Snatch: build to a heavy single"
         if (named := _NAMED_BUILD.match(text)) and vocabulary.lookup(named.group("lift")):
             lift_text = named.group("lift")
         elif (m := _BUILD_TO.match(text)) and not _NOT_A_LIFT.search(m.group("lift")):
@@ -888,7 +898,10 @@ class Reader:
             read.pop(key, None)  # "(12 min)": how long, not a set
         if reps := heavy_reps(text):
             read["reps"] = reps
-        self.part().sections.append(Section(format="strength", notes=[text]))
+        built = Section(format="strength", notes=[text])
+        if clock := _BUILD_CLOCK.search(text):
+            built.duration_seconds = int(clock["n"] or clock.group(2)) * 60  # n, or the window's
+        self.part().sections.append(built)
         self.seen_content = True
         read["mention"] = mention
         self.add_movement(read)
