@@ -259,6 +259,8 @@ class Reader:
         self.letter: str | None = None
         self.lettered: dict[int, str] = {}
         self.week_read = False  # a week of a cycle was read: the next week is its own section
+        # Sections opened only to keep a new letter's lines apart; left empty, they are dropped.
+        self.opened: set[int] = set()
 
     # -- where things go ---------------------------------------------------------------------
 
@@ -357,6 +359,7 @@ class Reader:
         if not text:
             return
         if m := _LETTER_LABEL.match(text):
+            self.clock_of_the_part_above(_letter(m))
             self.letter = _letter(m)
         text = hyphened(text)
         if len(chunks := _lettered(text)) > 1:
@@ -374,6 +377,30 @@ class Reader:
                     self.took("separator", separator)
             return
         self.read(text)
+
+    def clock_of_the_part_above(self, letter: str) -> None:
+        """ "A) Snatch complex: 1 + 1 + 1" then "E2:30 x 5" then "B) Front squat …": a clock
+        that reached the next letter with no movement of its own is the lettered part's
+        above it, when that part said none; the new letter starts a section of its own."""
+        sections = self.parts[-1].sections if self.parts else []
+        if len(sections) < 2:
+            return
+        above, clock = sections[-2], sections[-1]
+        letters = {self.lettered.get(id(m)) for m in above.movements}
+        if (
+            clock.movements
+            or not clock.from_header
+            or clock.format == "other"
+            or not above.movements
+            or above.format != "other"
+            or len(letters) != 1
+            or None in letters
+            or letter in letters
+        ):
+            return
+        absorb(above, clock)
+        sections[-1] = Section()
+        self.opened.add(id(sections[-1]))
 
     def plain(self, raw: str, *, numbered: bool) -> str:
         """The line without what dresses it: a chat's bold marks, bullets, hashtags before the
@@ -1353,6 +1380,9 @@ class Reader:
 
     def finish(self) -> None:
         for part in self.parts:
+            part.sections = [
+                s for s in part.sections if id(s) not in self.opened or s.movements or s.notes
+            ]
             _format_said_after(part)
             part.sections = [s for section in part.sections for s in self.by_letter(section)]
         sections = [s for p in self.parts for s in p.sections if s.movements]
