@@ -96,7 +96,17 @@ ANY_SCHEME = re.compile(rf"(?<![\d:/.])({SCHEME_TEXT})(?:\s*(?:…|\.\.\.|\+|etc
 _ROUNDS_X = re.compile(rf"^(\d+)\s*{TIMES}\s*")
 # "0:00-20:00 EMOM", "Deadlift: 0:00-12:00 build to a heavy single": a window of the class
 # clock that starts at zero, as long as its end.
-WINDOW = re.compile(r"(?<![\d:])0?0:00\s*[-–—]\s*(\d{1,2}):00(?![\d:])")
+WINDOW = re.compile(r"(?<![\d:])(?:\d{1,2}):00\s*[-–—]\s*(?:\d{1,2}):00(?![\d:])")
+_WINDOW_ENDS = re.compile(r"(\d{1,2}):00\s*[-–—]\s*(\d{1,2}):00")
+
+
+def window_seconds(window: str) -> int | None:
+    """How long a window of the class clock is ("15:00–25:00": ten minutes); None when it
+    does not run forward."""
+    m = _WINDOW_ENDS.search(window)
+    if m is None or int(m.group(2)) <= int(m.group(1)):
+        return None
+    return (int(m.group(2)) - int(m.group(1))) * 60
 _MAX_REPS = re.compile(r"\bmax(?:imum)?\s+reps?\b|максимум повторений|מקסימום חזרות", re.I)
 # Words a format line carries around its format ("5 rounds, each for time of:").
 _FILLER = re.compile(
@@ -425,7 +435,10 @@ def _section_header(line: str, header_only: bool) -> Section | None:
         return None  # "AMRAP 20: 5 pull-ups, …" is a format and its movements
     section = Section(from_header=True)
     window = WINDOW.search(text)
+    windowed = window_seconds(window.group(0)) if window else None
     if window is not None:
+        if windowed is None:
+            return None
         text = squeeze(text[: window.start()] + " " + text[window.end() :])
     text = _without_asides(text, section)
     if length := _BRACKETED_LENGTH.search(text):
@@ -433,7 +446,7 @@ def _section_header(line: str, header_only: bool) -> Section | None:
     if (words_left := _format_of(text, section)) is None:
         return None
     text = words_left
-    if window is not None and not _windowed(section, int(window.group(1)) * 60):
+    if windowed is not None and not _windowed(section, windowed):
         return None
     if section.rounds is None and (m := _ROUNDS.search(text)):
         section.rounds = int(m.group(1))

@@ -172,7 +172,7 @@ BOOKEND = {
 }
 BUILD_TO = {
     "en": ("build to", "build up to", "work up to", "work to", "find", "establish"),
-    "he": ("לבנות ל", "עלייה ל"),
+    "he": ("לבנות ל", "לבנות עד", "עלייה ל", "בנייה ל", "בניה ל", "בנייה עד", "עלייה עד"),
     "ru": ("выйти на", "выход на", "дойти до", "набрать"),
 }
 # A line of a lift's marks that opens with one of these is more sets of it, after the ones
@@ -215,10 +215,10 @@ MARK_WORDS = {
 HEAVY_SETS = {
     1: (
         "single", "singles", "одиночное", "одиночный", "сингл", "единицу", "единица", "единичку",
-        "סינגל", "חזרה אחת",
+        "סינגל", "לסינגל", "חזרה אחת",
     ),
-    2: ("double", "doubles", "двойка", "двойку", "дабл", "דאבל"),
-    3: ("triple", "triples", "тройка", "тройку", "трипл", "טריפל", "3 חזרות"),
+    2: ("double", "doubles", "двойка", "двойку", "дабл", "דאבל", "לדאבל"),
+    3: ("triple", "triples", "тройка", "тройку", "трипл", "טריפל", "לטריפל", "3 חזרות"),
 }
 ALTERNATING = {
     "en": ("alternating", "alt"),

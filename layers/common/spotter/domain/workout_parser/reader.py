@@ -27,6 +27,7 @@ from spotter.domain.workout_parser.formats import (
     leading_scheme,
     of_ending,
     section_header,
+    window_seconds,
 )
 from spotter.domain.workout_parser.lexicon import words
 from spotter.domain.workout_parser.lines import (
@@ -201,11 +202,12 @@ _BUILD_TO = re.compile(
     r"(?:\s*\(\s*\d+\s*(?:min\w*|мин\w*|')\s*\)|\s+in\s+\d+.*|\s+over\s+.*|\s+за\s+\d+.*)?$",
     re.I,
 )
+_LEADING_WINDOW = re.compile(rf"^{WINDOW.pattern}\s*[:–—-]?\s*")
 _BUILD_START = re.compile(rf"^{words(lexicon.BUILD_TO)}(?!\w)", re.I)
 # "Snatch: build to a heavy single", "Snatch – 15 minutes to find a heavy single".
 _NAMED_BUILD = re.compile(
-    rf"^(?P<lift>[^:–—]{{2,40}}?)(?:\s*:\s*|\s+[-–—]\s+)(?:(?:\d+\s*(?:min\w*|мин\w*|דק\w*|')"
-    rf"|{WINDOW.pattern})\s*(?:to\s+|на\s+|כדי\s+)?)?(?={words(lexicon.BUILD_TO)}(?:\s|-|\d))",
+    rf"^(?P<lift>[^:–—]{{2,40}}?)(?:\s*:\s*|\s+[-–—]\s+)(?:(?:(?:in|за|תוך|ב-?)\s*)?(?:\d+\s*(?:min\w*|мин\w*|דק\w*|')"
+    rf"|{WINDOW.pattern})\s*(?:to\s+|на\s+|כדי\s+)?)?(?={words(lexicon.BUILD_TO)}(?:\s|-|\d|(?<=ל)[א-ת]))",
     re.I,
 )
 # How long the lift is built up: "in 15 min", "(12 min)", "15 minutes to find", "за 15 мин",
@@ -486,6 +488,8 @@ class Reader:
     def read(self, text: str) -> None:
         if self.bookend_inside(text) or self.named_workout_heading(text):
             return
+        if self.windowed(text):
+            return
         if part := header(text):
             self.took("part", text)
             self.parts.append(part)
@@ -521,6 +525,28 @@ class Reader:
         if self.titled(text) or self.clocked_lift(text):
             return
         self.body(text)
+
+    def windowed(self, text: str) -> bool:
+        """ "15:00–25:00 EMOM 10: …", "0:00–15:00 Build to a heavy single": a window of the class
+        clock opening the line, then what is done in it; a clock or a build that says no
+        length of its own runs the window's."""
+        m = _LEADING_WINDOW.match(text)
+        if m is None or (seconds := window_seconds(m.group(0))) is None:
+            return False
+        rest = text[m.end() :].strip()
+        if not rest:
+            return False
+        self.took("format", m.group(0))
+        last = self.parts[-1].sections[-1] if self.parts and self.parts[-1].sections else None
+        self.read(rest)
+        section = self.section()
+        if section is not last and section.duration_seconds is None:
+            if section.format in ("amrap", "strength"):
+                section.duration_seconds = seconds
+            elif section.format == "emom" and section.interval_seconds and not section.rounds:
+                section.duration_seconds = seconds
+                section.rounds = max(seconds // section.interval_seconds, 1)
+        return True
 
     def bookend(self, text: str) -> bool:
         """ "Buy-in: 50 DU", "Cash-out: 800m run": a section of its own inside the part."""
@@ -927,7 +953,9 @@ class Reader:
             read["reps"] = reps
         built = Section(format="strength", notes=[text])
         if clock := _BUILD_CLOCK.search(text):
-            built.duration_seconds = int(clock["n"] or clock.group(2)) * 60  # n, or the window's
+            # the window the lift is built in: how long the block runs, and when it stops
+            seconds = int(clock["n"]) * 60 if clock["n"] else window_seconds(clock.group(0))
+            built.duration_seconds = built.time_cap_seconds = seconds
         self.part().sections.append(built)
         self.seen_content = True
         read["mention"] = mention
