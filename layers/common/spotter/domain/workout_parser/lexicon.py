@@ -146,10 +146,20 @@ AMRAP_PHRASES = {
 }  # fmt: skip
 # The same after the minutes: "12 min as many rounds as possible", "12 דקות כמה שיותר סבבים".
 AMRAP_AFTER = {
-    "en": ("as many rounds as possible", "as many reps as possible", "max rounds"),
-    "he": ("כמה שיותר סבבים", "כמה שיותר חזרות", "מקסימום סבבים"),
-    "ru": ("максимум раундов", "максимум повторений", "как можно больше раундов"),
-}
+    "en": (
+        "as many rounds as possible", "as many reps as possible", "max rounds",
+        # "Then, 4 minutes of max-rep burpees", "3 min max reps double-unders"
+        "of max reps", "of max rep", "of max", "max reps", "max rep",
+    ),
+    "he": (
+        "כמה שיותר סבבים", "כמה שיותר חזרות", "מקסימום סבבים", "של מקסימום חזרות",
+        "מקסימום חזרות", "של מקסימום",
+    ),
+    "ru": (
+        "максимум раундов", "максимум повторений", "как можно больше раундов",
+        "на максимум повторений", "на максимум", "максимум",
+    ),
+}  # fmt: skip
 EVERY_MINUTE = {
     "en": ("every minute on the minute", "every minute", "on the minute", "otm"),
     "he": ("כל דקה",),
@@ -158,10 +168,16 @@ EVERY_MINUTE = {
 EVERY = {"en": ("every", "each"), "he": ("כל",), "ru": ("каждые", "каждую", "каждых")}
 TABATA = {"en": ("tabata",), "he": ("טבטה", "טבאטה"), "ru": ("табата",)}
 CAP = {
-    "en": ("time cap", "tc", "cap", "capped at"),
-    "he": ("קאפ", "מגבלת זמן"),
-    "ru": ("лимит", "кэп", "тайм кэп", "тк", "лимит времени"),
-}
+    "en": (
+        "time cap", "tc", "cap", "capped at", "cap it at", "cap at", "cap is", "time limit",
+        "capped",
+    ),
+    "he": ("קאפ", "מגבלת זמן", "תקרת זמן", "קאפ זמן", "הגבלת זמן"),
+    "ru": (
+        "лимит", "кэп", "кап", "тайм кэп", "тайм кап", "тк", "лимит времени",
+        "ограничение по времени", "ограничение времени",
+    ),
+}  # fmt: skip
 DEATH_BY = {"en": ("death by",), "he": ("מוות ב",), "ru": ("смерть от",)}
 # A section done before or after the workout's main part ("Buy-in: 1000m row", "Cash-out: 50
 # DU", "ביי אין", "бай-ин"): its own section, its name the note.

@@ -1413,6 +1413,9 @@ class Reader:
             ]
             _format_said_after(part)
             part.sections = [s for section in part.sections for s in self.by_letter(section)]
+        for index, part in enumerate(self.parts):
+            heads = [part.name] + ([self.title] if index == 0 and self.title else [])
+            _format_of_the_heading(part, heads)
         sections = [s for p in self.parts for s in p.sections if s.movements]
         if self.title is not None and len(sections) == 1 and _a_chipper(sections[0]):
             # "Karen - 150 WB", "Мёрф: 1,6 км бег, 100 подтягиваний, …": a named workout's
@@ -1522,11 +1525,44 @@ def _format_said_after(part: Part) -> None:
         or not said.from_header
         or said.format == "other"
         or not listed.movements
-        or not (listed.format == "other" or (listed.format, said.format) == ("rounds", "for_time"))
+        or not (
+            listed.format == "other"
+            or (listed.format, said.format) == ("rounds", "for_time")
+            or _says_again(listed, said)
+        )
     ):
         return  # "5 סבבים:" … then "לזמן!": the rounds are for time
     absorb(listed, said)
     part.sections.pop()
+
+
+def _format_of_the_heading(part: Part, heads: list[str]) -> None:
+    """ "טבטה בטן: כפיפות בטן, הולו רוק, פלאנק", "Tabata Tuesday" over a list: a format said
+    in the title or the part's name is the format of its first list, when that list says
+    none."""
+    listed = next((s for s in part.sections if s.movements), None)
+    if listed is None or listed.format != "other" or listed.complex:
+        return
+    for head in heads:
+        said = section_header(head, header_only=True)
+        if said is not None and said.format not in ("other", "rounds") and not said.movements:
+            absorb(listed, said)
+            listed.notes = [n for n in listed.notes if n not in said.notes]
+            return
+
+
+_CLOCK_FIELDS = (
+    "rounds", "rep_scheme", "duration_seconds", "interval_seconds", "time_cap_seconds"
+)  # fmt: skip
+
+
+def _says_again(listed: Section, said: Section) -> bool:
+    """ "21-15-9 reps of: …" then "For time. Cap 10 min": the list's own format said again
+    after it, with what the list did not say (its cap); nothing it says differs."""
+    return listed.format == said.format and all(
+        getattr(said, name) is None or getattr(listed, name) in (None, getattr(said, name))
+        for name in _CLOCK_FIELDS
+    )
 
 
 # "For time @ 43/30 kg", "AMRAP 20 (60/40kg)", "4 rounds @ 50/35 lb DB": a load stated once
