@@ -203,6 +203,7 @@ _BUILD_TO = re.compile(
     re.I,
 )
 _LEADING_WINDOW = re.compile(rf"^{WINDOW.pattern}\s*[:–—-]?\s*")
+_HEAVY_WORDS = frozenset(w.lower() for spelled in lexicon.HEAVY_SETS.values() for w in spelled)
 _BUILD_START = re.compile(rf"^{words(lexicon.BUILD_TO)}(?!\w)", re.I)
 # "Snatch: build to a heavy single", "Snatch – 15 minutes to find a heavy single".
 _NAMED_BUILD = re.compile(
@@ -716,7 +717,11 @@ class Reader:
         part ("Conditioning" then "Barbara — 5 rounds, each for time: …"), it is a note on
         the section it names. `dry`: only whether the line names a workout and says more.
         """
-        first = heading or not (self.seen_content or self.title is not None or self.parts)
+        # "A) Complex: power clean + …": a lettered part names no workout; its name is a note
+        lettered = _LETTER_LABEL.match(text) is not None
+        first = not lettered and (
+            heading or not (self.seen_content or self.title is not None or self.parts)
+        )
         name, rest = None, ""
         aside = None
         if (m := TITLE_SEP.match(text)) and is_name(m.group("head")):
@@ -773,6 +778,8 @@ class Reader:
                 return True
             self.read(rest)
             return True
+        if lettered and TITLE_SEP.match(text) and vocabulary.is_heading(LABEL_PREFIX.sub("", name)):
+            names_a_format = True  # "A) Complex: power clean + hang clean + split jerk"
         if not first and names_a_format:
             self.took("title", text[: len(text) - len(rest)])
             self.body(rest)
@@ -938,7 +945,12 @@ class Reader:
         text = LABEL_PREFIX.sub("", text)  # "A) Snatch: build to a heavy single"
         if (named := _NAMED_BUILD.match(text)) and vocabulary.lookup(named.group("lift")):
             lift_text = named.group("lift")
-        elif (m := _BUILD_TO.match(text)) and not _NOT_A_LIFT.search(m.group("lift")):
+        elif (
+            (m := _BUILD_TO.match(text))
+            and not _NOT_A_LIFT.search(m.group("lift"))
+            # "build to a heavy single": the set, not a lift
+            and m.group("lift").strip(" .!").lower() not in _HEAVY_WORDS
+        ):
             lift_text = m.group("lift")
         read = movement(lift_text) if lift_text is not None else None
         if read is None or not vocabulary.lookup(read["name"]):
@@ -1037,7 +1049,13 @@ class Reader:
         `listed`: the text followed a format on its line ("21-15-9 for time: HSPU, ring dips"),
         so it is a list of movements even without numbers and however long.
         """
-        if not self.seen_content and not self.parts and self.title is None and is_title(text):
+        if (
+            not self.seen_content
+            and not self.parts
+            and self.title is None
+            and not _LETTER_LABEL.match(text)
+            and is_title(text)
+        ):
             self.titled_line(text)
             return
         self.seen_content = True
