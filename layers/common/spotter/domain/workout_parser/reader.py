@@ -1272,6 +1272,11 @@ class Reader:
         read = _read_piece(text, opening=not self.last_line)
         if read is not None and self.about_the_list(read, text):
             return
+        if read is not None and _a_heading(read["name"]):
+            # "wk 2/6 squat cycle": it heads what follows, it is not done (a line holding one
+            # is still read again in pieces: "Clean complex E2:30 x 5: power clean + …")
+            self.note(text, role="heading")
+            return
         if read is None:
             if QUANTITY.search(text):
                 # verbatim: the line itself when "for time" was read out of the piece's middle
@@ -1552,6 +1557,11 @@ def _format_said_after(part: Part) -> None:
         return  # "5 סבבים:" … then "לזמן!": the rounds are for time
     absorb(listed, said)
     part.sections.pop()
+
+
+def _a_heading(name: str) -> bool:
+    """A name no movement is known by that holds a heading word ("squat cycle", "Oly day")."""
+    return vocabulary.is_heading(name) and vocabulary.lookup(name) is None
 
 
 def _format_of_the_heading(part: Part, heads: list[str]) -> None:
