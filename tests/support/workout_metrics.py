@@ -11,7 +11,8 @@ named.
 The categories:
 - movements named: recall (expected movements read under the right library name) and precision;
 - formats: sections whose kind is right, with the rounds and clock (duration, interval, cap) the
-  fixture states;
+  fixture states; each expected section is compared with the read section that holds its
+  movements (`aligned_sections`), so one lost or split section does not shift the rest;
 - schemes: every expected movement (reps always compared, a missing count included; sets, rep
   scheme, percent and tempo where the fixture states them) and every section rep scheme;
 - loads: every movement that carries a load, distance, calories or height (expected, or invented
@@ -155,11 +156,64 @@ def _carries_load(movement: dict[str, Any]) -> bool:
     return any(key in movement for key in (*QUANTITIES, "height"))
 
 
+def _likeness(expected: dict[str, Any], got: dict[str, Any]) -> float:
+    """How much a read section looks like an expected one: its movements read under their names
+    (half a point more for the same count, which tells "build to a single" from "2 @ 80%")."""
+    score = 0.0
+    for movement in expected["movements"]:
+        same = [m for m in got["movements"] if m["name"] == movement["name"]]
+        if same:
+            score += 1 + 0.5 * any(m.get("reps") == movement.get("reps") for m in same)
+    return score
+
+
+def aligned_sections(
+    expected: list[dict[str, Any]], predicted: list[dict[str, Any]]
+) -> list[dict[str, Any] | None]:
+    """The read section each expected one is compared with: the sections are aligned in order
+    by the movements they share (the alignment that shares most); an expected section that
+    shares none takes the read section left between its neighbours' partners, in order, or none.
+    (By position alone, one section lost or read as two would count every section after it as
+    wrong.)"""
+    rows, cols = len(expected), len(predicted)
+    best = [[0.0] * (cols + 1) for _ in range(rows + 1)]
+    for i in range(rows):
+        for j in range(cols):
+            like = _likeness(expected[i], predicted[j])
+            paired = best[i][j] + like if like else 0.0
+            best[i + 1][j + 1] = max(best[i][j + 1], best[i + 1][j], paired)
+    pairs: dict[int, int] = {}
+    i, j = rows, cols
+    while i and j:  # (ties go to the earlier read section)
+        like = _likeness(expected[i - 1], predicted[j - 1])
+        if best[i][j] == best[i][j - 1]:
+            j -= 1
+        elif like and best[i][j] == best[i - 1][j - 1] + like:
+            pairs[i - 1] = j - 1
+            i, j = i - 1, j - 1
+        else:
+            i -= 1
+    aligned: list[dict[str, Any] | None] = []
+    taken = -1  # the last read section given out
+    for i in range(rows):
+        if i in pairs:
+            taken = pairs[i]
+            aligned.append(predicted[taken])
+            continue
+        bound = next((pairs[k] for k in range(i + 1, rows) if k in pairs), cols)
+        if taken + 1 < bound:
+            taken += 1
+            aligned.append(predicted[taken])
+        else:
+            aligned.append(None)
+    return aligned
+
+
 def _score_sections(
     name: str, expected: list[dict[str, Any]], predicted: list[dict[str, Any]], score: Score
 ) -> None:
-    for position, section in enumerate(expected):
-        got = predicted[position] if position < len(predicted) else None
+    aligned = aligned_sections(expected, predicted)
+    for position, (section, got) in enumerate(zip(expected, aligned, strict=True)):
         score.sections += 1
         if _format_right(section, got):
             score.formats_right += 1

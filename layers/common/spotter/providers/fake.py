@@ -63,6 +63,9 @@ class Reply:
     # an overload or rate limit mid-stream) or a dropped connection / read timeout
     fail_after: int | None = None
     failure: MidStreamFailure = "overloaded_error"
+    # a model that stops sending after `stall_after` events and never ends (the client's own
+    # time budget or a stop ends the call)
+    stall_after: int | None = None
 
 
 MidStreamFailure = Literal[
@@ -237,6 +240,7 @@ class _Transport(httpx2.AsyncBaseTransport):
                 counted=self.model.lane(body) is None,  # the counters are the main script's
                 fail_after=step.fail_after,
                 failure=step.failure,
+                stall_after=step.stall_after,
             ),
         )
 
@@ -253,9 +257,10 @@ class _EventStream(httpx2.AsyncByteStream):
         counted: bool = True,
         fail_after: int | None = None,
         failure: MidStreamFailure = "overloaded_error",
+        stall_after: int | None = None,
     ) -> None:
         self.model, self.events, self.delay_s, self.counted = model, events, delay_s, counted
-        self.fail_after, self.failure = fail_after, failure
+        self.fail_after, self.failure, self.stall_after = fail_after, failure, stall_after
         self.finished = self.closed = False
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
@@ -264,6 +269,8 @@ class _EventStream(httpx2.AsyncByteStream):
                 for chunk in self._fail():
                     yield chunk
                 return
+            if self.stall_after is not None and sent == self.stall_after:
+                await asyncio.Event().wait()  # until the client gives up (cancelled)
             if self.delay_s:
                 await asyncio.sleep(self.delay_s)
             yield _sse(name, data)

@@ -275,6 +275,12 @@ async def test_a_failed_call_releases_its_hold_and_records_nothing(
     assert _holds(clean_db) == 0 and _spent(clean_db, org) == 0
 
 
+def _route_cost(tokens: CallTokens) -> int:
+    return cost_usd_micros(
+        model_policy(Settings(environment="test"))["spotterQuickRoute"].model, tokens
+    )
+
+
 async def test_each_call_is_recorded_by_the_runs_next_write_and_never_twice(
     db: Database, org: Org, owner: Caller, clean_db: str
 ) -> None:
@@ -295,15 +301,39 @@ async def test_each_call_is_recorded_by_the_runs_next_write_and_never_twice(
     done = events[-1]
     assert isinstance(done, ev.Done) and not _codes(events)
     first_cost = 100 * 2 + 20 * 10  # FakeUsage() at claude-sonnet-5-5's rates
-    route_cost = cost_usd_micros(
-        model_policy(Settings(environment="test"))["spotterQuickRoute"].model,
-        CallTokens(input_tokens=1_000, output_tokens=2),
-    )
+    route_cost = _route_cost(CallTokens(input_tokens=1_000, output_tokens=2))
     assert seen == [route_cost + first_cost] and route_cost > 0
     assert _spent(clean_db, org) == done.usage.cost_usd_micros
     with psycopg.connect(clean_db) as conn:
         turns = conn.execute("SELECT turns FROM ai_usage_daily").fetchone()
     assert turns == (1,), "one run, one turn"
+
+
+@pytest.mark.parametrize(
+    "cut",
+    [
+        Reply([Text("LOOP")], usage=FakeUsage(input_tokens=1_000), stall_after=2),
+        Reply([Text("LOOP")], usage=FakeUsage(input_tokens=1_000), fail_after=2),
+    ],
+    ids=["past_its_time_budget", "failed_mid_stream"],
+)
+async def test_a_quick_route_cut_short_still_counts_the_tokens_its_stream_reported(
+    db: Database, org: Org, owner: Caller, clean_db: str, monkeypatch: pytest.MonkeyPatch,
+    cut: Reply,
+) -> None:  # fmt: skip
+    """The provider bills a call's input once it has started answering (message_start reports
+    it): a route the lane gives up on still costs that, recorded with the run's usage."""
+    monkeypatch.setattr(quick_lane, "ROUTE_BUDGET_SECONDS", 1.0)
+    answer = Reply([Text("done")], usage=FakeUsage(input_tokens=300, output_tokens=30))
+    model = ScriptedModel([answer], lanes={"quick_route": [cut]})
+    events = await run_turn(deps_for(db, model), owner, "go")
+    done = events[-1]
+    assert isinstance(done, ev.Done) and not _codes(events), "the loop answered instead"
+    route_cost = _route_cost(CallTokens(input_tokens=1_000, output_tokens=1))
+    answer_cost = 300 * 2 + 30 * 10  # at claude-sonnet-5-5's rates
+    assert route_cost > 0
+    assert _spent(clean_db, org) == route_cost + answer_cost == done.usage.cost_usd_micros
+    assert _holds(clean_db) == 0, "the route's hold went with its usage"
 
 
 async def test_record_pending_adds_only_what_was_not_recorded(

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 
 import anyio
@@ -30,6 +30,7 @@ from spotter.agent.cost.holds import BudgetHold, queue_reserve, read_hold
 from spotter.agent.errors import BudgetExhausted
 from spotter.agent.state import RunStart, RunState
 from spotter.db.errors import is_unavailable
+from spotter.providers.message_reply import ReplyReducer
 from spotter.providers.wire_request import WireRequest
 
 
@@ -74,6 +75,18 @@ class MeteredCall:
     def add_usage(self, usage: CallUsage) -> None:
         """The call's usage, tallied with its hold (recorded by whoever deletes the hold)."""
         self.state.usage.add(usage, self.hold)
+
+    @contextmanager
+    def counting_cut_short(self, model: str, reducer: ReplyReducer) -> Iterator[None]:
+        """Around the call's stream: a call cut short (cancelled by a client gone, a stop or a
+        lane's time budget; failed mid-stream) still counts the tokens its stream reported,
+        which the provider bills. A call that finishes adds its final usage itself."""
+        try:
+            yield
+        except BaseException:
+            if reducer.usage is not None:
+                self.add_usage(CallUsage.of(model, reducer.usage))
+            raise
 
 
 @asynccontextmanager

@@ -100,20 +100,15 @@ async def stream_reply(state: RunState, events: Emitter) -> ModelReply:
     """Emit text deltas as they arrive; return the reply. A cancelled run (a client that left,
     a stop) closes the provider stream here at once; the tokens already reported still count."""
     reducer = ReplyReducer()
-    finished = False
     request = wire_request(state)
     # held before the call; its usage and hold settle in the run's next transaction, however
     # the call ends (the reply's own, or the finish path's)
     async with metered_call(state, request) as metered:
-        try:
+        with metered.counting_cut_short(state.call.model, reducer):
             async with open_stream(state.deps.client, metered.request) as stream:
                 async for event in stream:
                     if (delta := reducer.feed(event)) is not None:
                         events.emit(ev.TextDelta(delta=delta))
-            finished = True
-        finally:
-            if not finished and reducer.usage is not None:
-                metered.add_usage(CallUsage.of(state.call.model, reducer.usage))
         final = reducer.reply()
         usage = CallUsage.of(state.call.model, final.usage)
         metered.add_usage(usage)

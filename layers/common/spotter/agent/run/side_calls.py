@@ -50,14 +50,17 @@ async def side_call(
     request = side_request(
         state.deps.settings, role, system=system, messages=messages, tools_json=tools_json
     )
+    reducer = ReplyReducer()
     if tally:
         # a tallied call spends the budget: held first, recorded by the run's next transaction
+        # (cut short — the quick route's time budget — it still counts what was reported)
         async with metered_call(state, request, prepaid) as metered:
-            final = await _call(state, metered.request)
+            with metered.counting_cut_short(call.model, reducer):
+                final = await _call(state, metered.request, reducer)
             usage = CallUsage.of(call.model, final.usage)
             metered.add_usage(usage)
     else:
-        final = await _call(state, request)
+        final = await _call(state, request, reducer)
         usage = CallUsage.of(call.model, final.usage)
     state.telemetry.emit(
         "agent.side_call",
@@ -73,9 +76,8 @@ async def side_call(
     return final
 
 
-async def _call(state: RunState, request: WireRequest) -> StreamedReply:
+async def _call(state: RunState, request: WireRequest, reducer: ReplyReducer) -> StreamedReply:
     # the same streaming endpoint and reducer as the loop: one client protocol for every call
-    reducer = ReplyReducer()
     async with open_stream(state.deps.client, request) as stream:
         async for event in stream:
             reducer.feed(event)
