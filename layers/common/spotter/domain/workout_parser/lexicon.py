@@ -66,9 +66,12 @@ SCALED = {
 }
 THEN = {
     "en": ("then", "and then", "followed by"),
-    "he": ("ואז", "אחר כך", "ואחר כך", "ואחריו", "אחרי זה", "ולאחר מכן"),
+    "he": (
+        "ואז", "אחר כך", "ואחר כך", "ואחריו", "אחרי זה", "ולאחר מכן", "אח״כ", 'אח"כ', "ואח״כ",
+        'ואח"כ',
+    ),
     "ru": ("затем", "потом", "далее", "после этого", "а потом"),
-}
+}  # fmt: skip
 # How an interval's clock is said: "(20 sec work, 10 rest)", "(20 שניות עבודה / 10 מנוחה)".
 WORK_REST = {
     "en": ("work", "rest", "on", "off"),
@@ -198,7 +201,7 @@ BACK_OFF = {
         "then", "and then", "followed by", "back off", "backoff", "back off sets",
         "backoff sets", "back offs", "drop set", "drop sets", "down sets", "down set",
     ),
-    "he": ("ואז", "אחר כך", "סטים יורדים", "ירידה"),
+    "he": ("ואז", "אחר כך", "אח״כ", 'אח"כ', "סטים יורדים", "ירידה"),
     "ru": ("затем", "потом", "далее", "после этого", "откатка", "отработка"),
 }  # fmt: skip
 # The words around marks on a line of marks only ("Start @ 60% of snatch, build", "@ 65-70% of

@@ -202,6 +202,14 @@ _BUILD_TO = re.compile(
     r"(?:\s*\(\s*\d+\s*(?:min\w*|мин\w*|')\s*\)|\s+in\s+\d+.*|\s+over\s+.*|\s+за\s+\d+.*)?$",
     re.I,
 )
+# A clock that opens a section: Tabata, AMRAP N, EMOM N (not "E2:30", a lift's clock).
+_OPENING_CLOCK = (
+    rf"(?:{words(lexicon.TABATA)}|{words(lexicon.AMRAP)}\s*\d|[EЕ]\d*(?:MOM|MOTM|МОМ)\s*\d)(?!\w)"
+)
+_FORMAT_OPENS = re.compile(rf"^{_OPENING_CLOCK}", re.I)
+_FORMAT_AGAIN = re.compile(
+    rf"(?P<sep>\s*(?:[+,/&]|\s(?:and|и|{words(lexicon.THEN)})\s)\s*)(?={_OPENING_CLOCK})", re.I
+)
 _LEADING_WINDOW = re.compile(rf"^{WINDOW.pattern}\s*[:–—-]?\s*")
 _HEAVY_WORDS = frozenset(w.lower() for spelled in lexicon.HEAVY_SETS.values() for w in spelled)
 _BUILD_START = re.compile(rf"^{words(lexicon.BUILD_TO)}(?!\w)", re.I)
@@ -381,6 +389,20 @@ class Reader:
             return
         self.read(text)
 
+    def formats_in_turn(self, text: str) -> bool:
+        """ "Tabata burpees + Tabata push-ups", "AMRAP 5: …, then AMRAP 5: …": the same clock
+        said again inside a line starts a section of its own each time."""
+        cuts = [m for m in _FORMAT_AGAIN.finditer(text) if m.start() > 0]
+        if not _FORMAT_OPENS.match(text) or not cuts:
+            return False
+        start = 0
+        for cut in cuts:
+            self.read(text[start : cut.start()].strip())
+            self.took("separator", cut.group("sep"))
+            start = cut.end("sep")
+        self.read(text[start:].strip())
+        return True
+
     def clock_of_the_part_above(self, letter: str) -> None:
         """ "A) Snatch complex: 1 + 1 + 1" then "E2:30 x 5" then "B) Front squat …": a clock
         that reached the next letter with no movement of its own is the lettered part's
@@ -484,12 +506,24 @@ class Reader:
             self.seen_content = True
             self.note(text)
             return
+        if (
+            not first
+            and not QUANTITY.search(text)
+            and not names_a_movement(text)
+            and vocabulary.lookup(bare or text) is None
+            and section_header(bare or text) is None
+        ):
+            # "… 🥵 מי ששורד מקבל קפה", "… 🔥 see you at 6": a sentence after the workout that
+            # counts nothing and names nothing known is the coach talking
+            self.seen_content = True
+            self.note(text)
+            return
         self.read(bare if bare and not is_note(text) else text)
 
     def read(self, text: str) -> None:
         if self.bookend_inside(text) or self.named_workout_heading(text):
             return
-        if self.windowed(text):
+        if self.windowed(text) or self.formats_in_turn(text):
             return
         if part := header(text):
             self.took("part", text)
