@@ -54,10 +54,16 @@ def _starts_with_movement(text: str) -> bool:
     return vocabulary.known_words(words_) > 0
 
 
+# "30 push presses, 115 lb.": a unit's full stop closing a counted line ends no sentence.
+_UNIT_STOP = re.compile(r"(?<=\d)[\s-]*(?:lbs?|kgs?|ft|in|km|mi|cals?|pood|кг|ק\"ג|ק״ג)\.$", re.I)
+
+
 def is_note(text: str) -> bool:
     text = SLOT.sub("", text)
     if opens_note(text) or is_prose(text):
         return True
+    if _UNIT_STOP.search(text):
+        text = text[:-1]
     words_ = text.split()
     has_quantity = bool(QUANTITY.search(text))
     # Without a number, a sentence ("Steady pace, no stopping.") is advice, not a movement;

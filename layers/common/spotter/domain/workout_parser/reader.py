@@ -1528,10 +1528,42 @@ class Reader:
             if kind not in ("load", "height"):
                 continue
             targets = _targets(section.movements, kind, implement_)
+            if not targets:
+                # "30 wall-ball shots, 20-lb ball" then "Men use a 20-lb ball, women a 14-lb
+                # ball": the line said the men's half of the standard
+                targets = [m for m in section.movements if _half_of(m.get(kind), value)]
             for move in targets:
                 move[kind] = value
             if not targets and not any(m.get(kind) == value for m in section.movements):
                 self.warnings.append({"code": f"{kind}_not_placed", "text": value})
+        _womens_after(section)
+
+
+def _half_of(said: Any, pair: str) -> bool:
+    """Whether a movement's own quantity ("20lb") is the first half of a pair ("20/14lb")."""
+    m = _PAIR_VALUE.fullmatch(pair)
+    return isinstance(said, str) and m is not None and said == m["m"] + m["unit"]
+
+
+_PAIR_VALUE = re.compile(r"(?P<m>[\d.]+)/(?P<f>[\d.]+)(?P<unit>[a-z]*)")
+_ONE_VALUE = re.compile(r"(?P<n>[\d.]+)(?P<unit>[a-z]+)")
+
+
+def _womens_after(section: Section) -> None:
+    """ "30 hang power cleans, 135 lb" then "Women use … a 95-lb barbell": a load said for
+    women alone completes the one the line said (the men's) for the lifts of its implement."""
+    men = {(h.kind, h.implement) for h in section.halves if h.sex == "m"}
+    for half in section.halves:
+        if half.sex != "f" or half.kind != "load" or (half.kind, half.implement) in men:
+            continue
+        for move in section.movements:
+            said = _ONE_VALUE.fullmatch(str(move.get("load", "")))
+            if (
+                said is not None
+                and said["unit"] == half.unit
+                and (half.implement is None or loadable(move) == half.implement)
+            ):
+                move["load"] = f"{said['n']}/{half.number}{half.unit}"
 
 
 # What may follow "Tabata" before its movements: rounds, work/rest, in brackets or not.
