@@ -293,10 +293,20 @@ AT = {"en": ("at",), "he": (), "ru": ("на", "при")}
 PROGRAM_WORDS = ("TM", "BBB", "FSL", "SSL", "BBS")
 # Words a movement's name never ends with: what is left of "… ב-75%", "… at 80%", "… на 70%".
 DANGLING = {
-    "en": ("at", "of", "for", "to", "on", "in", "with", "@"),
-    "he": ("ב", "ל", "מ", "ו", "ה", "של", "עם", "על"),
-    "ru": ("на", "в", "с", "по", "до", "от", "за", "при"),
+    "en": ("at", "of", "for", "to", "on", "in", "with", "@", "x", "×"),
+    "he": ("ב", "ל", "מ", "ו", "ה", "של", "עם", "על", "עד"),
+    "ru": ("на", "в", "с", "по", "до", "от", "за", "при", "х"),
 }
+# When a paired movement is done ("superset w/ strict pull-ups x max between sets"): no part
+# of its name.
+BETWEEN_SETS = {
+    "en": (
+        "between sets", "between each set", "b/w sets", "each set", "every set", "per set",
+        "after each set", "between rounds", "in between",
+    ),
+    "he": ("בין סטים", "בין הסטים", "בכל סט", "אחרי כל סט"),
+    "ru": ("между подходами", "в каждом подходе", "после каждого подхода"),
+}  # fmt: skip
 
 # Units. The first word of each entry's tuple is how the unit is written out ("kg").
 LOAD_UNITS = {

@@ -242,7 +242,15 @@ def _two_by_a_slash(m: re.Match[str]) -> bool:
 def movement(text: str) -> dict[str, Any] | None:
     """One movement ("20 wall balls (9/6kg, 10ft)", "Back squat 5x3 @ 80%") or None."""
     read = _read_movement(text)
+    if read is None and (when := _WHEN_PAIRED.search(text)) and when.start() > 0:
+        # "strict pull-ups x 8 each set": when it is done (a note), after the movement
+        read = _read_movement(text[: when.start()])
+        if read is not None:
+            read = {**read, "mention": text, "note": when.group(0).strip(" ,")}
     return dict(read) if read is not None else None  # the caller's own copy to fill in
+
+
+_WHEN_PAIRED = re.compile(rf"[\s,]*(?<!\w){words(lexicon.BETWEEN_SETS)}\.?$", re.I)
 
 
 def _reps(rest: str, found: dict[str, Any]) -> str:

@@ -210,6 +210,7 @@ _FORMAT_OPENS = re.compile(rf"^{_OPENING_CLOCK}", re.I)
 _FORMAT_AGAIN = re.compile(
     rf"(?P<sep>\s*(?:[+,/&]|\s(?:and|и|{words(lexicon.THEN)})\s)\s*)(?={_OPENING_CLOCK})", re.I
 )
+_WHEN_PAIRED = re.compile(rf"(?<!\w){words(lexicon.BETWEEN_SETS)}\.?$", re.I)
 _LEADING_WINDOW = re.compile(rf"^{WINDOW.pattern}\s*[:–—-]?\s*")
 _HEAVY_WORDS = frozenset(w.lower() for spelled in lexicon.HEAVY_SETS.values() for w in spelled)
 _BUILD_START = re.compile(rf"^{words(lexicon.BUILD_TO)}(?!\w)", re.I)
@@ -1117,8 +1118,13 @@ class Reader:
         )
         # "… | 50 air squats | 3 min rest between rounds": the advice is the last piece's
         known = counted and all(REST.match(p) or names_known(p) for p in split)
-        notey = is_note_start(SLOT.sub("", text)) or (is_prose(text) and not known)
-        if notey or (not listed and not counted and is_note(text)):
+        if not self.paired and self.between_sets(text):
+            self.paired = True  # "Back squat 5x5" then "10 box jumps between sets"
+        # (what a superset pairs is done "between sets": a movement, not advice)
+        notey = is_note_start(SLOT.sub("", text)) or (
+            is_prose(text) and not known and not self.paired
+        )
+        if notey or (not listed and not counted and not self.paired and is_note(text)):
             self.note(whole)
             if _names_counted_movements(whole):
                 # a how-to sentence that still counts movements the reader could not place
@@ -1186,16 +1192,29 @@ class Reader:
         if paired and read is not None and vocabulary.lookup(read["name"]):
             self.note(paired.group(0).strip())
             self.paired = True
-            text = text[paired.end() :]
+            # what a superset pairs with the lift is a movement, however it is said
+            text, listed = text[paired.end() :], True
         while max_of := _MAX_OF.match(text):
             # "Max rounds of 1 power clean, 2 front squats, …": a list for the time left
             self.note(max_of.group(0))
             text, listed = text[max_of.end() :].strip(" :,"), True
             self.section().max_reps = True
-        if not QUANTITY.search(text) and _ADVICE.search(text) and not names_a_movement(text):
+        if (
+            not self.paired
+            and not QUANTITY.search(text)
+            and _ADVICE.search(text)
+            and not names_a_movement(text)
+        ):
             self.note(text)  # "Touch and go", "Smooth and steady": how, not what
             return None
         return text, listed
+
+    def between_sets(self, text: str) -> bool:
+        """A known movement done between the sets of the lift above, said so."""
+        if not _WHEN_PAIRED.search(text) or not self.lifts_above():
+            return False
+        read = movement(text)
+        return read is not None and vocabulary.lookup(read["name"]) is not None
 
     def listed_pieces(self, text: str, split: list[str]) -> None:
         separators = between(text, split)
