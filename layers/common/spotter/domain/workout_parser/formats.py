@@ -107,6 +107,8 @@ def window_seconds(window: str) -> int | None:
     if m is None or int(m.group(2)) <= int(m.group(1)):
         return None
     return (int(m.group(2)) - int(m.group(1))) * 60
+
+
 _MAX_REPS = re.compile(r"\bmax(?:imum)?\s+reps?\b|максимум повторений|מקסימום חזרות", re.I)
 # Words a format line carries around its format ("5 rounds, each for time of:").
 _FILLER = re.compile(
@@ -434,20 +436,12 @@ def _section_header(line: str, header_only: bool) -> Section | None:
     if not header_only and COLON_TAIL.search(text):
         return None  # "AMRAP 20: 5 pull-ups, …" is a format and its movements
     section = Section(from_header=True)
-    window = WINDOW.search(text)
-    windowed = window_seconds(window.group(0)) if window else None
-    if window is not None:
-        if windowed is None:
-            return None
-        text = squeeze(text[: window.start()] + " " + text[window.end() :])
     text = _without_asides(text, section)
     if length := _BRACKETED_LENGTH.search(text):
         text = _clock_length(text, length, section)
-    if (words_left := _format_of(text, section)) is None:
+    if (words_left := _format_in_window(text, section)) is None:
         return None
     text = words_left
-    if windowed is not None and not _windowed(section, windowed):
-        return None
     if section.rounds is None and (m := _ROUNDS.search(text)):
         section.rounds = int(m.group(1))
     if section.rounds is None and (m := _SETS_ONLY.match(_plain(text))):
@@ -483,6 +477,19 @@ def _section_header(line: str, header_only: bool) -> Section | None:
     if LETTER.search(words_) or found or quality:
         section.notes.insert(0, squeeze(leftover).strip(" :-–—,.…()"))
     return section
+
+
+def _format_in_window(text: str, section: Section) -> str | None:
+    """`_format_of`, for a header that may say its clock's window ("0:00-20:00 EMOM"): the
+    window is the clock's length; one that does not run forward says no format."""
+    window = WINDOW.search(text)
+    if window is None:
+        return _format_of(text, section)
+    seconds = window_seconds(window.group(0))
+    left = _format_of(squeeze(text[: window.start()] + " " + text[window.end() :]), section)
+    if seconds is None or left is None or not _windowed(section, seconds):
+        return None
+    return left
 
 
 def _windowed(section: Section, seconds: int) -> bool:

@@ -813,9 +813,7 @@ class Reader:
                 return True
             self.read(rest)
             return True
-        if lettered and TITLE_SEP.match(text) and vocabulary.is_heading(LABEL_PREFIX.sub("", name)):
-            names_a_format = True  # "A) Complex: power clean + hang clean + split jerk"
-        if not first and names_a_format:
+        if not first and (names_a_format or (lettered and _a_parts_heading(text, name))):
             self.took("title", text[: len(text) - len(rest)])
             self.body(rest)
             self.section().notes.insert(0, name)
@@ -1642,6 +1640,11 @@ def _format_said_after(part: Part) -> None:
         return  # "5 סבבים:" … then "לזמן!": the rounds are for time
     absorb(listed, said)
     part.sections.pop()
+
+
+def _a_parts_heading(text: str, name: str) -> bool:
+    """ "A) Complex: power clean + hang clean + split jerk": a lettered part's heading."""
+    return TITLE_SEP.match(text) is not None and vocabulary.is_heading(LABEL_PREFIX.sub("", name))
 
 
 def _a_heading(name: str) -> bool:
