@@ -356,3 +356,26 @@ def test_a_womens_load_said_after_completes_the_load_the_line_said() -> None:
 )
 def test_a_units_full_stop_closing_a_counted_line_ends_no_sentence(text: str, load: str) -> None:
     assert movements_of(parse_workout(text))[0]["load"] == load
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "load"),
+    [
+        ("30 cal ski, ♂ 60 ♀ 40 kg x 30 G2OH", "Ground-to-Overhead", "60/40kg"),
+        ("43/30 kg x 15 thrusters", "Thruster", "43/30kg"),
+        ("60/40 кг х 20 трастеров", "Thruster", "60/40kg"),
+    ],
+)
+def test_a_load_written_before_the_count_is_the_movements(text: str, name: str, load: str) -> None:
+    assert named_movements(text)[-1] == name
+    moved = movements_of(parse_workout(text))[-1]
+    assert (moved["load"], moved["reps"]) == (load, int(text.split()[-2]))
+
+
+@pytest.mark.parametrize(
+    ("text", "calories"),
+    [("10 קאל חתירה", "10"), ("15 кал гребля", "15"), ("12 cal row", "12")],
+)
+def test_calories_said_before_the_machine_are_its_calories(text: str, calories: str) -> None:
+    assert named_movements(text) == ["Row"]
+    assert movements_of(parse_workout(text))[0]["calories"] == calories
