@@ -379,3 +379,19 @@ def test_a_load_written_before_the_count_is_the_movements(text: str, name: str, 
 def test_calories_said_before_the_machine_are_its_calories(text: str, calories: str) -> None:
     assert named_movements(text) == ["Row"]
     assert movements_of(parse_workout(text))[0]["calories"] == calories
+
+
+@pytest.mark.parametrize(
+    ("text", "clock"),
+    [
+        ("Tabata DU / V-ups (alternate, 16 rds)", ("tabata", 16)),
+        ("טבטה: ברפיז, כפיפות בטן (16 סבבים)", ("tabata", 16)),
+        ("Табата: бёрпи, скручивания (16 раундов)", ("tabata", 16)),
+        ("20 DU, 10 burpees (4 rounds)", ("rounds", 4)),
+    ],
+)
+def test_rounds_in_the_bracket_closing_a_list_are_its_sections(
+    text: str, clock: tuple[str, int]
+) -> None:
+    [section] = _sections(text)
+    assert (section["format"], section["rounds"]) == clock

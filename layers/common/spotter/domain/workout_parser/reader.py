@@ -211,6 +211,9 @@ _FORMAT_AGAIN = re.compile(
     rf"(?P<sep>\s*(?:[+,/&]|\s(?:and|и|{words(lexicon.THEN)})\s)\s*)(?={_OPENING_CLOCK})", re.I
 )
 _WHEN_PAIRED = re.compile(rf"(?<!\w){words(lexicon.BETWEEN_SETS)}\.?$", re.I)
+_BRACKET_ROUNDS = re.compile(
+    rf"\((?:[^()]*,\s*)?(\d+)\s*{words(lexicon.ROUNDS)}(?!\w)\s*\)[\s.!]*$", re.I
+)
 _LEADING_WINDOW = re.compile(rf"^{WINDOW.pattern}\s*[:–—-]?\s*")
 _HEAVY_WORDS = frozenset(w.lower() for spelled in lexicon.HEAVY_SETS.values() for w in spelled)
 _BUILD_START = re.compile(rf"^{words(lexicon.BUILD_TO)}(?!\w)", re.I)
@@ -1130,6 +1133,7 @@ class Reader:
                 self.unread.append(whole if whole in self.raw else self.raw.strip())
             return
         self.listed_pieces(text, split)
+        self.rounds_in_the_last_bracket(text)
         if trailing is not None:
             self.trailing(*trailing)
 
@@ -1206,6 +1210,21 @@ class Reader:
             self.note(text)  # "Touch and go", "Smooth and steady": how, not what
             return None
         return text, listed
+
+    def rounds_in_the_last_bracket(self, text: str) -> None:
+        """ "Tabata DU / V-ups (alternate, 16 rds)", "10 burpees, 10 KBS (5 rounds)": rounds
+        said in the bracket closing a list are its section's, when its clock counts none of
+        its own (a Tabata's eight are its default)."""
+        m = _BRACKET_ROUNDS.search(text)
+        if m is None or not self.last_line:
+            return
+        section = self.section()
+        if section.format == "other":
+            section.format = "rounds"
+        elif section.format != "tabata" and section.rounds is not None:
+            return
+        if section.format in ("rounds", "tabata", "for_time"):
+            section.rounds = int(m.group(1))
 
     def between_sets(self, text: str) -> bool:
         """A known movement done between the sets of the lift above, said so."""
