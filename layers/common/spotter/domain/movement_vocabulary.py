@@ -392,7 +392,8 @@ def _one(found: tuple[Movement, ...] | list[Movement] | None) -> Movement | None
 
 def _as_written(name: str) -> tuple[bool, Movement | None]:
     """(whether any form of the name is known, the one movement it is) — literal forms first,
-    then the folded ones; a form two movements share answers None."""
+    then the folded ones, then with its short words written out ("bk sq"); a form two
+    movements share answers None."""
     index = _index()
     for form in forms(name):
         if found := index.exact.get(form):
@@ -400,7 +401,18 @@ def _as_written(name: str) -> tuple[bool, Movement | None]:
     for form in loose_forms(name):
         if found := index.loose.get(form):
             return True, _one(found)
+    words = normalize(name).split()
+    if any(word in short_words() for word in words):
+        return _as_written(" ".join(short_words().get(word, word) for word in words))
     return False, None
+
+
+@cache
+def short_words() -> dict[str, str]:
+    """A word written short inside a name, and the word it is ("sq": "squat")."""
+    table = _data()["short_words"]
+    assert isinstance(table, dict)
+    return {normalize(short): str(full) for short, full in table.items()}
 
 
 def known_as_written(name: str) -> bool:

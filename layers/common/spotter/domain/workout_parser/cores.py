@@ -15,8 +15,12 @@ from spotter.domain import movement_vocabulary as vocabulary
 from spotter.domain.workout_parser import lexicon
 from spotter.domain.workout_parser.lexicon import words
 
+# How a lift goes ("to heavy", "עד כבד", "smooth"), never a heading's word ("technique"): a
+# heading names no movement, and is not shrunk to one.
+_ADVICE = tuple(w for w in lexicon.each(lexicon.ADVICE) if not vocabulary.is_heading(w))
 # What may stand at a name's edge without being part of it.
 _EDGE_WORDS = (
+    rf"{words(_ADVICE)}|{words(lexicon.BETWEEN_SETS)}|"
     rf"{words(lexicon.FOR_TIME)}|{words(lexicon.FOR_TIME_OPENING)}|{words(lexicon.NOT_FOR_TIME)}"
     rf"|{words(lexicon.AMRAP)}|{words(lexicon.TABATA)}|[EЕ]\d*(?:MOM|MOTM|МОМ)|OTM"
     rf"|{words(lexicon.THEN)}|{words(lexicon.DANGLING)}|{words(lexicon.PROGRAM_WORDS)}|and|и|plus"

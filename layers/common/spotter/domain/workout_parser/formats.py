@@ -94,6 +94,21 @@ CAP = re.compile(
 SCHEME = re.compile(rf"^({SCHEME_TEXT})(?:\s*(?:…|\.\.\.|\+|etc\.?))?(?!\d)")
 ANY_SCHEME = re.compile(rf"(?<![\d:/.])({SCHEME_TEXT})(?:\s*(?:…|\.\.\.|\+|etc\.?))?(?![\d:])")
 _ROUNDS_X = re.compile(rf"^(\d+)\s*{TIMES}\s*")
+# "0:00-20:00 EMOM", "Deadlift: 0:00-12:00 build to a heavy single": a window of the class
+# clock that starts at zero, as long as its end.
+WINDOW = re.compile(r"(?<![\d:])(?:\d{1,2}):00\s*[-–—]\s*(?:\d{1,2}):00(?![\d:])")
+_WINDOW_ENDS = re.compile(r"(\d{1,2}):00\s*[-–—]\s*(\d{1,2}):00")
+
+
+def window_seconds(window: str) -> int | None:
+    """How long a window of the class clock is ("15:00–25:00": ten minutes); None when it
+    does not run forward."""
+    m = _WINDOW_ENDS.search(window)
+    if m is None or int(m.group(2)) <= int(m.group(1)):
+        return None
+    return (int(m.group(2)) - int(m.group(1))) * 60
+
+
 _MAX_REPS = re.compile(r"\bmax(?:imum)?\s+reps?\b|максимум повторений|מקסימום חזרות", re.I)
 # Words a format line carries around its format ("5 rounds, each for time of:").
 _FILLER = re.compile(
@@ -128,6 +143,9 @@ _STATION = re.compile(
     r"|упражнени\w*|תחנה|תרגיל)s?(?!\w)|each$)",  # "3 rounds, 1 min each:"
     re.I,
 )
+# "0:00-20:00 EMOM (x5)": the stations gone through five times, a note of the clock.
+# ("RFT (x5)" is five rounds.)
+_CYCLES = re.compile(rf"(?<=MOM|OTM|МОМ)\s*\(\s*{TIMES}\s*\d+\s*\)", re.I)
 # "3 x 4 min AMRAP w/ 1 min rest", "with 2' rest between": the rest between them, a note.
 _WITH_REST = re.compile(
     rf"\s*(?:w/|with|עם|с)\s*\d+(?::\d{{2}})?\s*(?:{_MINUTE_WORDS}|{_SEC_WORDS}|['’])?\s*"
@@ -366,7 +384,7 @@ def _inside_brackets(text: str, index: int) -> bool:
 def _without_asides(text: str, section: Section) -> str:
     """A header without who does it ("Team of 2"), a rest in brackets ("(3 min rest between)")
     or a rest after it: each a note of the section."""
-    for aside in (_BRACKETED_REST, TEAMS, _STATION, _WORN, _WITH_REST):
+    for aside in (_BRACKETED_REST, TEAMS, _STATION, _WORN, _WITH_REST, _CYCLES):
         m = aside.search(text)
         if m is None or (aside is TEAMS and _inside_brackets(text, m.start())):
             continue  # "AMRAP 12 (partner style)": a bracket is read whole
@@ -421,7 +439,7 @@ def _section_header(line: str, header_only: bool) -> Section | None:
     text = _without_asides(text, section)
     if length := _BRACKETED_LENGTH.search(text):
         text = _clock_length(text, length, section)
-    if (words_left := _format_of(text, section)) is None:
+    if (words_left := _format_in_window(text, section)) is None:
         return None
     text = words_left
     if section.rounds is None and (m := _ROUNDS.search(text)):
@@ -459,6 +477,33 @@ def _section_header(line: str, header_only: bool) -> Section | None:
     if LETTER.search(words_) or found or quality:
         section.notes.insert(0, squeeze(leftover).strip(" :-–—,.…()"))
     return section
+
+
+def _format_in_window(text: str, section: Section) -> str | None:
+    """`_format_of`, for a header that may say its clock's window ("0:00-20:00 EMOM"): the
+    window is the clock's length; one that does not run forward says no format."""
+    window = WINDOW.search(text)
+    if window is None:
+        return _format_of(text, section)
+    seconds = window_seconds(window.group(0))
+    left = _format_of(squeeze(text[: window.start()] + " " + text[window.end() :]), section)
+    if seconds is None or left is None or not _windowed(section, seconds):
+        return None
+    return left
+
+
+def _windowed(section: Section, seconds: int) -> bool:
+    """A clock's window ("0:00-20:00 EMOM") is its length; beside a format with no clock it
+    says nothing the reader can place, so the line is not that format's."""
+    if section.format == "amrap" and section.duration_seconds in (None, seconds):
+        section.duration_seconds = seconds
+        return True
+    if section.format == "emom" and section.interval_seconds:
+        if section.duration_seconds is None:
+            section.duration_seconds = seconds
+            section.rounds = max(seconds // section.interval_seconds, 1)
+        return section.duration_seconds == seconds
+    return False
 
 
 def _heading(words_: str) -> bool:

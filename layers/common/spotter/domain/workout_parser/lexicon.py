@@ -66,9 +66,12 @@ SCALED = {
 }
 THEN = {
     "en": ("then", "and then", "followed by"),
-    "he": ("ואז", "אחר כך", "ואחר כך", "ואחריו", "אחרי זה", "ולאחר מכן"),
+    "he": (
+        "ואז", "אחר כך", "ואחר כך", "ואחריו", "אחרי זה", "ולאחר מכן", "אח״כ", 'אח"כ', "ואח״כ",
+        'ואח"כ',
+    ),
     "ru": ("затем", "потом", "далее", "после этого", "а потом"),
-}
+}  # fmt: skip
 # How an interval's clock is said: "(20 sec work, 10 rest)", "(20 שניות עבודה / 10 מנוחה)".
 WORK_REST = {
     "en": ("work", "rest", "on", "off"),
@@ -98,7 +101,7 @@ TEAMS = {
     "ru": ("в парах", "парами", "командами по", "в командах по", "в паре", "в командах"),
 }  # fmt: skip
 FOR_TIME = {
-    "en": ("for time", "rft", "f/t"),
+    "en": ("for time", "rft", "f/t", "fortime", "ftime", "4time"),
     "he": ("לזמן", "על זמן"),
     "ru": ("на время", "на скорость"),
 }
@@ -146,10 +149,20 @@ AMRAP_PHRASES = {
 }  # fmt: skip
 # The same after the minutes: "12 min as many rounds as possible", "12 דקות כמה שיותר סבבים".
 AMRAP_AFTER = {
-    "en": ("as many rounds as possible", "as many reps as possible", "max rounds"),
-    "he": ("כמה שיותר סבבים", "כמה שיותר חזרות", "מקסימום סבבים"),
-    "ru": ("максимум раундов", "максимум повторений", "как можно больше раундов"),
-}
+    "en": (
+        "as many rounds as possible", "as many reps as possible", "max rounds",
+        # "Then, 4 minutes of max-rep burpees", "3 min max reps double-unders"
+        "of max reps", "of max rep", "of max", "max reps", "max rep",
+    ),
+    "he": (
+        "כמה שיותר סבבים", "כמה שיותר חזרות", "מקסימום סבבים", "של מקסימום חזרות",
+        "מקסימום חזרות", "של מקסימום",
+    ),
+    "ru": (
+        "максимум раундов", "максимум повторений", "как можно больше раундов",
+        "на максимум повторений", "на максимум", "максимум",
+    ),
+}  # fmt: skip
 EVERY_MINUTE = {
     "en": ("every minute on the minute", "every minute", "on the minute", "otm"),
     "he": ("כל דקה",),
@@ -158,10 +171,16 @@ EVERY_MINUTE = {
 EVERY = {"en": ("every", "each"), "he": ("כל",), "ru": ("каждые", "каждую", "каждых")}
 TABATA = {"en": ("tabata",), "he": ("טבטה", "טבאטה"), "ru": ("табата",)}
 CAP = {
-    "en": ("time cap", "tc", "cap", "capped at"),
-    "he": ("קאפ", "מגבלת זמן"),
-    "ru": ("лимит", "кэп", "тайм кэп", "тк", "лимит времени"),
-}
+    "en": (
+        "time cap", "tc", "cap", "capped at", "cap it at", "cap at", "cap is", "time limit",
+        "capped",
+    ),
+    "he": ("קאפ", "מגבלת זמן", "תקרת זמן", "קאפ זמן", "הגבלת זמן"),
+    "ru": (
+        "лимит", "кэп", "кап", "тайм кэп", "тайм кап", "тк", "лимит времени",
+        "ограничение по времени", "ограничение времени",
+    ),
+}  # fmt: skip
 DEATH_BY = {"en": ("death by",), "he": ("מוות ב",), "ru": ("смерть от",)}
 # A section done before or after the workout's main part ("Buy-in: 1000m row", "Cash-out: 50
 # DU", "ביי אין", "бай-ин"): its own section, its name the note.
@@ -172,8 +191,8 @@ BOOKEND = {
 }
 BUILD_TO = {
     "en": ("build to", "build up to", "work up to", "work to", "find", "establish"),
-    "he": ("לבנות ל", "עלייה ל"),
-    "ru": ("выйти на", "дойти до", "набрать"),
+    "he": ("לבנות ל", "לבנות עד", "עלייה ל", "בנייה ל", "בניה ל", "בנייה עד", "עלייה עד"),
+    "ru": ("выйти на", "выход на", "дойти до", "набрать"),
 }
 # A line of a lift's marks that opens with one of these is more sets of it, after the ones
 # above: "then 3x5 @ 70% of today's single", "Back-off: 2x5 @ 80%".
@@ -182,7 +201,7 @@ BACK_OFF = {
         "then", "and then", "followed by", "back off", "backoff", "back off sets",
         "backoff sets", "back offs", "drop set", "drop sets", "down sets", "down set",
     ),
-    "he": ("ואז", "אחר כך", "סטים יורדים", "ירידה"),
+    "he": ("ואז", "אחר כך", "אח״כ", 'אח"כ', "סטים יורדים", "ירידה"),
     "ru": ("затем", "потом", "далее", "после этого", "откатка", "отработка"),
 }  # fmt: skip
 # The words around marks on a line of marks only ("Start @ 60% of snatch, build", "@ 65-70% of
@@ -213,9 +232,21 @@ MARK_WORDS = {
 }  # fmt: skip
 # The heavy set a lift is built up to, by its reps: "a heavy single", "тяжёлая тройка".
 HEAVY_SETS = {
-    1: ("single", "singles", "одиночное", "одиночный", "сингл", "סינגל", "חזרה אחת"),
-    2: ("double", "doubles", "двойка", "двойку", "дабл", "דאבל"),
-    3: ("triple", "triples", "тройка", "тройку", "трипл", "טריפל", "3 חזרות"),
+    1: (
+        "single",
+        "singles",
+        "одиночное",
+        "одиночный",
+        "сингл",
+        "единицу",
+        "единица",
+        "единичку",
+        "סינגל",
+        "לסינגל",
+        "חזרה אחת",
+    ),
+    2: ("double", "doubles", "двойка", "двойку", "дабл", "דאבל", "לדאבל"),
+    3: ("triple", "triples", "тройка", "тройку", "трипл", "טריפל", "לטריפל", "3 חזרות"),
 }
 ALTERNATING = {
     "en": ("alternating", "alt"),
@@ -271,10 +302,20 @@ AT = {"en": ("at",), "he": (), "ru": ("на", "при")}
 PROGRAM_WORDS = ("TM", "BBB", "FSL", "SSL", "BBS")
 # Words a movement's name never ends with: what is left of "… ב-75%", "… at 80%", "… на 70%".
 DANGLING = {
-    "en": ("at", "of", "for", "to", "on", "in", "with", "@"),
-    "he": ("ב", "ל", "מ", "ו", "ה", "של", "עם", "על"),
-    "ru": ("на", "в", "с", "по", "до", "от", "за", "при"),
+    "en": ("at", "of", "for", "to", "on", "in", "with", "@", "x", "×"),
+    "he": ("ב", "ל", "מ", "ו", "ה", "של", "עם", "על", "עד"),
+    "ru": ("на", "в", "с", "по", "до", "от", "за", "при", "х"),
 }
+# When a paired movement is done ("superset w/ strict pull-ups x max between sets"): no part
+# of its name.
+BETWEEN_SETS = {
+    "en": (
+        "between sets", "between each set", "b/w sets", "each set", "every set", "per set",
+        "after each set", "between rounds", "in between",
+    ),
+    "he": ("בין סטים", "בין הסטים", "בכל סט", "אחרי כל סט"),
+    "ru": ("между подходами", "в каждом подходе", "после каждого подхода"),
+}  # fmt: skip
 
 # Units. The first word of each entry's tuple is how the unit is written out ("kg").
 LOAD_UNITS = {
@@ -326,6 +367,8 @@ CALORIES = (
     "calories",
     "קלוריות",
     "קלוריה",
+    "קאל",
+    "קאלוריות",
     "קל׳",
     "קל'",
     "קל",

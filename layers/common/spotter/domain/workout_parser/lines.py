@@ -9,7 +9,9 @@ from spotter.domain.workout_parser.lexicon import ABBREVIATIONS
 
 # "- ", "• ", "1) ", "1️⃣ " (a keycap emoji numbers a list, it is not a count).
 BULLET = re.compile(r"^\s*(?:[-*•·–—▪►✅🔥💪👉]+|\d{1,2}[.)](?=\s)|[\d#*]\ufe0f?\u20e3)\s*")
-LABEL_PREFIX = re.compile(r"^(?:[A-Ea-eА-Да-д]\d?[).:]|[A-Da-dА-Га-г]\d(?=\s)|\d[).])\s+")
+LABEL_PREFIX = re.compile(
+    r"^(?:[A-Ea-eА-Да-д]\d?[).:]|[א-ה]\d?\)|[A-Da-dА-Га-г]\d(?=\s)|\d[).])\s+"
+)
 # ";" and " // " end a line ("Strength: OHS 5x3 @ 80% // Metcon: 21-15-9 …").
 SEMICOLON = re.compile(r"\s*;\s*|\s+//\s+")
 THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")

@@ -242,7 +242,24 @@ def _two_by_a_slash(m: re.Match[str]) -> bool:
 def movement(text: str) -> dict[str, Any] | None:
     """One movement ("20 wall balls (9/6kg, 10ft)", "Back squat 5x3 @ 80%") or None."""
     read = _read_movement(text)
+    if read is None and (first := LOAD_FIRST.match(text)):
+        # "♂ 60 ♀ 40 kg x 30 G2OH": the load, then the count and the name
+        read = _read_movement(f"{first['n']} {first['name']} {first['load']}")
+        if read is not None:
+            read = {**read, "mention": text}
+    if read is None and (when := _WHEN_PAIRED.search(text)) and when.start() > 0:
+        # "strict pull-ups x 8 each set": when it is done (a note), after the movement
+        read = _read_movement(text[: when.start()])
+        if read is not None:
+            read = {**read, "mention": text, "note": when.group(0).strip(" ,")}
     return dict(read) if read is not None else None  # the caller's own copy to fill in
+
+
+LOAD_FIRST = re.compile(
+    rf"^(?P<load>\S.*?\d\s*{quantities.LOAD_UNIT})\s*{TIMES}\s*(?P<n>\d+)\s+(?P<name>[^\W\d].*)$",
+    re.I,
+)
+_WHEN_PAIRED = re.compile(rf"[\s,]*(?<!\w){words(lexicon.BETWEEN_SETS)}\.?$", re.I)
 
 
 def _reps(rest: str, found: dict[str, Any]) -> str:

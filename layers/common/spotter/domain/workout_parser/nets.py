@@ -105,11 +105,12 @@ def named(moves: list[dict[str, Any]]) -> tuple[int, int]:
 
 def lost(moves: list[dict[str, Any]], took: list[tuple[str, str]], *, unread: bool) -> bool:
     """Whether a line's reading names a movement the vocabulary lacks, told some of the line as
-    unread, or names none and kept some of the line as a note. A line read as a format, a load
-    or a title is not lost."""
+    unread, names none and kept some of the line as a note, or took a piece of it for a heading.
+    A line read as a format, a load or a title is not lost."""
     known, unknown = named(moves)
     noted = any(role == "note" for role, _text in took)
-    return unknown < 0 or unread or (known == 0 and noted)
+    headed = any(role == "heading" for role, _text in took)
+    return unknown < 0 or unread or headed or (known == 0 and noted)
 
 
 def copied(state: dict[str, Any]) -> dict[str, Any]:

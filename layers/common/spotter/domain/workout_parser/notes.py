@@ -9,7 +9,7 @@ from spotter.domain.workout_parser import lexicon
 from spotter.domain.workout_parser.formats import team_format
 from spotter.domain.workout_parser.lexicon import words
 from spotter.domain.workout_parser.lines import QUANTITY, unabbreviated
-from spotter.domain.workout_parser.movements import SLOT, THEN
+from spotter.domain.workout_parser.movements import LOAD_FIRST, SLOT, THEN, movement
 
 NOTE_START = re.compile(
     rf"^(?:{words(lexicon.NOTE_OPENERS)}(?![\w+])|modif\w*|teams?\s+of\b|then\s*:?\s*$)|^[♀♂*]"
@@ -35,6 +35,8 @@ def opens_note(text: str) -> bool:
     workout opens its format ("Team of 2, 30 min AMRAP: …")."""
     if (m := NOTE_START.match(text)) is None or team_format(text):
         return False
+    if LOAD_FIRST.match(text) and (read := movement(text)) and vocabulary.lookup(read["name"]):
+        return False  # "♂ 60 ♀ 40 kg x 30 G2OH": a load, then the count of what lifts it
     opener = len(m.group(0).split())
     return vocabulary.known_words(re.findall(r"[\w'’-]+", text)[: opener + 4]) <= opener
 
@@ -54,10 +56,16 @@ def _starts_with_movement(text: str) -> bool:
     return vocabulary.known_words(words_) > 0
 
 
+# "30 push presses, 115 lb.": a unit's full stop closing a counted line ends no sentence.
+_UNIT_STOP = re.compile(r"(?<=\d)[\s-]*(?:lbs?|kgs?|ft|in|km|mi|cals?|pood|кг|ק\"ג|ק״ג)\.$", re.I)
+
+
 def is_note(text: str) -> bool:
     text = SLOT.sub("", text)
     if opens_note(text) or is_prose(text):
         return True
+    if _UNIT_STOP.search(text):
+        text = text[:-1]
     words_ = text.split()
     has_quantity = bool(QUANTITY.search(text))
     # Without a number, a sentence ("Steady pace, no stopping.") is advice, not a movement;

@@ -160,6 +160,7 @@ _MARK = re.compile(
     rf"(?:(?<![\w.])|(?<=[♂♀]))(?<!\u200d)\(?(?P<mark>[♂♀]\ufe0f?|"
     rf"{words(tuple({*lexicon.MALE, *lexicon.FEMALE} - {'♂', '♀'}))}(?!\w))\)?"
     rf"(?:\s+{words(lexicon.SEX_VERBS)}(?!\w))?"  # "Men use 225-lb. deadlifts"
+    r"(?:\s+(?:a|an|the)(?!\w))?"  # "Men use a 20-lb ball"
     r"(?=\s*[:=]?\s*\(?\s*\d)",
     re.I,
 )

@@ -19,6 +19,7 @@ from spotter.domain.workout_parser.formats import (
     FOR_TIME,
     SCHEME,
     TABATA,
+    WINDOW,
     absorb,
     cap_seconds,
     completes,
@@ -26,6 +27,7 @@ from spotter.domain.workout_parser.formats import (
     leading_scheme,
     of_ending,
     section_header,
+    window_seconds,
 )
 from spotter.domain.workout_parser.lexicon import words
 from spotter.domain.workout_parser.lines import (
@@ -203,11 +205,33 @@ _BUILD_TO = re.compile(
     r"(?:\s*\(\s*\d+\s*(?:min\w*|мин\w*|')\s*\)|\s+in\s+\d+.*|\s+over\s+.*|\s+за\s+\d+.*)?$",
     re.I,
 )
+# A clock that opens a section: Tabata, AMRAP N, EMOM N (not "E2:30", a lift's clock).
+_OPENING_CLOCK = (
+    rf"(?:{words(lexicon.TABATA)}|{words(lexicon.AMRAP)}\s*\d|[EЕ]\d*(?:MOM|MOTM|МОМ)\s*\d)(?!\w)"
+)
+_FORMAT_OPENS = re.compile(rf"^{_OPENING_CLOCK}", re.I)
+_FORMAT_AGAIN = re.compile(
+    rf"(?P<sep>\s*(?:[+,/&]|\s(?:and|и|{words(lexicon.THEN)})\s)\s*)(?={_OPENING_CLOCK})", re.I
+)
+_WHEN_PAIRED = re.compile(rf"(?<!\w){words(lexicon.BETWEEN_SETS)}\.?$", re.I)
+_BRACKET_ROUNDS = re.compile(
+    rf"\((?:[^()]*,\s*)?(\d+)\s*{words(lexicon.ROUNDS)}(?!\w)\s*\)[\s.!]*$", re.I
+)
+_LEADING_WINDOW = re.compile(rf"^{WINDOW.pattern}\s*[:–—-]?\s*")
+_HEAVY_WORDS = frozenset(w.lower() for spelled in lexicon.HEAVY_SETS.values() for w in spelled)
 _BUILD_START = re.compile(rf"^{words(lexicon.BUILD_TO)}(?!\w)", re.I)
 # "Snatch: build to a heavy single", "Snatch – 15 minutes to find a heavy single".
 _NAMED_BUILD = re.compile(
-    rf"^(?P<lift>[^:–—]{{2,40}}?)(?:\s*:\s*|\s+[-–—]\s+)(?:\d+\s*(?:min\w*|мин\w*|דק\w*|')\s*"
-    rf"(?:to\s+|на\s+|כדי\s+)?)?(?={words(lexicon.BUILD_TO)}(?:\s|-|\d))",
+    rf"^(?P<lift>[^:–—]{{2,40}}?)(?:\s*:\s*|\s+[-–—]\s+)(?:(?:(?:in|за|תוך|ב-?)\s*)?(?:\d+\s*(?:min\w*|мин\w*|דק\w*|')"
+    rf"|{WINDOW.pattern})\s*(?:to\s+|на\s+|כדי\s+)?)?(?={words(lexicon.BUILD_TO)}(?:\s|-|\d|(?<=ל)[א-ת]))",
+    re.I,
+)
+# How long the lift is built up: "in 15 min", "(12 min)", "15 minutes to find", "за 15 мин",
+# "ב-15 דקות", "0:00-12:00".
+_BUILD_CLOCK = re.compile(
+    r"(?:(?<!\w)(?:in|within|over|за|תוך|ב-?)\s*|\(\s*|(?<=[:–—-])\s*)(?P<n>\d+)\s*"
+    r"(?:min\w*|мин\w*|דק\w*|['’])(?!\w)"
+    rf"|{WINDOW.pattern}",
     re.I,
 )
 # "Build to a heavy triple across the sets" is about the lift above, not a lift of its own.
@@ -253,6 +277,8 @@ class Reader:
         self.letter: str | None = None
         self.lettered: dict[int, str] = {}
         self.week_read = False  # a week of a cycle was read: the next week is its own section
+        # Sections opened only to keep a new letter's lines apart; left empty, they are dropped.
+        self.opened: set[int] = set()
 
     # -- where things go ---------------------------------------------------------------------
 
@@ -353,6 +379,7 @@ class Reader:
         if self.named_alone(text):
             return
         if m := _LETTER_LABEL.match(text):
+            self.clock_of_the_part_above(_letter(m))
             self.letter = _letter(m)
         text = hyphened(text)
         if len(chunks := _lettered(text)) > 1:
@@ -389,6 +416,44 @@ class Reader:
 
     def movements_read(self) -> bool:
         return any(section.movements for part in self.parts for section in part.sections)
+
+    def formats_in_turn(self, text: str) -> bool:
+        """ "Tabata burpees + Tabata push-ups", "AMRAP 5: …, then AMRAP 5: …": the same clock
+        said again inside a line starts a section of its own each time."""
+        cuts = [m for m in _FORMAT_AGAIN.finditer(text) if m.start() > 0]
+        if not _FORMAT_OPENS.match(text) or not cuts:
+            return False
+        start = 0
+        for cut in cuts:
+            self.read(text[start : cut.start()].strip())
+            self.took("separator", cut.group("sep"))
+            start = cut.end("sep")
+        self.read(text[start:].strip())
+        return True
+
+    def clock_of_the_part_above(self, letter: str) -> None:
+        """ "A) Snatch complex: 1 + 1 + 1" then "E2:30 x 5" then "B) Front squat …": a clock
+        that reached the next letter with no movement of its own is the lettered part's
+        above it, when that part said none; the new letter starts a section of its own."""
+        sections = self.parts[-1].sections if self.parts else []
+        if len(sections) < 2:
+            return
+        above, clock = sections[-2], sections[-1]
+        letters = {self.lettered.get(id(m)) for m in above.movements}
+        if (
+            clock.movements
+            or not clock.from_header
+            or clock.format == "other"
+            or not above.movements
+            or above.format != "other"
+            or len(letters) != 1
+            or None in letters
+            or letter in letters
+        ):
+            return
+        absorb(above, clock)
+        sections[-1] = Section()
+        self.opened.add(id(sections[-1]))
 
     def plain(self, raw: str, *, numbered: bool) -> str:
         """The line without what dresses it: a chat's bold marks, bullets, hashtags before the
@@ -469,10 +534,24 @@ class Reader:
             self.seen_content = True
             self.note(text)
             return
+        if (
+            not first
+            and not QUANTITY.search(text)
+            and not names_a_movement(text)
+            and vocabulary.lookup(bare or text) is None
+            and section_header(bare or text) is None
+        ):
+            # "… 🥵 מי ששורד מקבל קפה", "… 🔥 see you at 6": a sentence after the workout that
+            # counts nothing and names nothing known is the coach talking
+            self.seen_content = True
+            self.note(text)
+            return
         self.read(bare if bare and not is_note(text) else text)
 
     def read(self, text: str) -> None:
         if self.bookend_inside(text) or self.named_workout_heading(text):
+            return
+        if self.windowed(text) or self.formats_in_turn(text):
             return
         if part := header(text):
             self.took("part", text)
@@ -509,6 +588,28 @@ class Reader:
         if self.titled(text) or self.clocked_lift(text):
             return
         self.body(text)
+
+    def windowed(self, text: str) -> bool:
+        """ "15:00–25:00 EMOM 10: …", "0:00–15:00 Build to a heavy single": a window of the class
+        clock opening the line, then what is done in it; a clock or a build that says no
+        length of its own runs the window's."""
+        m = _LEADING_WINDOW.match(text)
+        if m is None or (seconds := window_seconds(m.group(0))) is None:
+            return False
+        rest = text[m.end() :].strip()
+        if not rest:
+            return False
+        self.took("format", m.group(0))
+        last = self.parts[-1].sections[-1] if self.parts and self.parts[-1].sections else None
+        self.read(rest)
+        section = self.section()
+        if section is not last and section.duration_seconds is None:
+            if section.format in ("amrap", "strength"):
+                section.duration_seconds = seconds
+            elif section.format == "emom" and section.interval_seconds and not section.rounds:
+                section.duration_seconds = seconds
+                section.rounds = max(seconds // section.interval_seconds, 1)
+        return True
 
     def bookend(self, text: str) -> bool:
         """ "Buy-in: 50 DU", "Cash-out: 800m run": a section of its own inside the part."""
@@ -678,7 +779,11 @@ class Reader:
         part ("Conditioning" then "Barbara — 5 rounds, each for time: …"), it is a note on
         the section it names. `dry`: only whether the line names a workout and says more.
         """
-        first = heading or not (self.seen_content or self.title is not None or self.parts)
+        # "A) Complex: power clean + …": a lettered part names no workout; its name is a note
+        lettered = _LETTER_LABEL.match(text) is not None
+        first = not lettered and (
+            heading or not (self.seen_content or self.title is not None or self.parts)
+        )
         name, rest = None, ""
         aside = None
         if (m := TITLE_SEP.match(text)) and is_name(m.group("head")):
@@ -735,7 +840,7 @@ class Reader:
                 return True
             self.read(rest)
             return True
-        if not first and names_a_format:
+        if not first and (names_a_format or (lettered and _a_parts_heading(text, name))):
             self.took("title", text[: len(text) - len(rest)])
             self.body(rest)
             self.section().notes.insert(0, name)
@@ -897,9 +1002,15 @@ class Reader:
         """ "Build to a heavy 3-rep back squat in 15 min", "Snatch: build to a heavy single":
         a lift worked up to; its reps are the heavy set's (a single is one)."""
         lift_text, mention = None, text
+        text = LABEL_PREFIX.sub("", text)  # "A) Snatch: build to a heavy single"
         if (named := _NAMED_BUILD.match(text)) and vocabulary.lookup(named.group("lift")):
             lift_text = named.group("lift")
-        elif (m := _BUILD_TO.match(text)) and not _NOT_A_LIFT.search(m.group("lift")):
+        elif (
+            (m := _BUILD_TO.match(text))
+            and not _NOT_A_LIFT.search(m.group("lift"))
+            # "build to a heavy single": the set, not a lift
+            and m.group("lift").strip(" .!").lower() not in _HEAVY_WORDS
+        ):
             lift_text = m.group("lift")
         read = movement(lift_text) if lift_text is not None else None
         if read is None or not vocabulary.lookup(read["name"]):
@@ -912,7 +1023,12 @@ class Reader:
             read.pop(key, None)  # "(12 min)": how long, not a set
         if reps := heavy_reps(text):
             read["reps"] = reps
-        self.part().sections.append(Section(format="strength", notes=[text]))
+        built = Section(format="strength", notes=[text])
+        if clock := _BUILD_CLOCK.search(text):
+            # the window the lift is built in: how long the block runs, and when it stops
+            seconds = int(clock["n"]) * 60 if clock["n"] else window_seconds(clock.group(0))
+            built.duration_seconds = built.time_cap_seconds = seconds
+        self.part().sections.append(built)
         self.seen_content = True
         read["mention"] = mention
         self.add_movement(read)
@@ -1004,7 +1120,7 @@ class Reader:
             self.took("title", text[: len(text) - len(named[1])])
             self.body(named[1])
             return
-        if first and is_title(text):
+        if first and not _LETTER_LABEL.match(text) and is_title(text):
             self.titled_line(text)
             return
         self.seen_content = True
@@ -1032,8 +1148,13 @@ class Reader:
         )
         # "… | 50 air squats | 3 min rest between rounds": the advice is the last piece's
         known = counted and all(REST.match(p) or names_known(p) for p in split)
-        notey = is_note_start(SLOT.sub("", text)) or (is_prose(text) and not known)
-        if notey or (not listed and not counted and is_note(text)):
+        if not self.paired and self.between_sets(text):
+            self.paired = True  # "Back squat 5x5" then "10 box jumps between sets"
+        # (what a superset pairs is done "between sets": a movement, not advice)
+        notey = is_note_start(SLOT.sub("", text)) or (
+            is_prose(text) and not known and not self.paired
+        )
+        if notey or (not listed and not counted and not self.paired and is_note(text)):
             self.note(whole)
             if _names_counted_movements(whole):
                 # a how-to sentence that still counts movements the reader could not place
@@ -1041,6 +1162,7 @@ class Reader:
                 self.unread.append(whole if whole in self.raw else self.raw.strip())
             return
         self.listed_pieces(text, split)
+        self.rounds_in_the_last_bracket(text)
         if trailing is not None:
             self.trailing(*trailing)
 
@@ -1101,16 +1223,44 @@ class Reader:
         if paired and read is not None and vocabulary.lookup(read["name"]):
             self.note(paired.group(0).strip())
             self.paired = True
-            text = text[paired.end() :]
+            # what a superset pairs with the lift is a movement, however it is said
+            text, listed = text[paired.end() :], True
         while max_of := _MAX_OF.match(text):
             # "Max rounds of 1 power clean, 2 front squats, …": a list for the time left
             self.note(max_of.group(0))
             text, listed = text[max_of.end() :].strip(" :,"), True
             self.section().max_reps = True
-        if not QUANTITY.search(text) and _ADVICE.search(text) and not names_a_movement(text):
+        if (
+            not self.paired
+            and not QUANTITY.search(text)
+            and _ADVICE.search(text)
+            and not names_a_movement(text)
+        ):
             self.note(text)  # "Touch and go", "Smooth and steady": how, not what
             return None
         return text, listed
+
+    def rounds_in_the_last_bracket(self, text: str) -> None:
+        """ "Tabata DU / V-ups (alternate, 16 rds)", "10 burpees, 10 KBS (5 rounds)": rounds
+        said in the bracket closing a list are its section's, when its clock counts none of
+        its own (a Tabata's eight are its default)."""
+        m = _BRACKET_ROUNDS.search(text)
+        if m is None or not self.last_line:
+            return
+        section = self.section()
+        if section.format == "other":
+            section.format = "rounds"
+        elif section.format != "tabata" and section.rounds is not None:
+            return
+        if section.format in ("rounds", "tabata", "for_time"):
+            section.rounds = int(m.group(1))
+
+    def between_sets(self, text: str) -> bool:
+        """A known movement done between the sets of the lift above, said so."""
+        if not _WHEN_PAIRED.search(text) or not self.lifts_above():
+            return False
+        read = movement(text)
+        return read is not None and vocabulary.lookup(read["name"]) is not None
 
     def listed_pieces(self, text: str, split: list[str]) -> None:
         separators = between(text, split)
@@ -1220,6 +1370,11 @@ class Reader:
             return
         read = _read_piece(text, opening=not self.last_line)
         if read is not None and self.about_the_list(read, text):
+            return
+        if read is not None and _a_heading(read["name"]):
+            # "wk 2/6 squat cycle": it heads what follows, it is not done (a line holding one
+            # is still read again in pieces: "Clean complex E2:30 x 5: power clean + …")
+            self.note(text, role="heading")
             return
         if read is None:
             if QUANTITY.search(text):
@@ -1375,8 +1530,14 @@ class Reader:
 
     def finish(self) -> None:
         for part in self.parts:
+            part.sections = [
+                s for s in part.sections if id(s) not in self.opened or s.movements or s.notes
+            ]
             _format_said_after(part)
             part.sections = [s for section in part.sections for s in self.by_letter(section)]
+        for index, part in enumerate(self.parts):
+            heads = [part.name] + ([self.title] if index == 0 and self.title else [])
+            _format_of_the_heading(part, heads)
         sections = [s for p in self.parts for s in p.sections if s.movements]
         if self.title is not None and len(sections) == 1 and _a_chipper(sections[0]):
             # "Karen - 150 WB", "Мёрф: 1,6 км бег, 100 подтягиваний, …": a named workout's
@@ -1432,10 +1593,42 @@ class Reader:
             if kind not in ("load", "height"):
                 continue
             targets = _targets(section.movements, kind, implement_)
+            if not targets:
+                # "30 wall-ball shots, 20-lb ball" then "Men use a 20-lb ball, women a 14-lb
+                # ball": the line said the men's half of the standard
+                targets = [m for m in section.movements if _half_of(m.get(kind), value)]
             for move in targets:
                 move[kind] = value
             if not targets and not any(m.get(kind) == value for m in section.movements):
                 self.warnings.append({"code": f"{kind}_not_placed", "text": value})
+        _womens_after(section)
+
+
+def _half_of(said: Any, pair: str) -> bool:
+    """Whether a movement's own quantity ("20lb") is the first half of a pair ("20/14lb")."""
+    m = _PAIR_VALUE.fullmatch(pair)
+    return isinstance(said, str) and m is not None and said == m["m"] + m["unit"]
+
+
+_PAIR_VALUE = re.compile(r"(?P<m>[\d.]+)/(?P<f>[\d.]+)(?P<unit>[a-z]*)")
+_ONE_VALUE = re.compile(r"(?P<n>[\d.]+)(?P<unit>[a-z]+)")
+
+
+def _womens_after(section: Section) -> None:
+    """ "30 hang power cleans, 135 lb" then "Women use … a 95-lb barbell": a load said for
+    women alone completes the one the line said (the men's) for the lifts of its implement."""
+    men = {(h.kind, h.implement) for h in section.halves if h.sex == "m"}
+    for half in section.halves:
+        if half.sex != "f" or half.kind != "load" or (half.kind, half.implement) in men:
+            continue
+        for move in section.movements:
+            said = _ONE_VALUE.fullmatch(str(move.get("load", "")))
+            if (
+                said is not None
+                and said["unit"] == half.unit
+                and (half.implement is None or loadable(move) == half.implement)
+            ):
+                move["load"] = f"{said['n']}/{half.number}{half.unit}"
 
 
 # What may follow "Tabata" before its movements: rounds, work/rest, in brackets or not.
@@ -1486,11 +1679,54 @@ def _format_said_after(part: Part) -> None:
         or not said.from_header
         or said.format == "other"
         or not listed.movements
-        or not (listed.format == "other" or (listed.format, said.format) == ("rounds", "for_time"))
+        or not (
+            listed.format == "other"
+            or (listed.format, said.format) == ("rounds", "for_time")
+            or _says_again(listed, said)
+        )
     ):
         return  # "5 סבבים:" … then "לזמן!": the rounds are for time
     absorb(listed, said)
     part.sections.pop()
+
+
+def _a_parts_heading(text: str, name: str) -> bool:
+    """ "A) Complex: power clean + hang clean + split jerk": a lettered part's heading."""
+    return TITLE_SEP.match(text) is not None and vocabulary.is_heading(LABEL_PREFIX.sub("", name))
+
+
+def _a_heading(name: str) -> bool:
+    """A name no movement is known by that holds a heading word ("squat cycle", "Oly day")."""
+    return vocabulary.is_heading(name) and vocabulary.lookup(name) is None
+
+
+def _format_of_the_heading(part: Part, heads: list[str]) -> None:
+    """ "טבטה בטן: כפיפות בטן, הולו רוק, פלאנק", "Tabata Tuesday" over a list: a format said
+    in the title or the part's name is the format of its first list, when that list says
+    none."""
+    listed = next((s for s in part.sections if s.movements), None)
+    if listed is None or listed.format != "other" or listed.complex:
+        return
+    for head in heads:
+        said = section_header(head, header_only=True)
+        if said is not None and said.format not in ("other", "rounds") and not said.movements:
+            absorb(listed, said)
+            listed.notes = [n for n in listed.notes if n not in said.notes]
+            return
+
+
+_CLOCK_FIELDS = (
+    "rounds", "rep_scheme", "duration_seconds", "interval_seconds", "time_cap_seconds"
+)  # fmt: skip
+
+
+def _says_again(listed: Section, said: Section) -> bool:
+    """ "21-15-9 reps of: …" then "For time. Cap 10 min": the list's own format said again
+    after it, with what the list did not say (its cap); nothing it says differs."""
+    return listed.format == said.format and all(
+        getattr(said, name) is None or getattr(listed, name) in (None, getattr(said, name))
+        for name in _CLOCK_FIELDS
+    )
 
 
 # "For time @ 43/30 kg", "AMRAP 20 (60/40kg)", "4 rounds @ 50/35 lb DB": a load stated once

@@ -1,0 +1,397 @@
+"""General forms of the seventh round: rules that hold for a family of writings, not one text.
+
+Each test is one rule; its cases are neighbours in English, Hebrew and Russian written for the
+rule (no judge's text is copied here).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from spotter.domain.workout_parser import movements_of, parse_workout
+from tests.support.workout_metrics import named_movements
+
+
+def _sections(text: str) -> list[dict[str, Any]]:
+    """The sections of a text that hold movements, in order."""
+    parsed = parse_workout(text)
+    return [s for part in parsed["parts"] for s in part["sections"] if s["movements"]]
+
+
+def _clock(section: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(
+        section.get(key)
+        for key in ("format", "rounds", "durationSeconds", "intervalSeconds", "timeCapSeconds")
+    )
+
+
+# -- a window of the class clock is a length -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "clock"),
+    [
+        ("0:00-20:00 EMOM (x5)\n1) 12 cal row\n2) 10 T2B", ("emom", 20, 1200, 60, None)),
+        ("0:00–12:00 EMOM\nמינוט 1: 10 ברפיז\nמינוט 2: 12 סווינג", ("emom", 12, 720, 60, None)),
+        ("0:00-16:00 ЕМОМ\n1) 10 бёрпи\n2) 12 махов гирей", ("emom", 16, 960, 60, None)),
+    ],
+)
+def test_a_clock_window_from_zero_is_the_clocks_length(text: str, clock: tuple[Any, ...]) -> None:
+    [section] = _sections(text)
+    assert _clock(section) == clock
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("15:00–25:00 EMOM: 2 power cleans @ 75%", 600),
+        ("10:00-22:00 EMOM: 10 ברפיז", 720),
+        ("20:00-30:00 ЕМОМ: 5 рывков", 600),
+    ],
+)
+def test_a_window_opening_a_line_runs_the_clock_that_says_no_length(
+    text: str, seconds: int
+) -> None:
+    [section] = _sections(text)
+    assert (section["format"], section["durationSeconds"]) == ("emom", seconds)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "seconds"),
+    [
+        ("Deadlift: build to a heavy single in 15 min", "Deadlift", 900),
+        ("Clean: 0:00-12:00 build to a heavy double", "Clean", 720),
+        ("Рывок: за 12 минут выйти на тяжёлую единичку", "Snatch", 720),
+        ("Жим стоя: выход на тяжёлую единицу за 10 мин", "Strict Press", 600),
+        ("דדליפט: עלייה לסינגל כבד תוך 15 דקות", "Deadlift", 900),
+    ],
+)
+def test_a_lift_built_up_in_a_window_carries_it_as_length_and_cap(
+    text: str, name: str, seconds: int
+) -> None:
+    [section] = _sections(text)
+    assert (section["format"], section["durationSeconds"], section["timeCapSeconds"]) == (
+        "strength",
+        seconds,
+        seconds,
+    )
+    assert named_movements(text) == [name]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("A) Snatch – build to a heavy single\nB) Back squat 5x3", "Snatch"),
+        ("א) סנאץ׳ – בנייה לסינגל כבד\nב) סקוואט קדמי 4x3", "Snatch"),
+        ("А) Рывок: выход на тяжёлую единицу\nБ) Присед 5х3", "Snatch"),
+    ],
+)
+def test_a_lettered_line_names_its_lift_not_the_workout(text: str, name: str) -> None:
+    parsed = parse_workout(text)
+    assert parsed["title"] is None
+    first = _sections(text)[0]
+    assert (first["format"], first["movements"][0]["reps"]) == ("strength", 1)
+    assert named_movements(text)[0] == name
+
+
+# -- a clock line belongs to the lettered part above it ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "interval", "rounds", "second"),
+    [
+        (
+            "A) Clean complex: 1 power clean + 1 hang clean + 1 jerk\nE2:30 x 5\n"
+            "B) Front squat 3-3-3 @ 80%",
+            150,
+            5,
+            "Front Squat",
+        ),
+        (
+            "א) 1 סנאץ׳ + 2 אוברהד סקוואט\nכל 2 דקות x 6\nב) 10 ברפיז, 10 סווינג",
+            120,
+            6,
+            "Burpee",
+        ),
+        (
+            "А) 10 бёрпи, 10 махов гирей\nE3MOM x 4\nБ) Становая тяга 5х5",
+            180,
+            4,
+            "Deadlift",
+        ),
+    ],
+)
+def test_a_clock_that_reaches_the_next_letter_with_no_movement_is_the_part_aboves(
+    text: str, interval: int, rounds: int, second: str
+) -> None:
+    first, then = _sections(text)[:2]
+    assert (first["format"], first["intervalSeconds"], first["rounds"]) == (
+        "emom",
+        interval,
+        rounds,
+    )
+    assert then.get("intervalSeconds") is None
+    assert named_movements(text)[len(first["movements"])] == second
+
+
+def test_a_clock_above_lettered_stations_stays_theirs() -> None:
+    sections = _sections("A) Power clean 5x3\nEMOM 10\nB) 10 burpees\nC) 10 KBS")
+    assert [s["format"] for s in sections] == ["strength", "emom"]
+    assert len(sections[1]["movements"]) == 2
+
+
+@pytest.mark.parametrize("text", ["ב) 10 ברפיז", "א) 5 סנאץ׳ + 2 סקוואט", "ג) 400 מ' ריצה"])
+def test_a_hebrew_letter_label_before_a_count_is_a_label(text: str) -> None:
+    assert movements_of(parse_workout(text))
+    assert parse_workout(text)["unread"] == []
+
+
+# -- formats said elsewhere than before the list -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "cap"),
+    [
+        ("21-15-9 reps of:\nthrusters\npull-ups\nFor time. Cap 10 min", 600),
+        ("21-15-9 חזרות של:\nתראסטרים\nמתח\nלזמן. קאפ 12 דק'", 720),
+        ("21-15-9 повторений:\nтрастеры\nподтягивания\nНа время. Лимит 8 мин", 480),
+    ],
+)
+def test_a_lists_format_said_again_after_it_adds_what_the_list_left_out(
+    text: str, cap: int
+) -> None:
+    [section] = _sections(text)
+    assert (section["format"], section["repScheme"], section["timeCapSeconds"]) == (
+        "for_time",
+        "21-15-9",
+        cap,
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tabata core: sit-ups, hollow rocks, plank",
+        "טבטה בטן: כפיפות בטן, הולו רוק, פלאנק",
+        "Табата пресс: скручивания, планка",
+    ],
+)
+def test_a_format_in_the_title_is_its_lists_when_the_list_says_none(text: str) -> None:
+    [section] = _sections(text)
+    assert section["format"] == "tabata"
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("Then, 4 minutes of max-rep burpees.", 240),
+        ("3 min max reps double-unders", 180),
+        ("4 דקות של מקסימום חזרות ברפיז", 240),
+        ("3 минуты максимум бёрпи", 180),
+    ],
+)
+def test_a_clock_of_max_reps_is_an_amrap(text: str, seconds: int) -> None:
+    [section] = _sections(text)
+    assert (section["format"], section["durationSeconds"]) == ("amrap", seconds)
+
+
+@pytest.mark.parametrize(
+    ("text", "cap"),
+    [
+        ("For time: 50 DU, 40 burpees. We'll cap it at 6 min", 360),
+        ("На время, кап 12 мин: 50 двойных прыжков, 40 бёрпи", 720),
+        ("4 סבבים לזמן\n15 וול בול\n10 מתח\nתקרת זמן 12 דק׳", 720),
+    ],
+)
+def test_a_cap_is_read_in_every_language(text: str, cap: int) -> None:
+    [section] = _sections(text)
+    assert (section["format"], section["timeCapSeconds"]) == ("for_time", cap)
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("Tabata burpees + Tabata push-ups", 2),
+        ("AMRAP 5: 10 burpees, 10 KBS, then AMRAP 5: 20 DU", 2),
+        ("טבטה ברפיז + טבטה שכיבות סמיכה", 2),
+        ("Табата бёрпи, табата приседания", 2),
+    ],
+)
+def test_the_same_clock_said_again_in_a_line_starts_a_section_each_time(
+    text: str, count: int
+) -> None:
+    sections = _sections(text)
+    assert len(sections) == count
+    assert len({s["format"] for s in sections}) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Tabata burpees 🔥 see you at six", ["Burpee"]),
+        ("טבטה ברפיז 🥵 מי ששורד מקבל קפה", ["Burpee"]),
+        ("Табата бёрпи 💪 кто выживет, тому кофе", ["Burpee"]),
+    ],
+)
+def test_a_later_sentence_that_counts_and_names_nothing_is_a_note(
+    text: str, names: list[str]
+) -> None:
+    assert named_movements(text) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Annie 50-40-30-20-10 DU + situps ftime", ["Double-Under", "Sit-up"]),
+        ("21-15-9 thrusters + pullups. fortime.", ["Thruster", "Pull-up"]),
+    ],
+)
+def test_a_for_time_typed_together_is_the_format(text: str, names: list[str]) -> None:
+    [section] = _sections(text)
+    assert section["format"] == "for_time"
+    assert named_movements(text) == names
+
+
+# -- names -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("front sq 4x4 @ 70%", "Front Squat"),
+        ("bk sq 5x5", "Back Squat"),
+        ("15 air sq", "Air Squat"),
+        ("OH sq 3x3", "Overhead Squat"),
+        ("pwr clean 5x2", "Power Clean"),
+    ],
+)
+def test_a_word_written_short_inside_a_name_is_read_written_out(text: str, name: str) -> None:
+    assert named_movements(text) == [name]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "wk 2/6 squat cycle 🏋️ back sq 4x6 @ 72.5%",
+        "Week 3 deadlift cycle 💪 deadlift 5x3 @ 80%",
+        "неделя 2 цикл приседа 🏋️ присед 4х6 @ 70%",
+    ],
+)
+def test_a_piece_that_heads_what_follows_is_no_movement(text: str) -> None:
+    [name] = named_movements(text)
+    assert name is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Deadlift 3-3-3-2-2-1 to heavy", ["Deadlift"]),
+        ("דדליפט 3-3-3-2-2-1 עד כבד", ["Deadlift"]),
+        ("strict pull-ups x 8", ["Strict Pull-up"]),
+    ],
+)
+def test_how_a_lift_goes_and_a_dangling_x_are_no_part_of_its_name(
+    text: str, names: list[str]
+) -> None:
+    assert named_movements(text) == names
+
+
+# -- supersets ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "paired", "reps"),
+    [
+        (
+            "Bench press 5-5-3-3-1-1\nsuperset w/ strict pull-ups x max between sets",
+            "Strict Pull-up",
+            None,
+        ),
+        ("Strict press 5x5 @ 75%\nSS w/ strict pull-ups x 8 each set", "Strict Pull-up", 8),
+        ("Жим лёжа 5х5\nсуперсет с подтягиваниями x 8 между подходами", "Pull-up", 8),
+        ("סקוואט 5x5\nסופרסט עם 10 מתח בין הסטים", "Pull-up", 10),
+        ("Back squat 5x5\n10 box jumps between sets", "Box Jump", 10),
+    ],
+)
+def test_what_a_lift_is_paired_with_is_a_movement_however_it_is_said(
+    text: str, paired: str, reps: int | None
+) -> None:
+    names = named_movements(text)
+    assert names[-1] == paired and len(names) == 2
+    assert movements_of(parse_workout(text))[-1].get("reps") == reps
+
+
+# -- loads -------------------------------------------------------------------------------------
+
+
+def test_standards_said_with_an_article_are_the_sexes_loads() -> None:
+    text = "5 rounds for time:\n20 wall-ball shots\n20 T2B\n\nMen use a 20-lb ball, women use a 14-lb ball."
+    assert movements_of(parse_workout(text))[0]["load"] == "20/14lb"
+
+
+def test_a_womens_load_said_after_completes_the_load_the_line_said() -> None:
+    text = (
+        "For time:\n30 wall-ball shots, 20-lb ball\n30 hang power cleans, 135 lb\n\n"
+        "Men use a 20-lb ball to a 10-ft target. Women use a 14-lb ball to a 9-ft target and a "
+        "95-lb barbell."
+    )
+    wall_ball, cleans = movements_of(parse_workout(text))
+    assert (wall_ball["load"], wall_ball["height"], cleans["load"]) == (
+        "20/14lb",
+        "10/9ft",
+        "135/95lb",
+    )
+    assert parse_workout(text).get("warnings") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "load"),
+    [
+        ("For time:\n30 push presses, 115 lb.\n20 burpees", "115lb"),
+        ("EMOM 10:\n3 power cleans, 185 lb.\n6 burpees", "185lb"),
+        ('לזמן:\n30 פוש פרס, 50 ק"ג.\n20 ברפיז', "50kg"),
+    ],
+)
+def test_a_units_full_stop_closing_a_counted_line_ends_no_sentence(text: str, load: str) -> None:
+    assert movements_of(parse_workout(text))[0]["load"] == load
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "load"),
+    [
+        ("30 cal ski, ♂ 60 ♀ 40 kg x 30 G2OH", "Ground-to-Overhead", "60/40kg"),
+        ("43/30 kg x 15 thrusters", "Thruster", "43/30kg"),
+        ("60/40 кг х 20 трастеров", "Thruster", "60/40kg"),
+    ],
+)
+def test_a_load_written_before_the_count_is_the_movements(text: str, name: str, load: str) -> None:
+    assert named_movements(text)[-1] == name
+    moved = movements_of(parse_workout(text))[-1]
+    assert (moved["load"], moved["reps"]) == (load, int(text.split()[-2]))
+
+
+@pytest.mark.parametrize(
+    ("text", "calories"),
+    [("10 קאל חתירה", "10"), ("15 кал гребля", "15"), ("12 cal row", "12")],
+)
+def test_calories_said_before_the_machine_are_its_calories(text: str, calories: str) -> None:
+    assert named_movements(text) == ["Row"]
+    assert movements_of(parse_workout(text))[0]["calories"] == calories
+
+
+@pytest.mark.parametrize(
+    ("text", "clock"),
+    [
+        ("Tabata DU / V-ups (alternate, 16 rds)", ("tabata", 16)),
+        ("טבטה: ברפיז, כפיפות בטן (16 סבבים)", ("tabata", 16)),
+        ("Табата: бёрпи, скручивания (16 раундов)", ("tabata", 16)),
+        ("20 DU, 10 burpees (4 rounds)", ("rounds", 4)),
+    ],
+)
+def test_rounds_in_the_bracket_closing_a_list_are_its_sections(
+    text: str, clock: tuple[str, int]
+) -> None:
+    [section] = _sections(text)
+    assert (section["format"], section["rounds"]) == clock
