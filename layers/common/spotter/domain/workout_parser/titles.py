@@ -142,8 +142,11 @@ def is_name(text: str) -> bool:
     return named is not None and not names_a_movement(named["words"])
 
 
-# A count right before a known movement's name, "and" written on it or not ("1,000 ומתח").
-_COUNTED = re.compile(r"(?<![\w.])\d[\d,.]*\s+(?P<name>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*)*)")
+# A count right before a known movement's name, "and" written on it or not ("1,000 ומתח"), or
+# a complex's counts in brackets ("(1+2+1) גובלט סקוואט": found by the property test).
+_COUNTED = re.compile(
+    r"(?<![\w.])\d[\d,.]*[)\]]?\s+(?P<name>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*)*)"
+)
 
 
 def _counts_a_movement(text: str) -> bool:
@@ -156,6 +159,14 @@ def _counts_known(piece: str) -> bool:
     return counted and read is not None and vocabulary.lookup(read["name"]) is not None
 
 
+_COMPLEX_COUNTS = re.compile(r"\(\s*\d+(?:\s*\+\s*\d+)+\s*\)")
+
+
+def _names_known(piece: str) -> bool:
+    read = movement(piece)
+    return read is not None and vocabulary.lookup(read["name"]) is not None
+
+
 def is_title(text: str) -> bool:
     rest = text[opens.end() :] if (opens := OPEN_TITLE.match(text)) else ""
     if opens and not (QUANTITY.search(rest) and names_a_movement(rest)):
@@ -166,11 +177,15 @@ def is_title(text: str) -> bool:
         return True  # "Murph (20# vest)": the name decides
     if header(text) or section_header(text) or is_note(text):
         return False
-    if re.match(r"^\d", text) or quantities.SETS_REPS.search(text):
-        return False
+    if re.match(r"^\d", text) or quantities.SETS_REPS.search(text) or _COMPLEX_COUNTS.search(text):
+        return False  # "(1+2+1)": a complex's counts (found by the property test)
     read = movement(text)
     if vocabulary.lookup(text.strip(" :\"'“”")) or (read and vocabulary.lookup(read["name"])):
         return False  # "Thrusters", "Deadlift 1RM" first are movements, not names
+    if QUANTITY.search(text) and (
+        any(_names_known(piece) for piece in pieces(text)) or names_a_movement(text)
+    ):
+        return False  # "x 4 rounds & pull-ups": a count, then a known movement (property test)
     if sum(_counts_known(piece) for piece in pieces(text)) >= 2:
         return False  # "Run 400, 21 KBS": a list of counted movements
     if _counts_a_movement(text):
@@ -178,6 +193,8 @@ def is_title(text: str) -> bool:
     # "Deadlift 5-5-5-3-3-3", "Deadlift, 1.5 x BW": a lift, even first; "Monday 3/2" a title
     measured: dict[str, Any] = {}
     quantities.measures(CAP.sub(" ", text), measured)  # "Chipper (cap 25 min)" is still a name
+    if CAP.search(text) and names_a_movement(CAP.sub(" ", text).strip(" ,()")):
+        return False  # "TC 12' thrusters": a cap, then a movement (found by the property test)
     if quantities.MOVEMENT_SCHEME.search(text) or "%" in text or "@" in text:
         return False
     if measured.keys() - {"load"}:
