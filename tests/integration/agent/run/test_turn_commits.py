@@ -2,13 +2,17 @@
 
 A writing transaction is assigned a transaction id and a read-only one none, so the ids the
 server handed out between before and after a turn are its commits (bench/turn_overhead.py counts
-them the same way). The test server is this worker's own, and a turn in an existing conversation
-writes no title beside it, so nothing else takes an id meanwhile.
+them the same way). The test server is this worker's own, a turn in an existing conversation
+writes no title beside it, and autovacuum is off meanwhile (its ANALYZE writes pg_statistic, an
+id per table: after the suite's churn a loaded run once counted 14 commits for 5), so nothing else
+takes an id.
 """
 
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Iterator
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -49,6 +53,27 @@ def unmetered_org(clean_db: str) -> Org:
 @pytest.fixture
 async def unmetered(db: Database, unmetered_org: Org) -> Caller:
     return await caller_for(db, unmetered_org, "owner")
+
+
+@pytest.fixture(autouse=True)
+def no_autovacuum(clean_db: str) -> Iterator[None]:
+    """Autovacuum off on this worker's server while a turn's ids are counted, and no worker of
+    it still running (one already started finishes its table first)."""
+    with psycopg.connect(clean_db, autocommit=True) as conn:
+        conn.execute("ALTER SYSTEM SET autovacuum = off")
+        conn.execute("SELECT pg_reload_conf()")
+        deadline = time.monotonic() + 10
+        while (
+            time.monotonic() < deadline
+            and conn.execute(
+                "SELECT 1 FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'"
+            ).fetchone()
+        ):
+            time.sleep(0.05)
+    yield
+    with psycopg.connect(clean_db, autocommit=True) as conn:
+        conn.execute("ALTER SYSTEM RESET autovacuum")
+        conn.execute("SELECT pg_reload_conf()")
 
 
 def _next_xid(url: str) -> int:
