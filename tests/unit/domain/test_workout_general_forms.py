@@ -395,3 +395,88 @@ def test_rounds_in_the_bracket_closing_a_list_are_its_sections(
 ) -> None:
     [section] = _sections(text)
     assert (section["format"], section["rounds"]) == clock
+
+
+# -- separators and a list's closing pieces ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "cap", "count"),
+    [
+        ("For time | 50 DU | 40 burpees | 30 KBS | cap 16'", 960, 3),
+        ("For time: 50 DU, 40 burpees, 30 KBS, TC 12 min", 720, 3),
+        ("На время: 50 двойных, 40 бёрпи, кап 12 мин", 720, 2),
+        ("לזמן: 50 דאבל אנדר, 40 ברפיז, קאפ 15 דק'", 900, 2),
+    ],
+)
+def test_a_cap_closing_a_list_is_the_lists_and_swallows_no_movement(
+    text: str, cap: int, count: int
+) -> None:
+    [section] = _sections(text)
+    assert (section["format"], section["timeCapSeconds"]) == ("for_time", cap)
+    assert len(section["movements"]) == count
+
+
+@pytest.mark.parametrize(
+    ("text", "clock"),
+    [
+        ("טבטה ברפיז – 8 סבבים, 20/10", ("tabata", 8, 30)),
+        ("Табата бёрпи — 8 раундов, 20/10", ("tabata", 8, 30)),
+        ("20 DU, 10 burpees, 4 rounds", ("rounds", 4, None)),
+    ],
+)
+def test_a_piece_after_the_movements_that_counts_rounds_is_the_lists(
+    text: str, clock: tuple[Any, ...]
+) -> None:
+    [section] = _sections(text)
+    assert (section["format"], section["rounds"], section.get("intervalSeconds")) == clock
+    assert len(section["movements"]) == len(named_movements(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "load"),
+    [
+        ('21-15-9: דדליפט, שכיבות סמיכה, משקל 70/47.5 ק"ג', "70/47.5kg"),
+        ("3 rounds: 10 deadlifts, 10 hang cleans, weight 60/40 kg", "60/40kg"),
+        ("21-15-9: трастеры, подтягивания, вес 43/30 кг", "43/30kg"),
+    ],
+)
+def test_a_labelled_load_closing_a_line_is_its_loaded_movements(text: str, load: str) -> None:
+    moves = movements_of(parse_workout(text))
+    assert moves[0]["load"] == load
+    assert all("load" not in m for m in moves if m["name"] in ("שכיבות סמיכה", "подтягивания"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "For time:\n1 mile run\n100 pull-ups\nWear a 45-lb. ruck.",
+        "For time:\n1 mile run\n100 pull-ups\nWear a 20-lb vest.",
+    ],
+)
+def test_what_the_athlete_wears_is_a_note(text: str) -> None:
+    assert named_movements(text) == ["Run", "Pull-up"]
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        (
+            "Lift\tSets\tReps\t%\nBack squat\t5\t5\t75%\nBench press\t4\t8\t70",
+            [("Back Squat", 5, 5, 75.0), ("Bench Press", 4, 8, 70.0)],
+        ),
+        (
+            "Exercise | Sets | Reps | Rest\nDeadlift | 5 | 3 | 2 min",
+            [("Deadlift", 5, 3, None)],
+        ),
+        ("תרגיל\tסטים\tחזרות\nסקוואט קדמי\t4\t6", [("Front Squat", 4, 6, None)]),
+        ("Упражнение\tПодходы\tПовторения\nСтановая тяга\t5\t3", [("Deadlift", 5, 3, None)]),
+    ],
+)
+def test_a_pasted_table_reads_one_lift_a_row_by_its_header(
+    text: str, read: list[tuple[Any, ...]]
+) -> None:
+    moves = movements_of(parse_workout(text))
+    assert named_movements(text) == [r[0] for r in read]
+    assert [(m["sets"], m["reps"], m.get("percent")) for m in moves] == [r[1:] for r in read]
+    assert parse_workout(text)["unread"] == []

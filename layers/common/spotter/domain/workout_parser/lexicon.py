@@ -40,7 +40,7 @@ OPTIONAL = {
 # Lines about the workout, not in it: rest, scaling, standards, advice.
 NOTE_OPENERS = {
     "en": (
-        "note", "notes", "rest", "switch", "scale", "scaled", "scales", "scaling", "sub",
+        "note", "notes", "rest", "wear", "switch", "scale", "scaled", "scales", "scaling", "sub",
         "subs", "substitute", "substitutes", "modification", "modifications", "modify",
         "modified", "beginner", "beginners", "intermediate", "masters", "advanced", "rx",
         "rx+", "women", "men", "wearing", "partition", "in teams", "barbell", "weight",
@@ -574,6 +574,21 @@ VARIANT_IMPLEMENTS = (
     "med ball", "medicine ball", "sandbag",
 )  # fmt: skip
 # What a standards line opens with ("Barbell: 155/105 lb", "KB: 24/16", "Вес: 60/40 кг").
+# A table's header row ("Lift<TAB>Sets<TAB>Reps<TAB>%"): what each column holds.
+COLUMNS = {
+    "name": (
+        "lift", "exercise", "movement", "exercises", "movements", "תרגיל", "תרגילים",
+        "упражнение", "упражнения", "движение",
+    ),
+    "sets": ("sets", "set", "סטים", "подходы", "подходов", "подход"),
+    "reps": ("reps", "rep", "repetitions", "חזרות", "повторения", "повторы", "повт"),
+    "percent": (
+        "%", "percent", "% 1rm", "%1rm", "intensity", "אחוז", "אחוזים", "процент", "% от пм",
+    ),
+    "load": ("load", "weight", "kg", "lb", "lbs", "משקל", "вес", "кг"),
+    "tempo": ("tempo", "טמפו", "темп"),
+    "rest": ("rest", "מנוחה", "отдых"),
+}  # fmt: skip
 LOAD_LABELS = {
     "en": (
         "barbell", "bar", "weight", "weights", "load", "loads", "rx", "kb", "db", "kettlebell",

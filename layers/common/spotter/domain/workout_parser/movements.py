@@ -624,6 +624,14 @@ def first_piece(text: str) -> str:
     return text[start:end].strip()
 
 
+_CAP_PIECE = re.compile(
+    rf"\(?(?:time\s+)?{words(lexicon.CAP)}\s*[:=]?\s*\d+(?::\d{{2}})?\s*"
+    rf"(?:{words(lexicon.MINUTES)}|['’′])?\)?\.?"
+    rf"|\(?\d+\s*(?:{words(lexicon.MINUTES)}|['’′])\s*(?:time\s+)?{words(lexicon.CAP)}\)?\.?",
+    re.I,
+)
+
+
 def pieces(text: str) -> list[str]:
     """A line's movements: split on commas, " / ", " + ", "and", never inside brackets.
 
@@ -659,7 +667,8 @@ def _pieces(text: str) -> tuple[str, ...]:
         if any(said.fullmatch(piece) for said in _PAUSE_SAID[1:]):
             bare = True  # "Front squat 4x3, 2-second pause at the bottom": the lift's pause
         apart = (
-            REST.match(piece)
+            _CAP_PIECE.fullmatch(piece)  # "… | 30 KBS | cap 16'": the list's cap
+            or REST.match(piece)
             or _NOTE_PIECE.match(piece)
             or PERCENT_SET.match(piece)
             or ((lead := PAIRED.match(piece)) and movement(piece[lead.end() :]))

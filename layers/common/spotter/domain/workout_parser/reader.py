@@ -32,6 +32,7 @@ from spotter.domain.workout_parser.formats import (
 from spotter.domain.workout_parser.lexicon import words
 from spotter.domain.workout_parser.lines import (
     LABEL_PREFIX,
+    LETTER,
     QUANTITY,
     hyphened,
     lines_of,
@@ -211,6 +212,11 @@ _FORMAT_AGAIN = re.compile(
     rf"(?P<sep>\s*(?:[+,/&]|\s(?:and|и|{words(lexicon.THEN)})\s)\s*)(?={_OPENING_CLOCK})", re.I
 )
 _WHEN_PAIRED = re.compile(rf"(?<!\w){words(lexicon.BETWEEN_SETS)}\.?$", re.I)
+_ROUNDS_ONLY = re.compile(
+    rf"(?P<n>\d+)\s*{words(lexicon.ROUNDS)}(?!\w)(?:\s*[,(]?\s*(?P<work>\d+)\s*/\s*(?P<rest>\d+)"
+    r"\s*\)?)?\.?",
+    re.I,
+)
 _BRACKET_ROUNDS = re.compile(
     rf"\((?:[^()]*,\s*)?(\d+)\s*{words(lexicon.ROUNDS)}(?!\w)\s*\)[\s.!]*$", re.I
 )
@@ -274,6 +280,7 @@ class Reader:
         self.letter: str | None = None
         self.lettered: dict[int, str] = {}
         self.week_read = False  # a week of a cycle was read: the next week is its own section
+        self.columns: list[str] | None = None  # a pasted table's columns, from its header row
         # Sections opened only to keep a new letter's lines apart; left empty, they are dropped.
         self.opened: set[int] = set()
 
@@ -371,7 +378,7 @@ class Reader:
 
     def whole_line(self, raw: str, *, numbered: bool) -> None:
         text = self.plain(raw, numbered=numbered)
-        if not text:
+        if not text or self.table_row(text):
             return
         if m := _LETTER_LABEL.match(text):
             self.clock_of_the_part_above(_letter(m))
@@ -405,6 +412,31 @@ class Reader:
             self.took("separator", cut.group("sep"))
             start = cut.end("sep")
         self.read(text[start:].strip())
+        return True
+
+    def table_row(self, text: str) -> bool:
+        """A spreadsheet pasted as text: a header row of column names ("Lift<TAB>Sets<TAB>Reps
+        <TAB>%", "|"-separated too), then one lift a row, each read as its name and marks."""
+        fields = _table_fields(text)
+        if fields is None:
+            self.columns = None
+            return False
+        if (columns := _columns(fields)) is not None:
+            self.columns = columns
+            self.took("label", text)
+            return True
+        if self.columns is None or len(fields) != len(self.columns):
+            return False
+        said = dict(zip(self.columns, fields, strict=True))
+        read = movement(_row_as_written(said))
+        if read is None or vocabulary.lookup(read["name"]) is None:
+            return False
+        read["mention"] = text
+        if said.get("rest"):
+            read["note"] = said["rest"]
+        self.part().sections.append(Section(format="strength"))
+        self.seen_content = True
+        self.add_movement(read)
         return True
 
     def clock_of_the_part_above(self, letter: str) -> None:
@@ -1211,6 +1243,50 @@ class Reader:
             return None
         return text, listed
 
+    def load_of_the_line(self, piece: str) -> bool:
+        """ "21-15-9: deadlifts, push-ups, weight 70/47.5 kg", "…, משקל 70/47.5 ק"ג": a labelled
+        load closing the line is every loaded movement's of it that says none."""
+        label = _LOAD_LABEL.match(piece)
+        if label is None or not self.last_line:
+            return False
+        found: dict[str, Any] = {}
+        left = quantities.measures(piece[label.end() :], found)
+        if "load" not in found or QUANTITY.search(left) or LETTER.search(left):
+            return False
+        wanted = quantities.IMPLEMENT_OF.get(label.group(0).strip(" :").lower())
+        targets = [
+            m
+            for m in self.last_line
+            if "load" not in m
+            and loadable(m) in _LOADED
+            and (wanted is None or loadable(m) == wanted)
+        ]
+        if not targets:
+            return False
+        for move in targets:
+            move["load"] = found["load"]
+        self.took("marks", piece)
+        return True
+
+    def rounds_of_the_list(self, piece: str) -> bool:
+        """ "Tabata burpees – 8 rounds, 20/10", "20 DU, 10 burpees, 4 rounds": a piece after the
+        movements that only counts rounds (a Tabata's work and rest with them) is the list's."""
+        m = _ROUNDS_ONLY.fullmatch(piece.strip())
+        if m is None or not self.last_line:
+            return False
+        section = self.section()
+        if section.format == "other":
+            section.format = "rounds"
+        elif section.format not in ("tabata", "rounds", "for_time") or (
+            section.format != "tabata" and section.rounds not in (None, int(m["n"]))
+        ):
+            return False
+        section.rounds = int(m["n"])
+        if m["work"] and section.format == "tabata":
+            section.interval_seconds = int(m["work"]) + int(m["rest"])
+        self.took("format", piece)
+        return True
+
     def rounds_in_the_last_bracket(self, text: str) -> None:
         """ "Tabata DU / V-ups (alternate, 16 rds)", "10 burpees, 10 KBS (5 rounds)": rounds
         said in the bracket closing a list are its section's, when its clock counts none of
@@ -1247,6 +1323,10 @@ class Reader:
                 self.note(piece)  # "Back squat: 5 sets of 5, build across", "…, build each set"
                 continue
             if piece is not split[0] and self.percent_of_the_lift(piece):
+                continue
+            if self.rounds_of_the_list(piece):
+                continue
+            if piece is split[-1] and piece is not split[0] and self.load_of_the_line(piece):
                 continue
             self.piece(piece)
         self.share_trailing_load(split)
@@ -1659,6 +1739,44 @@ def _format_said_after(part: Part) -> None:
         return  # "5 סבבים:" … then "לזמן!": the rounds are for time
     absorb(listed, said)
     part.sections.pop()
+
+
+_TABLE_SEPARATOR = re.compile(r"\t+|\s+\|\s+")
+_COLUMN_OF = {
+    spelled.lower(): column
+    for column, spellings in lexicon.COLUMNS.items()
+    for spelled in spellings
+}
+
+
+def _table_fields(text: str) -> list[str] | None:
+    """A row's fields, when tabs (or pipes) cut it into three or more."""
+    fields = [f.strip() for f in _TABLE_SEPARATOR.split(text.strip(" |")) if f.strip()]
+    return fields if len(fields) >= 3 and ("\t" in text or "|" in text) else None
+
+
+def _columns(fields: list[str]) -> list[str] | None:
+    """What each field of a header row names; None when the row is not a header."""
+    columns = [_COLUMN_OF.get(squeeze(f).lower().strip(":")) for f in fields]
+    if None in columns or "name" not in columns:
+        return None
+    return [c for c in columns if c is not None]
+
+
+def _row_as_written(said: dict[str, str]) -> str:
+    """A table row as a coach writes the lift on one line: "Back squat 5x5 @ 75% 100kg"."""
+    out = [said.get("name", "")]
+    if said.get("sets") and said.get("reps"):
+        out.append(f"{said['sets']}x{said['reps']}")
+    elif said.get("reps"):
+        out.append(f"x{said['reps']}")
+    if percent := said.get("percent"):
+        out.append(f"@ {percent}" if percent.endswith("%") else f"@ {percent}%")
+    if load := said.get("load"):
+        out.append(load)
+    if tempo := said.get("tempo"):
+        out.append(f"tempo {tempo}")
+    return " ".join(out)
 
 
 def _a_parts_heading(text: str, name: str) -> bool:
