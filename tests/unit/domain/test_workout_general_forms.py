@@ -480,3 +480,43 @@ def test_a_pasted_table_reads_one_lift_a_row_by_its_header(
     assert named_movements(text) == [r[0] for r in read]
     assert [(m["sets"], m["reps"], m.get("percent")) for m in moves] == [r[1:] for r in read]
     assert parse_workout(text)["unread"] == []
+
+
+# -- strength said in sentences ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        (
+            "Work up to a heavy set of 5 on the strict press, then do 3 sets of 10 dumbbell rows "
+            "per arm.",
+            [("Strict Press", None, 5), ("Dumbbell Row", 3, 10)],
+        ),
+        ("Build to a heavy set of 3 on the back squat", [("Back Squat", None, 3)]),
+        ("בצעו 3 סטים של 10 חתירות עם משקולת יד", [("Dumbbell Row", 3, 10)]),
+        (
+            "Жим стоя 5х5, затем выполните 3 подхода по 10 тяг гантели",
+            [("Strict Press", 5, 5), ("Dumbbell Row", 3, 10)],
+        ),
+    ],
+)
+def test_strength_said_in_sentences_reads_its_lifts_and_sets(
+    text: str, read: list[tuple[Any, ...]]
+) -> None:
+    moves = movements_of(parse_workout(text))
+    assert named_movements(text) == [r[0] for r in read]
+    assert [(m.get("sets"), m.get("reps")) for m in moves] == [r[1:] for r in read]
+
+
+@pytest.mark.parametrize(
+    ("text", "scheme"),
+    [
+        ("Push Press 5-3-1+ @ 75-85-95%", "5-3-1"),
+        ("Жим стоя 5-3-1 @ 75-85-95%", "5-3-1"),
+        ("Back squat 3-3-3+ @ 70/80/90%", "3-3-3"),
+    ],
+)
+def test_a_percent_for_each_set_of_a_scheme_starts_at_the_first(text: str, scheme: str) -> None:
+    [move] = movements_of(parse_workout(text))
+    assert (move["repScheme"], move["percent"]) == (scheme, float(text.split("@ ")[1][:2]))

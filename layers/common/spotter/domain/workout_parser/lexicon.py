@@ -306,6 +306,13 @@ DANGLING = {
     "he": ("ב", "ל", "מ", "ו", "ה", "של", "עם", "על", "עד"),
     "ru": ("на", "в", "с", "по", "до", "от", "за", "при", "х"),
 }
+# What a coach tells the athlete to do before the movement ("then do 3 sets of 10 DB rows",
+# "בצעו 10 ברפיז", "выполните 10 бёрпи"): no part of its name.
+IMPERATIVES = {
+    "en": ("do", "perform", "complete", "finish", "hit", "then do"),
+    "he": ("לבצע", "בצעו", "תבצעו", "עשו", "לעשות"),
+    "ru": ("выполнить", "выполните", "сделать", "сделайте", "делаем", "выполняем"),
+}
 # When a paired movement is done ("superset w/ strict pull-ups x max between sets"): no part
 # of its name.
 BETWEEN_SETS = {

@@ -59,7 +59,12 @@ PERCENT = re.compile(
     rf"{AT_MARK}?\s*(\d+(?:\.\d+)?)(?:\s*%?\s*[-–]\s*(\d+(?:\.\d+)?))?\s*(?:%|{words(lexicon.PERCENT_WORDS)}(?!\w))",
     re.I,
 )
-_PERCENT_WAVE = re.compile(rf"{AT_MARK}?\s*(\d+(?:\.\d+)?)(?:\s*/\s*\d+(?:\.\d+)?)+\s*%", re.I)
+# "65/75/85%", "75-85-95%" (a 5/3/1 week): a percent per set, three or more (two with a dash
+# are a range)
+_PERCENT_WAVE = re.compile(
+    rf"{AT_MARK}?\s*(\d+(?:\.\d+)?)(?:(?:\s*/\s*\d+(?:\.\d+)?)+|(?:\s*[-–]\s*\d+(?:\.\d+)?){{2,}})\s*%",
+    re.I,
+)
 # "… of back squat 1RM", "… of 1RM", "… от ПМ": whose maximum a percentage is of.
 _PERCENT_OF = re.compile(
     r"\s*(?:of|от)\s+(?:(?:your|the|a)\s+)?(?P<of>[^\d,;@()+]*?)\s*"

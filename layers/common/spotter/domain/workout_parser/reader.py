@@ -199,6 +199,7 @@ _PIECE_BREAK = re.compile(r"\s*[,;]\s+|\s+[-–—]\s+")
 _DEATH_HOW = re.compile(r"^(?P<what>[^:–—]+?)\s*(?::|\s[-–—]\s)\s*(?P<how>.+)$")
 _BUILD_TO = re.compile(
     rf"^(?:{words(lexicon.BUILD_TO)})\s+(?:an?\s+)?(?:heavy\s+|max\s+|тяжёл\w*\s+|тяжел\w*\s+)?"
+    r"(?:set\s+of\s+(?P<set>\d+)\s+(?:on|of|in|with)\s+(?:the\s+)?)?"  # "a heavy set of 5 on the"
     r"(?:(?:\d+|single|double|triple|одиночн\w*)[-\s]?(?:rep|RM|ПМ)?\s+)?(?P<lift>.+?)"
     r"(?:\s*\(\s*\d+\s*(?:min\w*|мин\w*|')\s*\)|\s+in\s+\d+.*|\s+over\s+.*|\s+за\s+\d+.*)?$",
     re.I,
@@ -1011,10 +1012,11 @@ class Reader:
         a lift worked up to; its reps are the heavy set's (a single is one)."""
         lift_text, mention = None, text
         text = LABEL_PREFIX.sub("", text)  # "A) Snatch: build to a heavy single"
+        m = _BUILD_TO.match(text)
         if (named := _NAMED_BUILD.match(text)) and vocabulary.lookup(named.group("lift")):
             lift_text = named.group("lift")
         elif (
-            (m := _BUILD_TO.match(text))
+            m is not None
             and not _NOT_A_LIFT.search(m.group("lift"))
             # "build to a heavy single": the set, not a lift
             and m.group("lift").strip(" .!").lower() not in _HEAVY_WORDS
@@ -1029,7 +1031,7 @@ class Reader:
                 return False
         for key in ("seconds", "reps"):
             read.pop(key, None)  # "(12 min)": how long, not a set
-        if reps := heavy_reps(text):
+        if reps := heavy_reps(text) or (m and m["set"] and int(m["set"])):
             read["reps"] = reps
         built = Section(format="strength", notes=[text])
         if clock := _BUILD_CLOCK.search(text):
@@ -2054,9 +2056,16 @@ def _then_inside(text: str) -> re.Match[str] | None:
             section_header(rest, header_only=rest.endswith(":"))
             or marks_only(rest) is not None
             or (_FORMAT_SEP.match(rest) and section_header(_FORMAT_SEP.match(rest)["head"]))  # type: ignore[index]
+            or _sets_of_a_known(rest)  # "Work up to a heavy 5 …, then do 3 sets of 10 DB rows."
         ):
             return m
     return None
+
+
+def _sets_of_a_known(text: str) -> bool:
+    """Whether a text is sets of a known movement ("do 3 sets of 10 dumbbell rows per arm.")."""
+    read = movement(text.rstrip(". "))
+    return read is not None and "sets" in read and vocabulary.lookup(read["name"]) is not None
 
 
 def read_workout(text: str) -> Reading:
