@@ -520,3 +520,31 @@ def test_strength_said_in_sentences_reads_its_lifts_and_sets(
 def test_a_percent_for_each_set_of_a_scheme_starts_at_the_first(text: str, scheme: str) -> None:
     [move] = movements_of(parse_workout(text))
     assert (move["repScheme"], move["percent"]) == (scheme, float(text.split("@ ")[1][:2]))
+
+
+# -- the coach talking around the workout ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        (
+            "Good morning team! Today we do 5 rounds for time: 10 burpees, 10 KBS\nSee you at 6am!",
+            ["Burpee", "Kettlebell Swing"],
+        ),
+        ("Hey guys! AMRAP 12: 10 burpees, 10 KBS. Have fun!", ["Burpee", "Kettlebell Swing"]),
+        ("בוקר טוב לכולם! AMRAP 12: 10 ברפיז, 10 סווינג. בהצלחה!", ["Burpee", "Kettlebell Swing"]),
+        ("Всем привет!\nАМРАП 12: 10 бёрпи\nВсем удачи!", ["Burpee"]),
+    ],
+)
+def test_a_greeting_and_a_sign_off_are_notes_around_the_workout(
+    text: str, names: list[str]
+) -> None:
+    assert named_movements(text) == names
+
+
+@pytest.mark.parametrize(
+    "text", ["Good mornings 3x10", "3 rounds: 10 good mornings, 10 burpees", "Good morning 4x8"]
+)
+def test_the_good_morning_exercise_is_no_greeting(text: str) -> None:
+    assert "Good Morning" in named_movements(text)

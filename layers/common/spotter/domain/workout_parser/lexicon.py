@@ -306,6 +306,30 @@ DANGLING = {
     "he": ("ב", "ל", "מ", "ו", "ה", "של", "עם", "על", "עד"),
     "ru": ("на", "в", "с", "по", "до", "от", "за", "при", "х"),
 }
+# A coach greeting the box or signing off ("Good morning everyone!", "See you at 6am!", "בוקר
+# טוב לכולם", "Всем удачи"): a greeting is one only with whom it greets or an exclamation ("Good
+# mornings 3x10" is the exercise); a sign-off opens a note.
+GREETINGS = {
+    "en": ("good morning", "morning", "good evening", "hey", "hi", "hello", "happy", "welcome"),
+    "he": ("בוקר טוב", "ערב טוב", "היי", "שלום", "הי"),
+    "ru": ("доброе утро", "добрый вечер", "привет", "всем привет", "здравствуйте"),
+}
+GREETED = {
+    "en": (
+        "team", "everyone", "everybody", "all", "guys", "folks", "friends", "athletes", "crew",
+        "fam", "y'all", "yall", "people", "gang",
+    ),
+    "he": ("לכולם", "כולם", "צוות", "חברים", "חברות", "אלופים"),
+    "ru": ("всем", "все", "команда", "ребята", "друзья", "атлеты"),
+}  # fmt: skip
+SIGN_OFFS = {
+    "en": (
+        "see you", "see ya", "have fun", "good luck", "enjoy", "let's go", "lets go",
+        "let's get it", "happy training", "go get it",
+    ),
+    "he": ("נתראה", "בהצלחה", "תהנו", "יאללה"),
+    "ru": ("увидимся", "удачи", "до встречи", "всем удачи", "вперёд", "поехали"),
+}  # fmt: skip
 # What a coach tells the athlete to do before the movement ("then do 3 sets of 10 DB rows",
 # "בצעו 10 ברפיז", "выполните 10 бёрпи"): no part of its name.
 IMPERATIVES = {

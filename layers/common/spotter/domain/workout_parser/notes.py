@@ -41,8 +41,21 @@ def opens_note(text: str) -> bool:
     return vocabulary.known_words(re.findall(r"[\w'’-]+", text)[: opener + 4]) <= opener
 
 
+# "Good morning everyone!", "Hey team", "בוקר טוב לכולם!", "Всем привет!"; "See you at 6am!".
+_GREETING = re.compile(
+    rf"^(?:{words(lexicon.GREETINGS)})(?:[\s,]+{words(lexicon.GREETED)})+[\s!.,]*$"
+    rf"|^(?:{words(lexicon.GREETINGS)})\s*!+[\s!.]*$"
+    rf"|^{words(lexicon.SIGN_OFFS)}(?!\w)",
+    re.I,
+)
+
+
+def is_greeting(text: str) -> bool:
+    return _GREETING.match(text.strip()) is not None
+
+
 def is_note_start(text: str) -> bool:
-    return opens_note(text) and not THEN.match(text)
+    return (opens_note(text) and not THEN.match(text)) or is_greeting(text)
 
 
 def _all_known(text: str) -> bool:

@@ -73,7 +73,7 @@ from spotter.domain.workout_parser.movements import (
     one_sided,
     pieces,
 )
-from spotter.domain.workout_parser.notes import is_note, is_note_start, is_prose
+from spotter.domain.workout_parser.notes import is_greeting, is_note, is_note_start, is_prose
 from spotter.domain.workout_parser.titles import (
     ASIDE,
     BOOKEND,
@@ -2019,8 +2019,8 @@ def _reads_apart(text: str, said: list[tuple[str, str]]) -> bool:
     ("Scale: … . 10 reps should feel light.") or none of them holds a number, a movement or a
     format ("Steady pace. Keep moving.")."""
     first = said[0][0]
-    if is_note_start(first) or is_prose(first):
-        return False
+    if (is_note_start(first) and not is_greeting(first)) or is_prose(first):
+        return False  # (a greeting opens the line, the workout follows it)
     return any(
         counted(sentence) or names_a_movement(sentence) or section_header(sentence.rstrip(".!? "))
         for sentence, _separator in said
