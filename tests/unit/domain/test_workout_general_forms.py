@@ -548,3 +548,26 @@ def test_a_greeting_and_a_sign_off_are_notes_around_the_workout(
 )
 def test_the_good_morning_exercise_is_no_greeting(text: str) -> None:
     assert "Good Morning" in named_movements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "load", "height"),
+    [
+        (
+            "For time:\n50 wall balls, 20/14 lb ball to a 10/9 ft target\n50 pull-ups",
+            "20/14lb",
+            "10/9ft",
+        ),
+        (
+            "Chipper:\n40 wall balls, 14/10 lb ball to a 10/9 ft target\n40 burpees",
+            "14/10lb",
+            "10/9ft",
+        ),
+    ],
+)
+def test_a_standard_after_a_movements_comma_is_that_movements(
+    text: str, load: str, height: str | None
+) -> None:
+    first = movements_of(parse_workout(text))[0]
+    assert (first["load"], first.get("height")) == (load, height)
+    assert len(named_movements(text)) == 2
