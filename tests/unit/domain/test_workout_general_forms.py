@@ -571,3 +571,12 @@ def test_a_standard_after_a_movements_comma_is_that_movements(
     first = movements_of(parse_workout(text))[0]
     assert (first["load"], first.get("height")) == (load, height)
     assert len(named_movements(text)) == 2
+
+
+def test_a_units_full_stop_inside_a_standard_keeps_its_implement() -> None:
+    text = (
+        "For time:\n50 wall-ball shots\n50 toes-to-bars\n\n"
+        "Men use a 20-lb. ball to a 10-ft. target. Women use a 14-lb. ball to a 9-ft. target."
+    )
+    first = movements_of(parse_workout(text))[0]
+    assert (first["load"], first["height"]) == ("20/14lb", "10/9ft")

@@ -170,7 +170,7 @@ _MARK = re.compile(
     re.I,
 )
 _QTY = re.compile(
-    rf"(?P<num>{NUM})\s*-?\s*(?:(?P<unit>{_ANY_UNIT}){_END})?"
+    rf"(?P<num>{NUM})\s*-?\s*(?:(?P<unit>{_ANY_UNIT}){_END}\.?)?"  # "a 20-lb. ball"
     rf"(?:[\s-]*(?P<impl>{_IMPLEMENT}){_END})?",
     re.I,
 )
