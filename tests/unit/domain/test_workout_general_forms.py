@@ -580,3 +580,19 @@ def test_a_units_full_stop_inside_a_standard_keeps_its_implement() -> None:
     )
     first = movements_of(parse_workout(text))[0]
     assert (first["load"], first["height"]) == ("20/14lb", "10/9ft")
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "percent"),
+    [
+        ("B) Bench press – week 2 of 6\n4 x 6 @ 72.5%", "Bench Press", 72.5),
+        ("Б) Жим лёжа – неделя 2 из 6\n4 х 6 @ 72,5%", "Bench Press", 72.5),
+        ("ב) לחיצת חזה – שבוע 2 מתוך 6\n4x6 @ 72.5%", "Bench Press", 72.5),
+    ],
+)
+def test_a_lettered_lift_before_a_dash_heads_the_marks_below(
+    text: str, name: str, percent: float
+) -> None:
+    [move] = movements_of(parse_workout(text))
+    assert named_movements(text) == [name]
+    assert (move["sets"], move["reps"], move["percent"]) == (4, 6, percent)

@@ -1914,9 +1914,9 @@ def _percent_of_the_header(section: Section) -> None:
     if not all(implement(m) == "barbell" for m in moves):
         return
     for move in moves:
-        move["percent"] = float(said.group(1))
+        move["percent"] = float(quantities.clean_number(said.group(1)))
         if said.group(2):
-            move["percentTo"] = float(said.group(2))
+            move["percentTo"] = float(quantities.clean_number(said.group(2)))
 
 
 def _load_said_before(moves: list[dict[str, Any]]) -> None:
