@@ -232,7 +232,10 @@ def score_fixture(fixture: dict[str, Any], index: MovementIndex, score: Score) -
     name = fixture["name"]
     if "title" in fixture:
         score.titles += 1
-        score.titles_right += title == fixture["title"]
+        if title == fixture["title"]:
+            score.titles_right += 1
+        else:
+            score.misses.append(f"{name}: title {fixture['title']!r} != {title!r}")
     _score_sections(name, fixture["sections"], predicted, score)
     expected = [m for s in fixture["sections"] for m in s["movements"]]
     read = [m for s in predicted for m in s["movements"]]

@@ -1,11 +1,11 @@
 """The scorer's section alignment: each expected section is compared with the read section that
-holds its movements, so one loss is counted once."""
+holds its movements, so one loss is counted once; a title read wrong is listed among the misses."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tests.support.workout_metrics import aligned_sections
+from tests.support.workout_metrics import aligned_sections, score_fixtures
 
 
 def _section(fmt: str, *movements: tuple[str, int | None]) -> dict[str, Any]:
@@ -52,3 +52,15 @@ def test_a_section_whose_movements_were_not_named_takes_the_section_left_in_its_
         _section("emom", ("Row", None)),
     ]
     assert aligned_sections(expected, read) == read
+
+
+def test_a_title_read_wrong_is_listed_with_what_was_expected_and_read() -> None:
+    fixture = {
+        "name": "titled",
+        "title": "Lumberjack Jr",
+        "text": "Jumberjack Jr\nFor time:\n20 deadlifts",
+        "sections": [{"format": "for_time", "movements": [{"name": "Deadlift", "reps": 20}]}],
+    }
+    score = score_fixtures([fixture])
+    assert (score.titles, score.titles_right) == (1, 0)
+    assert "titled: title 'Lumberjack Jr' != 'Jumberjack Jr'" in score.misses

@@ -75,7 +75,7 @@ def test_jt_one_line_is_a_for_time_scheme_of_three_movements() -> None:
 
 def test_randy_header_and_inline_for_time_keep_reps_and_load() -> None:
     text = "RANDY - 75 power snatches for time @ 75/55#"
-    assert parse_workout(text)["title"] == "RANDY"
+    assert parse_workout(text)["title"] == "Randy"
     [section] = _sections(text)
     assert section["format"] == "for_time"
     assert _named(section) == [("Power Snatch", 75, "75/55lb", None)]
@@ -225,7 +225,7 @@ def test_a_benchmark_named_inside_a_part_names_its_section() -> None:
         "Monday\n\nConditioning\nBarbara — 5 rounds, each for time: 20 pull-ups, 30 push-ups,"
         " 40 sit-ups, 50 squats, rest 3 min"
     )
-    assert parsed["title"] == "Monday"
+    assert parsed["title"] == "Barbara"  # the known name before any movement, not the day
     [section] = parsed["parts"][0]["sections"]
     assert (section["format"], section["rounds"]) == ("for_time", 5)
     assert section["note"].splitlines()[0] == "Barbara"

@@ -85,6 +85,9 @@ from spotter.domain.workout_parser.titles import (
     header,
     is_name,
     is_title,
+    known_name,
+    named_head,
+    named_title,
     unquoted,
 )
 
@@ -381,6 +384,8 @@ class Reader:
         text = self.plain(raw, numbered=numbered)
         if not text or self.table_row(text):
             return
+        if self.named_alone(text):
+            return
         if m := _LETTER_LABEL.match(text):
             self.clock_of_the_part_above(_letter(m))
             self.letter = _letter(m)
@@ -400,6 +405,25 @@ class Reader:
                     self.took("separator", separator)
             return
         self.read(text)
+
+    def named_alone(self, text: str) -> bool:
+        """A known workout's name alone, never a movement: before any movement the title
+        ("Saturday 240914" then "Helen", "Benchmark Friday!" then "Cindy"; a day read as the
+        title before it stays, as a note of the part), after them a note ("B) Metcon: Fran")."""
+        if (name := known_name(text)) is None:
+            return False
+        if self.movements_read():
+            self.seen_content = True
+            self.note(text)
+            return True
+        if self.title is not None and self.title != name:
+            self.part().notes.append(self.title)
+        self.title = name
+        self.took("title", text)
+        return True
+
+    def movements_read(self) -> bool:
+        return any(section.movements for part in self.parts for section in part.sections)
 
     def formats_in_turn(self, text: str) -> bool:
         """ "Tabata burpees + Tabata push-ups", "AMRAP 5: …, then AMRAP 5: …": the same clock
@@ -1119,13 +1143,18 @@ class Reader:
         `listed`: the text followed a format on its line ("21-15-9 for time: HSPU, ring dips"),
         so it is a list of movements even without numbers and however long.
         """
-        if (
-            not self.seen_content
-            and not self.parts
-            and self.title is None
-            and not _LETTER_LABEL.match(text)
-            and is_title(text)
-        ):
+        if self.named_alone(text):
+            return
+        first = not self.seen_content and not self.parts and self.title is None
+        named = named_head(text) if first else None
+        if named and QUANTITY.search(named[1]) and reads_as_movements(named[1]):
+            # "grace 30 c&j 135/95 for time", "גרייס 30 קלין אנד ג'רק …": the name, then the
+            # workout (not all title, nor a note)
+            self.title = named[0]
+            self.took("title", text[: len(text) - len(named[1])])
+            self.body(named[1])
+            return
+        if first and not _LETTER_LABEL.match(text) and is_title(text):
             self.titled_line(text)
             return
         self.seen_content = True
@@ -2078,7 +2107,7 @@ def read_workout(text: str) -> Reading:
     reader.finish()
     parts = [p for p in reader.parts if p.sections or p.notes]
     parsed = {
-        "title": reader.title,
+        "title": _title(reader, lines),
         "parts": [part_out(i, part) for i, part in enumerate(parts, start=1)],
         "unread": reader.unread,
     }
@@ -2087,6 +2116,16 @@ def read_workout(text: str) -> Reading:
     for move in movements_of(parsed):
         move["mention"] = _verbatim(move["mention"], move["name"], text)
     return Reading(parsed, reader.trace)
+
+
+def _title(reader: Reader, lines: list[str]) -> str | None:
+    """A known workout named in the text's first lines, by its canonical name ("Benchmark
+    Friday: ANNIE", "fran today 🔥 21-15-9 …": Annie, Fran); else the title as read."""
+    gave = [i for i, took in enumerate(reader.trace) if any(r == "movement" for r, _ in took)]
+    head = lines[: gave[0] + 1] if gave else lines
+    if named := named_title(head):
+        return named
+    return reader.title and (known_name(reader.title) or reader.title)
 
 
 def parse_workout(text: str) -> dict[str, Any]:

@@ -8,10 +8,11 @@ import re
 from typing import Any
 
 from spotter.domain import movement_vocabulary as vocabulary
+from spotter.domain import named_workouts
 from spotter.domain.workout_parser import lexicon, quantities
 from spotter.domain.workout_parser.formats import CAP, TEAMS, cap_seconds, section_header
 from spotter.domain.workout_parser.lexicon import words
-from spotter.domain.workout_parser.lines import LABEL_PREFIX, LETTER, QUANTITY
+from spotter.domain.workout_parser.lines import LABEL_PREFIX, LETTER, QUANTITY, undecorated
 from spotter.domain.workout_parser.model import Part, Section
 from spotter.domain.workout_parser.movements import SLOT, movement, names_a_movement, pieces
 from spotter.domain.workout_parser.notes import is_note, is_note_start
@@ -141,8 +142,11 @@ def is_name(text: str) -> bool:
     return named is not None and not names_a_movement(named["words"])
 
 
-# A count right before a known movement's name, "and" written on it or not ("1,000 ומתח").
-_COUNTED = re.compile(r"(?<![\w.])\d[\d,.]*\s+(?P<name>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*)*)")
+# A count right before a known movement's name, "and" written on it or not ("1,000 ומתח"), or
+# a complex's counts in brackets ("(1+2+1) גובלט סקוואט": found by the property test).
+_COUNTED = re.compile(
+    r"(?<![\w.])\d[\d,.]*[)\]]?\s+(?P<name>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*)*)"
+)
 
 
 def _counts_a_movement(text: str) -> bool:
@@ -155,6 +159,14 @@ def _counts_known(piece: str) -> bool:
     return counted and read is not None and vocabulary.lookup(read["name"]) is not None
 
 
+_COMPLEX_COUNTS = re.compile(r"\(\s*\d+(?:\s*\+\s*\d+)+\s*\)")
+
+
+def _names_known(piece: str) -> bool:
+    read = movement(piece)
+    return read is not None and vocabulary.lookup(read["name"]) is not None
+
+
 def is_title(text: str) -> bool:
     rest = text[opens.end() :] if (opens := OPEN_TITLE.match(text)) else ""
     if opens and not (QUANTITY.search(rest) and names_a_movement(rest)):
@@ -165,11 +177,15 @@ def is_title(text: str) -> bool:
         return True  # "Murph (20# vest)": the name decides
     if header(text) or section_header(text) or is_note(text):
         return False
-    if re.match(r"^\d", text) or quantities.SETS_REPS.search(text):
-        return False
+    if re.match(r"^\d", text) or quantities.SETS_REPS.search(text) or _COMPLEX_COUNTS.search(text):
+        return False  # "(1+2+1)": a complex's counts (found by the property test)
     read = movement(text)
     if vocabulary.lookup(text.strip(" :\"'“”")) or (read and vocabulary.lookup(read["name"])):
         return False  # "Thrusters", "Deadlift 1RM" first are movements, not names
+    if QUANTITY.search(text) and (
+        any(_names_known(piece) for piece in pieces(text)) or names_a_movement(text)
+    ):
+        return False  # "x 4 rounds & pull-ups": a count, then a known movement (property test)
     if sum(_counts_known(piece) for piece in pieces(text)) >= 2:
         return False  # "Run 400, 21 KBS": a list of counted movements
     if _counts_a_movement(text):
@@ -177,6 +193,8 @@ def is_title(text: str) -> bool:
     # "Deadlift 5-5-5-3-3-3", "Deadlift, 1.5 x BW": a lift, even first; "Monday 3/2" a title
     measured: dict[str, Any] = {}
     quantities.measures(CAP.sub(" ", text), measured)  # "Chipper (cap 25 min)" is still a name
+    if CAP.search(text) and names_a_movement(CAP.sub(" ", text).strip(" ,()")):
+        return False  # "TC 12' thrusters": a cap, then a movement (found by the property test)
     if quantities.MOVEMENT_SCHEME.search(text) or "%" in text or "@" in text:
         return False
     if measured.keys() - {"load"}:
@@ -188,3 +206,81 @@ def is_title(text: str) -> bool:
         or text.endswith(":") or (len(text.split()) <= 5 and text[:1].isupper())
         or (len(text.split()) <= 5 and not text.isascii())
     )  # fmt: skip
+
+
+# -- a known workout's name (the benchmark girls, hero WODs: domain/named_workouts.toml) -------
+
+_QUOTES_OPEN = "\"'“„«‹(["
+_QUOTES_CLOSE = "\"'”»›)]"
+_LABEL_END = re.compile(r"[:=|•–—-]\s*$")
+
+
+def _bare(text: str) -> str:
+    text = LABEL_PREFIX.sub("", text.strip())
+    return undecorated(text).strip().strip("\"'“”„«»‹›()[]!?.:;,-–—* ").strip()
+
+
+def known_name(text: str) -> str | None:
+    """The canonical name of a known workout written alone ("HELEN", '"Jack"', "«Хелен»:",
+    "מרף 🇮🇱"), or None."""
+    workout = named_workouts.known(_bare(text))
+    return workout.name if workout else None
+
+
+def named_head(text: str) -> tuple[str, str] | None:
+    """A known workout's name heading a line, and what the line says after it ("grace 30 c&j
+    135/95 for time": Grace, "30 c&j 135/95 for time"), or None."""
+    found = named_workouts.mentions(text)
+    if not found or LETTER.search(text[: found[0].start]):
+        return None
+    return found[0].workout.name, text[found[0].end :].strip(" :-–—,")
+
+
+def _in_a_movement(line: str, mention: named_workouts.Mention) -> bool:
+    """ "jumping jack", "10 Jack …": the name is a word of a movement, or counted like one."""
+    before = line[: mention.start].split()
+    after = line[mention.end :].split()
+    if before and re.fullmatch(r"\d[\d.,/]*", before[-1]):
+        return True
+    around = [f"{before[-1]} {mention.text}"] if before else []
+    around += [f"{mention.text} {after[0]}"] if after else []
+    return any(vocabulary.lookup(words_) is not None for words_ in around)
+
+
+def _stands_as_title(line: str, mention: named_workouts.Mention) -> bool:
+    """Where a name that is also a word counts: alone or first on its line, after a label
+    ("Metcon – HELEN", "Today = Karen"), in quotes or brackets, or in capitals on a line that
+    is not."""
+    before, after = line[: mention.start], line[mention.end :]
+    # "Hope you're ready!", "Grace and grit": a sentence goes on after the word ("jerry ft:"
+    # goes on with its format)
+    said = re.split(r"[:,;!?.–—(]|\s-\s|\d", after, maxsplit=1)[0].strip()
+    sentence = said[:1].islower() and section_header(said) is None
+    if not LETTER.search(LABEL_PREFIX.sub("", before.lstrip())) and not sentence:
+        return True  # the head of the line (a label, a bullet or an emoji before it)
+    if _LABEL_END.search(before) and len(before.split()) <= 5 and not sentence:
+        return True
+    opened, closed = before.rstrip()[-1:], after.lstrip()[:1]
+    if opened and closed and opened in _QUOTES_OPEN and closed in _QUOTES_CLOSE:
+        return True
+    rest = before + after
+    cased = [c for c in rest if c.isupper() or c.islower()]
+    shouting = mention.text.isupper() and len(mention.text) >= 3
+    return shouting and not all(c.isupper() for c in cased) if cased else shouting
+
+
+def named_title(head: list[str]) -> str | None:
+    """The canonical name of the known workout the text's first lines name, or None.
+
+    `head`: the lines before the first that gave a movement, and that line. A name counts
+    wherever it is written there ("Today's benchmark is Fran!", "Сегодня Грейс"), except one
+    that is also a word ("Grace", "Jack", "Linda"): that one only where a title stands. A name
+    that is part of a movement ("jumping jack") never counts.
+    """
+    for line in head:
+        for mention in named_workouts.mentions(line):
+            if _in_a_movement(line, mention):
+                continue
+            if not mention.word or _stands_as_title(line, mention):
+                return mention.workout.name
+    return None
