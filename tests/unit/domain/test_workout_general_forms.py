@@ -395,3 +395,204 @@ def test_rounds_in_the_bracket_closing_a_list_are_its_sections(
 ) -> None:
     [section] = _sections(text)
     assert (section["format"], section["rounds"]) == clock
+
+
+# -- separators and a list's closing pieces ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "cap", "count"),
+    [
+        ("For time | 50 DU | 40 burpees | 30 KBS | cap 16'", 960, 3),
+        ("For time: 50 DU, 40 burpees, 30 KBS, TC 12 min", 720, 3),
+        ("На время: 50 двойных, 40 бёрпи, кап 12 мин", 720, 2),
+        ("לזמן: 50 דאבל אנדר, 40 ברפיז, קאפ 15 דק'", 900, 2),
+    ],
+)
+def test_a_cap_closing_a_list_is_the_lists_and_swallows_no_movement(
+    text: str, cap: int, count: int
+) -> None:
+    [section] = _sections(text)
+    assert (section["format"], section["timeCapSeconds"]) == ("for_time", cap)
+    assert len(section["movements"]) == count
+
+
+@pytest.mark.parametrize(
+    ("text", "clock"),
+    [
+        ("טבטה ברפיז – 8 סבבים, 20/10", ("tabata", 8, 30)),
+        ("Табата бёрпи — 8 раундов, 20/10", ("tabata", 8, 30)),
+        ("20 DU, 10 burpees, 4 rounds", ("rounds", 4, None)),
+    ],
+)
+def test_a_piece_after_the_movements_that_counts_rounds_is_the_lists(
+    text: str, clock: tuple[Any, ...]
+) -> None:
+    [section] = _sections(text)
+    assert (section["format"], section["rounds"], section.get("intervalSeconds")) == clock
+    assert len(section["movements"]) == len(named_movements(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "load"),
+    [
+        ('21-15-9: דדליפט, שכיבות סמיכה, משקל 70/47.5 ק"ג', "70/47.5kg"),
+        ("3 rounds: 10 deadlifts, 10 hang cleans, weight 60/40 kg", "60/40kg"),
+        ("21-15-9: трастеры, подтягивания, вес 43/30 кг", "43/30kg"),
+    ],
+)
+def test_a_labelled_load_closing_a_line_is_its_loaded_movements(text: str, load: str) -> None:
+    moves = movements_of(parse_workout(text))
+    assert moves[0]["load"] == load
+    assert all("load" not in m for m in moves if m["name"] in ("שכיבות סמיכה", "подтягивания"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "For time:\n1 mile run\n100 pull-ups\nWear a 45-lb. ruck.",
+        "For time:\n1 mile run\n100 pull-ups\nWear a 20-lb vest.",
+    ],
+)
+def test_what_the_athlete_wears_is_a_note(text: str) -> None:
+    assert named_movements(text) == ["Run", "Pull-up"]
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        (
+            "Lift\tSets\tReps\t%\nBack squat\t5\t5\t75%\nBench press\t4\t8\t70",
+            [("Back Squat", 5, 5, 75.0), ("Bench Press", 4, 8, 70.0)],
+        ),
+        (
+            "Exercise | Sets | Reps | Rest\nDeadlift | 5 | 3 | 2 min",
+            [("Deadlift", 5, 3, None)],
+        ),
+        ("תרגיל\tסטים\tחזרות\nסקוואט קדמי\t4\t6", [("Front Squat", 4, 6, None)]),
+        ("Упражнение\tПодходы\tПовторения\nСтановая тяга\t5\t3", [("Deadlift", 5, 3, None)]),
+    ],
+)
+def test_a_pasted_table_reads_one_lift_a_row_by_its_header(
+    text: str, read: list[tuple[Any, ...]]
+) -> None:
+    moves = movements_of(parse_workout(text))
+    assert named_movements(text) == [r[0] for r in read]
+    assert [(m["sets"], m["reps"], m.get("percent")) for m in moves] == [r[1:] for r in read]
+    assert parse_workout(text)["unread"] == []
+
+
+# -- strength said in sentences ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        (
+            "Work up to a heavy set of 5 on the strict press, then do 3 sets of 10 dumbbell rows "
+            "per arm.",
+            [("Strict Press", None, 5), ("Dumbbell Row", 3, 10)],
+        ),
+        ("Build to a heavy set of 3 on the back squat", [("Back Squat", None, 3)]),
+        ("בצעו 3 סטים של 10 חתירות עם משקולת יד", [("Dumbbell Row", 3, 10)]),
+        (
+            "Жим стоя 5х5, затем выполните 3 подхода по 10 тяг гантели",
+            [("Strict Press", 5, 5), ("Dumbbell Row", 3, 10)],
+        ),
+    ],
+)
+def test_strength_said_in_sentences_reads_its_lifts_and_sets(
+    text: str, read: list[tuple[Any, ...]]
+) -> None:
+    moves = movements_of(parse_workout(text))
+    assert named_movements(text) == [r[0] for r in read]
+    assert [(m.get("sets"), m.get("reps")) for m in moves] == [r[1:] for r in read]
+
+
+@pytest.mark.parametrize(
+    ("text", "scheme"),
+    [
+        ("Push Press 5-3-1+ @ 75-85-95%", "5-3-1"),
+        ("Жим стоя 5-3-1 @ 75-85-95%", "5-3-1"),
+        ("Back squat 3-3-3+ @ 70/80/90%", "3-3-3"),
+    ],
+)
+def test_a_percent_for_each_set_of_a_scheme_starts_at_the_first(text: str, scheme: str) -> None:
+    [move] = movements_of(parse_workout(text))
+    assert (move["repScheme"], move["percent"]) == (scheme, float(text.split("@ ")[1][:2]))
+
+
+# -- the coach talking around the workout ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        (
+            "Good morning team! Today we do 5 rounds for time: 10 burpees, 10 KBS\nSee you at 6am!",
+            ["Burpee", "Kettlebell Swing"],
+        ),
+        ("Hey guys! AMRAP 12: 10 burpees, 10 KBS. Have fun!", ["Burpee", "Kettlebell Swing"]),
+        ("בוקר טוב לכולם! AMRAP 12: 10 ברפיז, 10 סווינג. בהצלחה!", ["Burpee", "Kettlebell Swing"]),
+        ("Всем привет!\nАМРАП 12: 10 бёрпи\nВсем удачи!", ["Burpee"]),
+    ],
+)
+def test_a_greeting_and_a_sign_off_are_notes_around_the_workout(
+    text: str, names: list[str]
+) -> None:
+    assert named_movements(text) == names
+
+
+@pytest.mark.parametrize(
+    "text", ["Good mornings 3x10", "3 rounds: 10 good mornings, 10 burpees", "Good morning 4x8"]
+)
+def test_the_good_morning_exercise_is_no_greeting(text: str) -> None:
+    assert "Good Morning" in named_movements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "load", "height"),
+    [
+        (
+            "For time:\n50 wall balls, 20/14 lb ball to a 10/9 ft target\n50 pull-ups",
+            "20/14lb",
+            "10/9ft",
+        ),
+        (
+            "Chipper:\n40 wall balls, 14/10 lb ball to a 10/9 ft target\n40 burpees",
+            "14/10lb",
+            "10/9ft",
+        ),
+    ],
+)
+def test_a_standard_after_a_movements_comma_is_that_movements(
+    text: str, load: str, height: str | None
+) -> None:
+    first = movements_of(parse_workout(text))[0]
+    assert (first["load"], first.get("height")) == (load, height)
+    assert len(named_movements(text)) == 2
+
+
+def test_a_units_full_stop_inside_a_standard_keeps_its_implement() -> None:
+    text = (
+        "For time:\n50 wall-ball shots\n50 toes-to-bars\n\n"
+        "Men use a 20-lb. ball to a 10-ft. target. Women use a 14-lb. ball to a 9-ft. target."
+    )
+    first = movements_of(parse_workout(text))[0]
+    assert (first["load"], first["height"]) == ("20/14lb", "10/9ft")
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "percent"),
+    [
+        ("B) Bench press – week 2 of 6\n4 x 6 @ 72.5%", "Bench Press", 72.5),
+        ("Б) Жим лёжа – неделя 2 из 6\n4 х 6 @ 72,5%", "Bench Press", 72.5),
+        ("ב) לחיצת חזה – שבוע 2 מתוך 6\n4x6 @ 72.5%", "Bench Press", 72.5),
+    ],
+)
+def test_a_lettered_lift_before_a_dash_heads_the_marks_below(
+    text: str, name: str, percent: float
+) -> None:
+    [move] = movements_of(parse_workout(text))
+    assert named_movements(text) == [name]
+    assert (move["sets"], move["reps"], move["percent"]) == (4, 6, percent)

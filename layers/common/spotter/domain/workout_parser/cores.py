@@ -20,7 +20,7 @@ from spotter.domain.workout_parser.lexicon import words
 _ADVICE = tuple(w for w in lexicon.each(lexicon.ADVICE) if not vocabulary.is_heading(w))
 # What may stand at a name's edge without being part of it.
 _EDGE_WORDS = (
-    rf"{words(_ADVICE)}|{words(lexicon.BETWEEN_SETS)}|"
+    rf"{words(_ADVICE)}|{words(lexicon.BETWEEN_SETS)}|{words(lexicon.IMPERATIVES)}|"
     rf"{words(lexicon.FOR_TIME)}|{words(lexicon.FOR_TIME_OPENING)}|{words(lexicon.NOT_FOR_TIME)}"
     rf"|{words(lexicon.AMRAP)}|{words(lexicon.TABATA)}|[EЕ]\d*(?:MOM|MOTM|МОМ)|OTM"
     rf"|{words(lexicon.THEN)}|{words(lexicon.DANGLING)}|{words(lexicon.PROGRAM_WORDS)}|and|и|plus"

@@ -40,7 +40,7 @@ OPTIONAL = {
 # Lines about the workout, not in it: rest, scaling, standards, advice.
 NOTE_OPENERS = {
     "en": (
-        "note", "notes", "rest", "switch", "scale", "scaled", "scales", "scaling", "sub",
+        "note", "notes", "rest", "wear", "switch", "scale", "scaled", "scales", "scaling", "sub",
         "subs", "substitute", "substitutes", "modification", "modifications", "modify",
         "modified", "beginner", "beginners", "intermediate", "masters", "advanced", "rx",
         "rx+", "women", "men", "wearing", "partition", "in teams", "barbell", "weight",
@@ -305,6 +305,37 @@ DANGLING = {
     "en": ("at", "of", "for", "to", "on", "in", "with", "@", "x", "×"),
     "he": ("ב", "ל", "מ", "ו", "ה", "של", "עם", "על", "עד"),
     "ru": ("на", "в", "с", "по", "до", "от", "за", "при", "х"),
+}
+# A coach greeting the box or signing off ("Good morning everyone!", "See you at 6am!", "בוקר
+# טוב לכולם", "Всем удачи"): a greeting is one only with whom it greets or an exclamation ("Good
+# mornings 3x10" is the exercise); a sign-off opens a note.
+GREETINGS = {
+    "en": ("good morning", "morning", "good evening", "hey", "hi", "hello", "happy", "welcome"),
+    "he": ("בוקר טוב", "ערב טוב", "היי", "שלום", "הי"),
+    "ru": ("доброе утро", "добрый вечер", "привет", "всем привет", "здравствуйте"),
+}
+GREETED = {
+    "en": (
+        "team", "everyone", "everybody", "all", "guys", "folks", "friends", "athletes", "crew",
+        "fam", "y'all", "yall", "people", "gang",
+    ),
+    "he": ("לכולם", "כולם", "צוות", "חברים", "חברות", "אלופים"),
+    "ru": ("всем", "все", "команда", "ребята", "друзья", "атлеты"),
+}  # fmt: skip
+SIGN_OFFS = {
+    "en": (
+        "see you", "see ya", "have fun", "good luck", "enjoy", "let's go", "lets go",
+        "let's get it", "happy training", "go get it",
+    ),
+    "he": ("נתראה", "בהצלחה", "תהנו", "יאללה"),
+    "ru": ("увидимся", "удачи", "до встречи", "всем удачи", "вперёд", "поехали"),
+}  # fmt: skip
+# What a coach tells the athlete to do before the movement ("then do 3 sets of 10 DB rows",
+# "בצעו 10 ברפיז", "выполните 10 бёрпи"): no part of its name.
+IMPERATIVES = {
+    "en": ("do", "perform", "complete", "finish", "hit", "then do"),
+    "he": ("לבצע", "בצעו", "תבצעו", "עשו", "לעשות"),
+    "ru": ("выполнить", "выполните", "сделать", "сделайте", "делаем", "выполняем"),
 }
 # When a paired movement is done ("superset w/ strict pull-ups x max between sets"): no part
 # of its name.
@@ -574,6 +605,21 @@ VARIANT_IMPLEMENTS = (
     "med ball", "medicine ball", "sandbag",
 )  # fmt: skip
 # What a standards line opens with ("Barbell: 155/105 lb", "KB: 24/16", "Вес: 60/40 кг").
+# A table's header row ("Lift<TAB>Sets<TAB>Reps<TAB>%"): what each column holds.
+COLUMNS = {
+    "name": (
+        "lift", "exercise", "movement", "exercises", "movements", "תרגיל", "תרגילים",
+        "упражнение", "упражнения", "движение",
+    ),
+    "sets": ("sets", "set", "סטים", "подходы", "подходов", "подход"),
+    "reps": ("reps", "rep", "repetitions", "חזרות", "повторения", "повторы", "повт"),
+    "percent": (
+        "%", "percent", "% 1rm", "%1rm", "intensity", "אחוז", "אחוזים", "процент", "% от пм",
+    ),
+    "load": ("load", "weight", "kg", "lb", "lbs", "משקל", "вес", "кг"),
+    "tempo": ("tempo", "טמפו", "темп"),
+    "rest": ("rest", "מנוחה", "отдых"),
+}  # fmt: skip
 LOAD_LABELS = {
     "en": (
         "barbell", "bar", "weight", "weights", "load", "loads", "rx", "kb", "db", "kettlebell",

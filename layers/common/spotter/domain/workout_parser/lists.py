@@ -56,11 +56,15 @@ def format_piece(split: list[str]) -> tuple[Section, str] | None:
         return None
     last = split[-1].rstrip(".!")
     said = section_header(last)
+    if said is None and _CAP_ONLY.fullmatch(last) and (cap := CAP.search(last)):
+        said = Section(time_cap_seconds=cap_seconds(cap))
     if said is None or names_a_movement(last):
         return None
     return (said, split[-1]) if all(movement(p) is not None for p in split[:-1]) else None
 
 
+# "… | 30 KBS | cap 16'", "…, TC 12 min": a cap closing the list, the list's.
+_CAP_ONLY = re.compile(rf"\s*\(?\s*(?:{CAP.pattern})\s*\)?\s*", re.I)
 _FOR_TIME_END = re.compile(rf"\s+((?<!\w){words(lexicon.FOR_TIME)}[.!]*)\s*$", re.I)
 
 
@@ -111,5 +115,8 @@ def reads_as_movements(text: str) -> bool:
         or (i == 0 and len(split) > 1 and DISTANCE_ONLY.fullmatch(p) is not None)
         for i, p in enumerate(split)
     ]
-    aside = [is_note_start(p) or REST.match(p) is not None for p in split]
+    aside = [
+        is_note_start(p) or REST.match(p) is not None or _CAP_ONLY.fullmatch(p) is not None
+        for p in split
+    ]  # "…, cap 10": the list's cap
     return any(read) and all(r or a for r, a in zip(read, aside, strict=True))

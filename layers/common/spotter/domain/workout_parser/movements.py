@@ -624,6 +624,22 @@ def first_piece(text: str) -> str:
     return text[start:end].strip()
 
 
+def _standard_only(piece: str, read: dict[str, Any] | None) -> bool:
+    """A piece that opens with a number and says only loads and heights, naming no known
+    movement ("20/14 lb ball to a 10/9 ft target")."""
+    if not piece[:1].isdigit() or (read is not None and vocabulary.lookup(read["name"])):
+        return False
+    return bool(quantities.stated(piece))
+
+
+_CAP_PIECE = re.compile(
+    rf"\(?(?:time\s+)?{words(lexicon.CAP)}\s*[:=]?\s*\d+(?::\d{{2}})?\s*"
+    rf"(?:{words(lexicon.MINUTES)}|['’′])?\)?\.?"
+    rf"|\(?\d+\s*(?:{words(lexicon.MINUTES)}|['’′])\s*(?:time\s+)?{words(lexicon.CAP)}\)?\.?",
+    re.I,
+)
+
+
 def pieces(text: str) -> list[str]:
     """A line's movements: split on commas, " / ", " + ", "and", never inside brackets.
 
@@ -653,13 +669,16 @@ def _pieces(text: str) -> tuple[str, ...]:
             continue
         read = movement(piece)
         runs = _runs(piece) if read is None else []
-        bare = (read is None and not runs) or (
-            read is not None and (equipment_only(read) or _counts_only(read))
+        bare = (
+            (read is None and not runs)
+            or (read is not None and (equipment_only(read) or _counts_only(read)))
+            or _standard_only(piece, read)  # "…, 20/14 lb ball to a 10/9 ft target"
         )  # "Walking lunge, 50 steps": the steps are the lunge's
         if any(said.fullmatch(piece) for said in _PAUSE_SAID[1:]):
             bare = True  # "Front squat 4x3, 2-second pause at the bottom": the lift's pause
         apart = (
-            REST.match(piece)
+            _CAP_PIECE.fullmatch(piece)  # "… | 30 KBS | cap 16'": the list's cap
+            or REST.match(piece)
             or _NOTE_PIECE.match(piece)
             or PERCENT_SET.match(piece)
             or ((lead := PAIRED.match(piece)) and movement(piece[lead.end() :]))

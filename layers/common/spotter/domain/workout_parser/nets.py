@@ -22,7 +22,7 @@ from spotter.domain import movement_vocabulary as vocabulary
 from spotter.domain.workout_parser import lexicon
 from spotter.domain.workout_parser.formats import format_prefix, section_header
 from spotter.domain.workout_parser.lexicon import words
-from spotter.domain.workout_parser.lines import QUANTITY
+from spotter.domain.workout_parser.lines import LABEL_PREFIX, QUANTITY
 
 # "Chipper FT (cap 25'): …", "♂60 / ♀40 кг — 3 раунда …": what stands before the first colon
 # (not a clock's, "E2:30") or spaced dash, brackets kept whole.
@@ -48,7 +48,17 @@ class Apart:
 
 
 def ways_apart(text: str) -> list[Apart]:
-    """The ways to read a line again in pieces, in the order they are tried."""
+    """The ways to read a line again in pieces, in the order they are tried; a part's label
+    ("B) Bench press – week 2 of 6") stays with the first piece."""
+    if (label := LABEL_PREFIX.match(text)) is None:
+        return _ways_apart(text)
+    return [
+        Apart(((label.group(0) + way.pieces[0][0], way.pieces[0][1]), *way.pieces[1:]))
+        for way in _ways_apart(text[label.end() :])
+    ]
+
+
+def _ways_apart(text: str) -> list[Apart]:
     ways: list[Apart] = []
     if (m := _HEAD.match(text)) and _headed(m["head"], m["tail"]):
         # the head keeps its colon: "Snatch complex E2:30 x 5 @ 70%:" heads what follows

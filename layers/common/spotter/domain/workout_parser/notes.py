@@ -41,8 +41,21 @@ def opens_note(text: str) -> bool:
     return vocabulary.known_words(re.findall(r"[\w'’-]+", text)[: opener + 4]) <= opener
 
 
+# "Good morning everyone!", "Hey team", "בוקר טוב לכולם!", "Всем привет!"; "See you at 6am!".
+_GREETING = re.compile(
+    rf"^(?:{words(lexicon.GREETINGS)})(?:[\s,]+{words(lexicon.GREETED)})+[\s!.,]*$"
+    rf"|^(?:{words(lexicon.GREETINGS)})\s*!+[\s!.]*$"
+    rf"|^{words(lexicon.SIGN_OFFS)}(?!\w)",
+    re.I,
+)
+
+
+def is_greeting(text: str) -> bool:
+    return _GREETING.match(text.strip()) is not None
+
+
 def is_note_start(text: str) -> bool:
-    return opens_note(text) and not THEN.match(text)
+    return (opens_note(text) and not THEN.match(text)) or is_greeting(text)
 
 
 def _all_known(text: str) -> bool:
@@ -60,6 +73,16 @@ def _starts_with_movement(text: str) -> bool:
 _UNIT_STOP = re.compile(r"(?<=\d)[\s-]*(?:lbs?|kgs?|ft|in|km|mi|cals?|pood|кг|ק\"ג|ק״ג)\.$", re.I)
 
 
+def _counts_known(text: str) -> bool:
+    """ "Then do 3 sets of 10 dumbbell rows per arm.": a sentence that counts a known movement."""
+    read = movement(text.rstrip(". "))
+    return (
+        read is not None
+        and vocabulary.lookup(read["name"]) is not None
+        and bool(read.keys() & {"reps", "sets"})
+    )
+
+
 def is_note(text: str) -> bool:
     text = SLOT.sub("", text)
     if opens_note(text) or is_prose(text):
@@ -71,7 +94,7 @@ def is_note(text: str) -> bool:
     # Without a number, a sentence ("Steady pace, no stopping.") is advice, not a movement;
     # "Mr. Joshua" and "approx. 500m" hold no sentence's full stop.
     sentence = bool(re.search(r"[.!?]", unabbreviated(text))) or ("," in text and len(words_) > 3)
-    if text.endswith(".") and len(words_) >= 5:
+    if text.endswith(".") and len(words_) >= 5 and not _counts_known(text):
         return True
     if sentence and not has_quantity and _all_known(text):
         return False

@@ -55,11 +55,16 @@ BODYWEIGHT = re.compile(
 )
 # "@ 75%", "at 75%", "ב-75%", "на 75%": the "at" is part of the mark, not of the name.
 AT_MARK = rf"(?:@|(?<!\w){words(lexicon.AT)}(?:\s+|-)|(?<!\S)ב-?)"
-PERCENT = re.compile(
-    rf"{AT_MARK}?\s*(\d+(?:\.\d+)?)(?:\s*%?\s*[-–]\s*(\d+(?:\.\d+)?))?\s*(?:%|{words(lexicon.PERCENT_WORDS)}(?!\w))",
+PERCENT = re.compile(  # (a decimal comma too: "72,5%")
+    rf"{AT_MARK}?\s*(\d+(?:[.,]\d+)?)(?:\s*%?\s*[-–]\s*(\d+(?:[.,]\d+)?))?\s*(?:%|{words(lexicon.PERCENT_WORDS)}(?!\w))",
     re.I,
 )
-_PERCENT_WAVE = re.compile(rf"{AT_MARK}?\s*(\d+(?:\.\d+)?)(?:\s*/\s*\d+(?:\.\d+)?)+\s*%", re.I)
+# "65/75/85%", "75-85-95%" (a 5/3/1 week): a percent per set, three or more (two with a dash
+# are a range)
+_PERCENT_WAVE = re.compile(
+    rf"{AT_MARK}?\s*(\d+(?:\.\d+)?)(?:(?:\s*/\s*\d+(?:\.\d+)?)+|(?:\s*[-–]\s*\d+(?:\.\d+)?){{2,}})\s*%",
+    re.I,
+)
 # "… of back squat 1RM", "… of 1RM", "… от ПМ": whose maximum a percentage is of.
 _PERCENT_OF = re.compile(
     r"\s*(?:of|от)\s+(?:(?:your|the|a)\s+)?(?P<of>[^\d,;@()+]*?)\s*"
@@ -165,7 +170,7 @@ _MARK = re.compile(
     re.I,
 )
 _QTY = re.compile(
-    rf"(?P<num>{NUM})\s*-?\s*(?:(?P<unit>{_ANY_UNIT}){_END})?"
+    rf"(?P<num>{NUM})\s*-?\s*(?:(?P<unit>{_ANY_UNIT}){_END}\.?)?"  # "a 20-lb. ball"
     rf"(?:[\s-]*(?P<impl>{_IMPLEMENT}){_END})?",
     re.I,
 )
@@ -368,10 +373,10 @@ def strength_marks(rest: str, found: dict[str, Any], notes: list[str]) -> str:
         notes.append(squeeze(m.group(0).lstrip("@ ")))
         rest = take(rest, m)
     elif m := PERCENT.search(rest):
-        found["percent"] = float(m.group(1))
+        found["percent"] = float(clean_number(m.group(1)))
         if m.group(2):
-            found["percentTo"] = float(m.group(2))  # "@ 65-75%": from 65 to 75
-            notes.append(f"{m.group(1)}-{m.group(2)}%")
+            found["percentTo"] = float(clean_number(m.group(2)))  # "@ 65-75%": from 65 to 75
+            notes.append(f"{clean_number(m.group(1))}-{clean_number(m.group(2))}%")
         end = m.end()
         if (named := _NAMED_MAX.match(rest, end)) and vocabulary.lookup(
             lift := (named["of"] or named["after"]).strip(" -")

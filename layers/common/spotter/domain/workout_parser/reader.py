@@ -32,6 +32,7 @@ from spotter.domain.workout_parser.formats import (
 from spotter.domain.workout_parser.lexicon import words
 from spotter.domain.workout_parser.lines import (
     LABEL_PREFIX,
+    LETTER,
     QUANTITY,
     hyphened,
     lines_of,
@@ -72,7 +73,7 @@ from spotter.domain.workout_parser.movements import (
     one_sided,
     pieces,
 )
-from spotter.domain.workout_parser.notes import is_note, is_note_start, is_prose
+from spotter.domain.workout_parser.notes import is_greeting, is_note, is_note_start, is_prose
 from spotter.domain.workout_parser.titles import (
     ASIDE,
     BOOKEND,
@@ -201,6 +202,7 @@ _PIECE_BREAK = re.compile(r"\s*[,;]\s+|\s+[-–—]\s+")
 _DEATH_HOW = re.compile(r"^(?P<what>[^:–—]+?)\s*(?::|\s[-–—]\s)\s*(?P<how>.+)$")
 _BUILD_TO = re.compile(
     rf"^(?:{words(lexicon.BUILD_TO)})\s+(?:an?\s+)?(?:heavy\s+|max\s+|тяжёл\w*\s+|тяжел\w*\s+)?"
+    r"(?:set\s+of\s+(?P<set>\d+)\s+(?:on|of|in|with)\s+(?:the\s+)?)?"  # "a heavy set of 5 on the"
     r"(?:(?:\d+|single|double|triple|одиночн\w*)[-\s]?(?:rep|RM|ПМ)?\s+)?(?P<lift>.+?)"
     r"(?:\s*\(\s*\d+\s*(?:min\w*|мин\w*|')\s*\)|\s+in\s+\d+.*|\s+over\s+.*|\s+за\s+\d+.*)?$",
     re.I,
@@ -214,6 +216,11 @@ _FORMAT_AGAIN = re.compile(
     rf"(?P<sep>\s*(?:[+,/&]|\s(?:and|и|{words(lexicon.THEN)})\s)\s*)(?={_OPENING_CLOCK})", re.I
 )
 _WHEN_PAIRED = re.compile(rf"(?<!\w){words(lexicon.BETWEEN_SETS)}\.?$", re.I)
+_ROUNDS_ONLY = re.compile(
+    rf"(?P<n>\d+)\s*{words(lexicon.ROUNDS)}(?!\w)(?:\s*[,(]?\s*(?P<work>\d+)\s*/\s*(?P<rest>\d+)"
+    r"\s*\)?)?\.?",
+    re.I,
+)
 _BRACKET_ROUNDS = re.compile(
     rf"\((?:[^()]*,\s*)?(\d+)\s*{words(lexicon.ROUNDS)}(?!\w)\s*\)[\s.!]*$", re.I
 )
@@ -277,6 +284,7 @@ class Reader:
         self.letter: str | None = None
         self.lettered: dict[int, str] = {}
         self.week_read = False  # a week of a cycle was read: the next week is its own section
+        self.columns: list[str] | None = None  # a pasted table's columns, from its header row
         # Sections opened only to keep a new letter's lines apart; left empty, they are dropped.
         self.opened: set[int] = set()
 
@@ -374,7 +382,7 @@ class Reader:
 
     def whole_line(self, raw: str, *, numbered: bool) -> None:
         text = self.plain(raw, numbered=numbered)
-        if not text:
+        if not text or self.table_row(text):
             return
         if self.named_alone(text):
             return
@@ -429,6 +437,31 @@ class Reader:
             self.took("separator", cut.group("sep"))
             start = cut.end("sep")
         self.read(text[start:].strip())
+        return True
+
+    def table_row(self, text: str) -> bool:
+        """A spreadsheet pasted as text: a header row of column names ("Lift<TAB>Sets<TAB>Reps
+        <TAB>%", "|"-separated too), then one lift a row, each read as its name and marks."""
+        fields = _table_fields(text)
+        if fields is None:
+            self.columns = None
+            return False
+        if (columns := _columns(fields)) is not None:
+            self.columns = columns
+            self.took("label", text)
+            return True
+        if self.columns is None or len(fields) != len(self.columns):
+            return False
+        said = dict(zip(self.columns, fields, strict=True))
+        read = movement(_row_as_written(said))
+        if read is None or vocabulary.lookup(read["name"]) is None:
+            return False
+        read["mention"] = text
+        if said.get("rest"):
+            read["note"] = said["rest"]
+        self.part().sections.append(Section(format="strength"))
+        self.seen_content = True
+        self.add_movement(read)
         return True
 
     def clock_of_the_part_above(self, letter: str) -> None:
@@ -1003,10 +1036,11 @@ class Reader:
         a lift worked up to; its reps are the heavy set's (a single is one)."""
         lift_text, mention = None, text
         text = LABEL_PREFIX.sub("", text)  # "A) Snatch: build to a heavy single"
+        m = _BUILD_TO.match(text)
         if (named := _NAMED_BUILD.match(text)) and vocabulary.lookup(named.group("lift")):
             lift_text = named.group("lift")
         elif (
-            (m := _BUILD_TO.match(text))
+            m is not None
             and not _NOT_A_LIFT.search(m.group("lift"))
             # "build to a heavy single": the set, not a lift
             and m.group("lift").strip(" .!").lower() not in _HEAVY_WORDS
@@ -1021,7 +1055,7 @@ class Reader:
                 return False
         for key in ("seconds", "reps"):
             read.pop(key, None)  # "(12 min)": how long, not a set
-        if reps := heavy_reps(text):
+        if reps := heavy_reps(text) or (m and m["set"] and int(m["set"])):
             read["reps"] = reps
         built = Section(format="strength", notes=[text])
         if clock := _BUILD_CLOCK.search(text):
@@ -1240,6 +1274,50 @@ class Reader:
             return None
         return text, listed
 
+    def load_of_the_line(self, piece: str) -> bool:
+        """ "21-15-9: deadlifts, push-ups, weight 70/47.5 kg", "…, משקל 70/47.5 ק"ג": a labelled
+        load closing the line is every loaded movement's of it that says none."""
+        label = _LOAD_LABEL.match(piece)
+        if label is None or not self.last_line:
+            return False
+        found: dict[str, Any] = {}
+        left = quantities.measures(piece[label.end() :], found)
+        if "load" not in found or QUANTITY.search(left) or LETTER.search(left):
+            return False
+        wanted = quantities.IMPLEMENT_OF.get(label.group(0).strip(" :").lower())
+        targets = [
+            m
+            for m in self.last_line
+            if "load" not in m
+            and loadable(m) in _LOADED
+            and (wanted is None or loadable(m) == wanted)
+        ]
+        if not targets:
+            return False
+        for move in targets:
+            move["load"] = found["load"]
+        self.took("marks", piece)
+        return True
+
+    def rounds_of_the_list(self, piece: str) -> bool:
+        """ "Tabata burpees – 8 rounds, 20/10", "20 DU, 10 burpees, 4 rounds": a piece after the
+        movements that only counts rounds (a Tabata's work and rest with them) is the list's."""
+        m = _ROUNDS_ONLY.fullmatch(piece.strip())
+        if m is None or not self.last_line:
+            return False
+        section = self.section()
+        if section.format == "other":
+            section.format = "rounds"
+        elif section.format not in ("tabata", "rounds", "for_time") or (
+            section.format != "tabata" and section.rounds not in (None, int(m["n"]))
+        ):
+            return False
+        section.rounds = int(m["n"])
+        if m["work"] and section.format == "tabata":
+            section.interval_seconds = int(m["work"]) + int(m["rest"])
+        self.took("format", piece)
+        return True
+
     def rounds_in_the_last_bracket(self, text: str) -> None:
         """ "Tabata DU / V-ups (alternate, 16 rds)", "10 burpees, 10 KBS (5 rounds)": rounds
         said in the bracket closing a list are its section's, when its clock counts none of
@@ -1276,6 +1354,10 @@ class Reader:
                 self.note(piece)  # "Back squat: 5 sets of 5, build across", "…, build each set"
                 continue
             if piece is not split[0] and self.percent_of_the_lift(piece):
+                continue
+            if self.rounds_of_the_list(piece):
+                continue
+            if piece is split[-1] and piece is not split[0] and self.load_of_the_line(piece):
                 continue
             self.piece(piece)
         self.share_trailing_load(split)
@@ -1690,6 +1772,44 @@ def _format_said_after(part: Part) -> None:
     part.sections.pop()
 
 
+_TABLE_SEPARATOR = re.compile(r"\t+|\s+\|\s+")
+_COLUMN_OF = {
+    spelled.lower(): column
+    for column, spellings in lexicon.COLUMNS.items()
+    for spelled in spellings
+}
+
+
+def _table_fields(text: str) -> list[str] | None:
+    """A row's fields, when tabs (or pipes) cut it into three or more."""
+    fields = [f.strip() for f in _TABLE_SEPARATOR.split(text.strip(" |")) if f.strip()]
+    return fields if len(fields) >= 3 and ("\t" in text or "|" in text) else None
+
+
+def _columns(fields: list[str]) -> list[str] | None:
+    """What each field of a header row names; None when the row is not a header."""
+    columns = [_COLUMN_OF.get(squeeze(f).lower().strip(":")) for f in fields]
+    if None in columns or "name" not in columns:
+        return None
+    return [c for c in columns if c is not None]
+
+
+def _row_as_written(said: dict[str, str]) -> str:
+    """A table row as a coach writes the lift on one line: "Back squat 5x5 @ 75% 100kg"."""
+    out = [said.get("name", "")]
+    if said.get("sets") and said.get("reps"):
+        out.append(f"{said['sets']}x{said['reps']}")
+    elif said.get("reps"):
+        out.append(f"x{said['reps']}")
+    if percent := said.get("percent"):
+        out.append(f"@ {percent}" if percent.endswith("%") else f"@ {percent}%")
+    if load := said.get("load"):
+        out.append(load)
+    if tempo := said.get("tempo"):
+        out.append(f"tempo {tempo}")
+    return " ".join(out)
+
+
 def _a_parts_heading(text: str, name: str) -> bool:
     """ "A) Complex: power clean + hang clean + split jerk": a lettered part's heading."""
     return TITLE_SEP.match(text) is not None and vocabulary.is_heading(LABEL_PREFIX.sub("", name))
@@ -1823,9 +1943,9 @@ def _percent_of_the_header(section: Section) -> None:
     if not all(implement(m) == "barbell" for m in moves):
         return
     for move in moves:
-        move["percent"] = float(said.group(1))
+        move["percent"] = float(quantities.clean_number(said.group(1)))
         if said.group(2):
-            move["percentTo"] = float(said.group(2))
+            move["percentTo"] = float(quantities.clean_number(said.group(2)))
 
 
 def _load_said_before(moves: list[dict[str, Any]]) -> None:
@@ -1928,8 +2048,8 @@ def _reads_apart(text: str, said: list[tuple[str, str]]) -> bool:
     ("Scale: … . 10 reps should feel light.") or none of them holds a number, a movement or a
     format ("Steady pace. Keep moving.")."""
     first = said[0][0]
-    if is_note_start(first) or is_prose(first):
-        return False
+    if (is_note_start(first) and not is_greeting(first)) or is_prose(first):
+        return False  # (a greeting opens the line, the workout follows it)
     return any(
         counted(sentence) or names_a_movement(sentence) or section_header(sentence.rstrip(".!? "))
         for sentence, _separator in said
@@ -1965,9 +2085,16 @@ def _then_inside(text: str) -> re.Match[str] | None:
             section_header(rest, header_only=rest.endswith(":"))
             or marks_only(rest) is not None
             or (_FORMAT_SEP.match(rest) and section_header(_FORMAT_SEP.match(rest)["head"]))  # type: ignore[index]
+            or _sets_of_a_known(rest)  # "Work up to a heavy 5 …, then do 3 sets of 10 DB rows."
         ):
             return m
     return None
+
+
+def _sets_of_a_known(text: str) -> bool:
+    """Whether a text is sets of a known movement ("do 3 sets of 10 dumbbell rows per arm.")."""
+    read = movement(text.rstrip(". "))
+    return read is not None and "sets" in read and vocabulary.lookup(read["name"]) is not None
 
 
 def read_workout(text: str) -> Reading:
