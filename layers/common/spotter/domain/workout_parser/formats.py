@@ -19,8 +19,8 @@ from spotter.domain.workout_parser.model import Section
 from spotter.domain.workout_parser.movements import REST, names_a_movement
 from spotter.domain.workout_parser.quantities import SCHEME_TEXT, seconds_in
 
-_MINUTE_WORDS = words(lexicon.MINUTES)
-_MIN = rf"(?:[\s-]*{_MINUTE_WORDS}(?!\w)|['’′])"
+MINUTE_WORDS = words(lexicon.MINUTES)  # "min", "минут", "דקות": the table's spellings
+_MIN = rf"(?:[\s-]*{MINUTE_WORDS}(?!\w)|['’′])"
 _SEC_WORDS = words(lexicon.SECONDS)
 _END = r"(?!\w)"
 _AMRAP = re.compile(
@@ -30,7 +30,7 @@ _AMRAP = re.compile(
     rf"|(\d+)(?:{_MIN})\s*{words(lexicon.AMRAP_AFTER)}{_END}",
     re.I,
 )
-_REPEATS = re.compile(rf"\s*{TIMES}\s*(\d+)(?!\s*(?:{_MINUTE_WORDS}|['’]))", re.I)
+_REPEATS = re.compile(rf"\s*{TIMES}\s*(\d+)(?!\s*(?:{MINUTE_WORDS}|['’]))", re.I)
 _EMOM_WORD = r"[EЕ](\d*)(?:MOM|MOTM|OTM|МОМ)"
 _FOR_DURATION = rf"(?:{words(lexicon.FOR_DURATION)}-?(?!\w)|ל-)"
 _EMOM = re.compile(
@@ -39,18 +39,18 @@ _EMOM = re.compile(
     re.I,
 )
 # "E2:30 x 5", "E90s x 8", "Every 2:00 for 10 min", "Каждые 2 минуты x 6 раундов", "כל 90 שניות".
-_COUNT_UNIT = rf"(?:{_MINUTE_WORDS}|{words(lexicon.ROUNDS)}|{words(lexicon.SETS)}){_END}"
+_COUNT_UNIT = rf"(?:{MINUTE_WORDS}|{words(lexicon.ROUNDS)}|{words(lexicon.SETS)}){_END}"
 _EVERY = re.compile(
     rf"(?:\b{words(lexicon.EVERY)}\s*|\b[EЕ](?=\d))(?P<size>\d+(?::\d{{2}})?|:\d{{2}})?\s*"
-    rf"(?P<unit>{_MINUTE_WORDS}{_END}|{_SEC_WORDS}{_END}|['’′\"])?"
+    rf"(?P<unit>{MINUTE_WORDS}{_END}|{_SEC_WORDS}{_END}|['’′\"])?"
     rf"(?:\s*[,:]?\s*(?P<sep>{TIMES}|{_FOR_DURATION})\s*(?P<count>\d+)\s*"
     rf"(?P<cunit>{_COUNT_UNIT})?)?",
     re.I,
 )
 # "1:00 on / 1:00 off x 8", "40s on, 20s off", "8 x (1:00 on / 1:00 off)": work and rest.
 _ON_OFF = re.compile(
-    rf"(?:(?P<before>\d+)\s*{TIMES}\s*\(?\s*)?(?P<on>\d+(?::\d{{2}})?)\s*(?P<u1>{_SEC_WORDS}|{_MINUTE_WORDS}|['’\"])?\s*{words(lexicon.WORK)}(?!\w)"
-    rf"\s*[/,]?\s*(?P<off>\d+(?::\d{{2}})?)\s*(?P<u2>{_SEC_WORDS}|{_MINUTE_WORDS}|['’\"])?\s*"
+    rf"(?:(?P<before>\d+)\s*{TIMES}\s*\(?\s*)?(?P<on>\d+(?::\d{{2}})?)\s*(?P<u1>{_SEC_WORDS}|{MINUTE_WORDS}|['’\"])?\s*{words(lexicon.WORK)}(?!\w)"
+    rf"\s*[/,]?\s*(?P<off>\d+(?::\d{{2}})?)\s*(?P<u2>{_SEC_WORDS}|{MINUTE_WORDS}|['’\"])?\s*"
     rf"{words(lexicon.OFF)}(?!\w)(?:\s*[,]?\s*{TIMES}\s*(?P<count>\d+))?",
     re.I,
 )
@@ -65,7 +65,7 @@ FOR_TIME = re.compile(
 # "RFT x4", "For time x 3", "RFT (x5)", "на время х3": the rounds said after the race.
 _RACE_TIMES = re.compile(
     rf"^\s*{words(lexicon.FOR_TIME)}(?P<times>\s*\(?\s*{TIMES}\s*(?P<n>\d+)"
-    rf"(?!\s*(?:{_MINUTE_WORDS}|['’]|\d))\s*\)?)",
+    rf"(?!\s*(?:{MINUTE_WORDS}|['’]|\d))\s*\)?)",
     re.I,
 )
 # "3 rounds NOT for time": rounds done for quality, not a race.
@@ -88,7 +88,7 @@ _ROUNDS_SAID = re.compile(
 )
 CAP = re.compile(
     rf"\b{words(lexicon.CAP)}\s*[:=]?\s*(?:of\s*)?(\d+)(?::(\d{{2}}))?(?:{_MIN})?"
-    rf"|(\d+)\s*(?:{_MINUTE_WORDS}|['’′])\s*(?:time\s*)?{words(lexicon.CAP)}{_END}",
+    rf"|(\d+)\s*(?:{MINUTE_WORDS}|['’′])\s*(?:time\s*)?{words(lexicon.CAP)}{_END}",
     re.I,
 )
 SCHEME = re.compile(rf"^({SCHEME_TEXT})(?:\s*(?:…|\.\.\.|\+|etc\.?))?(?!\d)")
@@ -120,7 +120,7 @@ _FILLER = re.compile(
 )
 _NUMBER_WORD = re.compile(
     rf"(?<!\w)({'|'.join(lexicon.NUMBERS)})(?=\s+(?:{words(lexicon.ROUNDS)}|{words(lexicon.SETS)}"
-    rf"|{_MINUTE_WORDS}){_END})",
+    rf"|{MINUTE_WORDS}){_END})",
     re.I,
 )
 TEAMS = re.compile(
@@ -138,7 +138,7 @@ _BRACKETED_LENGTH = re.compile(
 # "5 rounds, 1 min each station:", "40 sec per exercise", "по 1 мин на станцию", "דקה בכל תחנה":
 # how long each movement of the list is worked, a note of the section (its clock is the list's).
 _STATION = re.compile(
-    rf"(?:\d+(?::\d{{2}})?\s*(?:{_MINUTE_WORDS}|{_SEC_WORDS}|['’])?|{_MINUTE_WORDS})\s*"
+    rf"(?:\d+(?::\d{{2}})?\s*(?:{MINUTE_WORDS}|{_SEC_WORDS}|['’])?|{MINUTE_WORDS})\s*"
     r"(?:(?:(?:at|on|per|each|в|на|каждой|בכל|לכל|על)\s+)+(?:station|movement|exercise|станци\w*"
     r"|упражнени\w*|תחנה|תרגיל)s?(?!\w)|each$)",  # "3 rounds, 1 min each:"
     re.I,
@@ -148,7 +148,7 @@ _STATION = re.compile(
 _CYCLES = re.compile(rf"(?<=MOM|OTM|МОМ)\s*\(\s*{TIMES}\s*\d+\s*\)", re.I)
 # "3 x 4 min AMRAP w/ 1 min rest", "with 2' rest between": the rest between them, a note.
 _WITH_REST = re.compile(
-    rf"\s*(?:w/|with|עם|с)\s*\d+(?::\d{{2}})?\s*(?:{_MINUTE_WORDS}|{_SEC_WORDS}|['’])?\s*"
+    rf"\s*(?:w/|with|עם|с)\s*\d+(?::\d{{2}})?\s*(?:{MINUTE_WORDS}|{_SEC_WORDS}|['’])?\s*"
     rf"{words(lexicon.REST)}(?!\w)(?:\s+(?:between|b/w)(?:\s+\w+)?)?",
     re.I,
 )
@@ -282,7 +282,7 @@ def _every(text: str, section: Section) -> bool:
         return True
     count = int(m.group("count"))
     cunit = m.group("cunit") or ""
-    by_minutes = bool(re.fullmatch(_MINUTE_WORDS, cunit, re.I))
+    by_minutes = bool(re.fullmatch(MINUTE_WORDS, cunit, re.I))
     if not cunit and (m.group("sep") or "").lower() in ("for", "в течение", "на", ","):
         # "every 2:00 for 10" is ten minutes; "every 4:00 for 4" four rounds
         by_minutes = count * 60 % seconds == 0 and count * 60 // seconds >= 2
@@ -298,7 +298,7 @@ def _on_off(text: str, section: Section) -> bool:
     def length(value: str, unit: str | None) -> int:
         if ":" in value:
             return seconds_in(value)
-        minutes = unit is not None and bool(re.fullmatch(_MINUTE_WORDS, unit, re.I))
+        minutes = unit is not None and bool(re.fullmatch(MINUTE_WORDS, unit, re.I))
         return int(value) * (60 if minutes or unit in ("'", "’") else 1)
 
     section.format = "emom"

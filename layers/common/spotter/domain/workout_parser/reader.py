@@ -17,6 +17,7 @@ from spotter.domain.workout_parser import lexicon, nets, quantities
 from spotter.domain.workout_parser.formats import (
     CAP,
     FOR_TIME,
+    MINUTE_WORDS,
     SCHEME,
     TABATA,
     WINDOW,
@@ -204,7 +205,7 @@ _BUILD_TO = re.compile(
     rf"^(?:{words(lexicon.BUILD_TO)})\s+(?:an?\s+)?(?:heavy\s+|max\s+|тяжёл\w*\s+|тяжел\w*\s+)?"
     r"(?:set\s+of\s+(?P<set>\d+)\s+(?:on|of|in|with)\s+(?:the\s+)?)?"  # "a heavy set of 5 on the"
     r"(?:(?:\d+|single|double|triple|одиночн\w*)[-\s]?(?:rep|RM|ПМ)?\s+)?(?P<lift>.+?)"
-    r"(?:\s*\(\s*\d+\s*(?:min\w*|мин\w*|')\s*\)|\s+in\s+\d+.*|\s+over\s+.*|\s+за\s+\d+.*)?$",
+    rf"(?:\s*\(\s*\d+\s*(?:{MINUTE_WORDS}|')\s*\)|\s+in\s+\d+.*|\s+over\s+.*|\s+за\s+\d+.*)?$",
     re.I,
 )
 # A clock that opens a section: Tabata, AMRAP N, EMOM N (not "E2:30", a lift's clock).
@@ -229,7 +230,7 @@ _HEAVY_WORDS = frozenset(w.lower() for spelled in lexicon.HEAVY_SETS.values() fo
 _BUILD_START = re.compile(rf"^{words(lexicon.BUILD_TO)}(?!\w)", re.I)
 # "Snatch: build to a heavy single", "Snatch – 15 minutes to find a heavy single".
 _NAMED_BUILD = re.compile(
-    rf"^(?P<lift>[^:–—]{{2,40}}?)(?:\s*:\s*|\s+[-–—]\s+)(?:(?:(?:in|за|תוך|ב-?)\s*)?(?:\d+\s*(?:min\w*|мин\w*|דק\w*|')"
+    rf"^(?P<lift>[^:–—]{{2,40}}?)(?:\s*:\s*|\s+[-–—]\s+)(?:(?:(?:in|за|תוך|ב-?)\s*)?(?:\d+\s*(?:{MINUTE_WORDS}|')"
     rf"|{WINDOW.pattern})\s*(?:to\s+|на\s+|כדי\s+)?)?(?={words(lexicon.BUILD_TO)}(?:\s|-|\d|(?<=ל)[א-ת]))",
     re.I,
 )
@@ -237,7 +238,7 @@ _NAMED_BUILD = re.compile(
 # "ב-15 דקות", "0:00-12:00".
 _BUILD_CLOCK = re.compile(
     r"(?:(?<!\w)(?:in|within|over|за|תוך|ב-?)\s*|\(\s*|(?<=[:–—-])\s*)(?P<n>\d+)\s*"
-    r"(?:min\w*|мин\w*|דק\w*|['’])(?!\w)"
+    rf"(?:{MINUTE_WORDS}|['’])(?!\w)"
     rf"|{WINDOW.pattern}",
     re.I,
 )
