@@ -470,6 +470,10 @@ def test_what_the_athlete_wears_is_a_note(text: str) -> None:
             [("Deadlift", 5, 3, None)],
         ),
         ("תרגיל\tסטים\tחזרות\nסקוואט קדמי\t4\t6", [("Front Squat", 4, 6, None)]),
+        (
+            "Lift\tSets\tReps\t%\nBack Squat\t5\t5\t75\nRomanian Deadlift\t3\t8\t",
+            [("Back Squat", 5, 5, 75), ("Romanian Deadlift", 3, 8, None)],
+        ),
         ("Упражнение\tПодходы\tПовторения\nСтановая тяга\t5\t3", [("Deadlift", 5, 3, None)]),
     ],
 )
@@ -479,6 +483,16 @@ def test_a_pasted_table_reads_one_lift_a_row_by_its_header(
     moves = movements_of(parse_workout(text))
     assert named_movements(text) == [r[0] for r in read]
     assert [(m["sets"], m["reps"], m.get("percent")) for m in moves] == [r[1:] for r in read]
+    assert parse_workout(text)["unread"] == []
+
+
+def test_an_empty_cell_of_a_pasted_table_keeps_the_row_in_its_columns() -> None:
+    text = "Lift\tSets\tReps\t%\nFront Squat\t\t3\t80\nDeadlift\t5\t3\t70"
+    front, dead = movements_of(parse_workout(text))
+    assert (front["name"], "sets" in front, front["reps"], front["percent"]) == (
+        "Front Squat", False, 3, 80,
+    )  # fmt: skip
+    assert (dead["sets"], dead["reps"], dead["percent"]) == (5, 3, 70)
     assert parse_workout(text)["unread"] == []
 
 

@@ -451,9 +451,12 @@ class Reader:
             self.columns = columns
             self.took("label", text)
             return True
-        if self.columns is None or len(fields) != len(self.columns):
+        if self.columns is None or len(fields) > len(self.columns):
             return False
-        said = dict(zip(self.columns, fields, strict=True))
+        # (a row the copy cut short leaves its last columns empty)
+        said = dict(
+            zip(self.columns, fields + [""] * (len(self.columns) - len(fields)), strict=True)
+        )
         read = movement(_row_as_written(said))
         if read is None or vocabulary.lookup(read["name"]) is None:
             return False
@@ -1773,7 +1776,7 @@ def _format_said_after(part: Part) -> None:
     part.sections.pop()
 
 
-_TABLE_SEPARATOR = re.compile(r"\t+|\s+\|\s+")
+_PIPES = re.compile(r"\s+\|\s+")
 _COLUMN_OF = {
     spelled.lower(): column
     for column, spellings in lexicon.COLUMNS.items()
@@ -1782,9 +1785,18 @@ _COLUMN_OF = {
 
 
 def _table_fields(text: str) -> list[str] | None:
-    """A row's fields, when tabs (or pipes) cut it into three or more."""
-    fields = [f.strip() for f in _TABLE_SEPARATOR.split(text.strip(" |")) if f.strip()]
-    return fields if len(fields) >= 3 and ("\t" in text or "|" in text) else None
+    """A row's fields, when tabs (or pipes) cut it into three or more. A pasted spreadsheet's
+    cells are one tab each, so an empty cell inside the row stays in its column ("Plank<TAB>
+    <TAB>3<TAB>", no sets said); empty cells closing the row are dropped, as the copy drops them."""
+    if "\t" in text:
+        fields = [f.strip() for f in text.strip(" |").split("\t")]
+        while fields and not fields[-1]:
+            fields.pop()
+    elif "|" in text:
+        fields = [f.strip() for f in _PIPES.split(text.strip(" |")) if f.strip()]
+    else:
+        return None
+    return fields if sum(1 for f in fields if f) >= 3 else None
 
 
 def _columns(fields: list[str]) -> list[str] | None:
