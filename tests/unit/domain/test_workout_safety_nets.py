@@ -25,6 +25,8 @@ from tests.support.workout_metrics import library_name, named_movements
         ("RFT thrusters", "thrusters"),
         ("burpees 🔥", "burpees"),
         ("and T2B", "T2B"),
+        ("and a run", "run"),
+        ("the rower", "rower"),
         ("ברפי לזמן", "ברפי"),
         ("на гребном тренажёре", "гребном тренажёре"),
         ("бёрпи на время", "бёрпи"),

@@ -302,7 +302,8 @@ AT = {"en": ("at",), "he": (), "ru": ("на", "при")}
 PROGRAM_WORDS = ("TM", "BBB", "FSL", "SSL", "BBS")
 # Words a movement's name never ends with: what is left of "… ב-75%", "… at 80%", "… на 70%".
 DANGLING = {
-    "en": ("at", "of", "for", "to", "on", "in", "with", "@", "x", "×"),
+    # (an article too: "…, and a 200m run" in a sentence)
+    "en": ("at", "of", "for", "to", "on", "in", "with", "@", "x", "×", "a", "an", "the"),
     "he": ("ב", "ל", "מ", "ו", "ה", "של", "עם", "על", "עד"),
     "ru": ("на", "в", "с", "по", "до", "от", "за", "при", "х"),
 }
